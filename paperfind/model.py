@@ -1,0 +1,128 @@
+"""The normalised paper record: the one shape every reader yields and the store takes.
+
+Every source format (Paper Copilot paperlists, paperfind's own JSON Lines export, the
+recent-venue adapters) is turned into a `Record` by its reader, so the store, the index
+and the search never see a source's quirks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Affiliation:
+    """One institution an author gave on one paper.
+
+    `raw` is the string as printed; `slug` the resolved institution (`pku`,
+    `microsoft-research`), empty when nothing could be resolved.
+    """
+
+    raw: str
+    slug: str = ""
+    name: str = ""
+    country: str = ""
+
+
+@dataclass
+class AuthorSlot:
+    """An author as printed on one paper, before people are resolved."""
+
+    name: str
+    profile_id: str = ""  # OpenReview `~First_Last1`, when the source has one
+    alias_profile_id: str = ""  # a second id for the same slot (authorids vs or_profile)
+    affiliations: list[Affiliation] = field(default_factory=list)
+
+
+@dataclass
+class Record:
+    """One paper as a source describes it, normalised.
+
+    `venue` is the lower-case folder name of the paperlists data (`nips`, `iclr`), which is
+    also the prefix of the paper key; display names come from `venues.display_name`.
+    """
+
+    venue: str
+    year: int
+    source_id: str  # the source's id; "" when the source has none
+    title: str
+    abstract: str = ""
+    tldr: str = ""
+    authors: list[AuthorSlot] = field(default_factory=list)
+    authors_ordered: bool = True  # False where a source sorts authors alphabetically
+    keywords: list[str] = field(default_factory=list)
+    status: str = ""  # Oral, Spotlight, Poster, Reject, Withdraw, ...
+    track: str = ""
+    area: str = ""  # "Area · Subarea" or the venue's primary area
+    links: dict[str, str] = field(default_factory=dict)  # site, pdf, openreview, code, project, arxiv
+    bibtex: str = ""
+    citations: int | None = None
+    forum_id: str = ""  # OpenReview forum id, the join key across recent-venue sources
+    source: str = ""  # the file the record came from
+    source_index: int = -1  # its position in that file
+    key: str = ""  # `{venue}{year}:{id}`, filled by `assign_key` when empty
+
+    def content_hash(self) -> str:
+        """A hash of everything but provenance, to tell a changed record from an unchanged one."""
+        data = dataclasses.asdict(self)
+        for name in ("source", "source_index", "key"):
+            data.pop(name)
+        blob = json.dumps(data, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:20]
+
+    def to_json(self) -> dict[str, Any]:
+        """The export line of this record: the JSON Lines format paperfind reads back."""
+        data = dataclasses.asdict(self)
+        data.pop("source_index")
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Record":
+        """Build a record from an export line; raises `ValueError` naming the bad field."""
+        if not isinstance(data, dict):
+            raise ValueError("line is not a JSON object")
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown field(s): {', '.join(unknown)}")
+        for name in ("venue", "title"):
+            if not isinstance(data.get(name), str) or not data.get(name).strip():
+                raise ValueError(f"field '{name}' must be a non-empty string")
+        try:
+            year = int(data.get("year"))
+        except (TypeError, ValueError):
+            raise ValueError("field 'year' must be an integer") from None
+        authors = []
+        for i, slot in enumerate(data.get("authors") or []):
+            if not isinstance(slot, dict) or not isinstance(slot.get("name"), str):
+                raise ValueError(f"field 'authors[{i}]' must be an object with a 'name'")
+            affs = [Affiliation(**a) if isinstance(a, dict) else Affiliation(raw=str(a))
+                    for a in slot.get("affiliations") or []]
+            authors.append(AuthorSlot(
+                name=slot["name"], profile_id=str(slot.get("profile_id") or ""),
+                alias_profile_id=str(slot.get("alias_profile_id") or ""), affiliations=affs))
+        values = {k: v for k, v in data.items() if k in known}
+        values.update(year=year, authors=authors)
+        for name in ("keywords",):
+            if not isinstance(values.get(name, []), list):
+                raise ValueError(f"field '{name}' must be a list")
+        if not isinstance(values.get("links", {}), dict):
+            raise ValueError("field 'links' must be an object")
+        return cls(**values)
+
+
+def paper_key(venue: str, year: int, ident: str) -> str:
+    """The stable public id of a paper, e.g. `iclr2018:B11bwYgfM`."""
+    return f"{venue}{year}:{ident}"
+
+
+def content_key(record: Record) -> str:
+    """A stable key for a record without a usable source id, derived from what it says."""
+    basis = "|".join([record.title.casefold().strip(),
+                      ";".join(a.name.casefold() for a in record.authors)])
+    digest = hashlib.sha1(basis.encode("utf-8")).hexdigest()[:10]
+    return paper_key(record.venue, record.year, f"h{digest}")
