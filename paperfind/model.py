@@ -54,6 +54,9 @@ class Record:
     tldr: str = ""
     authors: list[AuthorSlot] = field(default_factory=list)
     authors_ordered: bool = True  # False where a source sorts authors alphabetically
+    # Institutions a source lists for the paper as a whole, not tied to one author (a
+    # de-duplicated set, or an `aff` list that does not line up with the authors).
+    paper_affiliations: list[Affiliation] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
     status: str = ""  # Oral, Spotlight, Poster, Reject, Withdraw, ...
     track: str = ""
@@ -105,8 +108,12 @@ class Record:
             authors.append(AuthorSlot(
                 name=slot["name"], profile_id=str(slot.get("profile_id") or ""),
                 alias_profile_id=str(slot.get("alias_profile_id") or ""), affiliations=affs))
+        paper_affs = data.get("paper_affiliations") or []
+        if not isinstance(paper_affs, list):
+            raise ValueError("field 'paper_affiliations' must be a list")
         values = {k: v for k, v in data.items() if k in known}
-        values.update(year=year, authors=authors)
+        values.update(year=year, authors=authors, paper_affiliations=[
+            Affiliation(**a) if isinstance(a, dict) else Affiliation(raw=str(a)) for a in paper_affs])
         for name in ("keywords",):
             if not isinstance(values.get(name, []), list):
                 raise ValueError(f"field '{name}' must be a list")
