@@ -1,0 +1,107 @@
+"""Readable text from the titles and abstracts sources print.
+
+Paper metadata mixes LaTeX (`$\\ell_1$`, `\\emph{}`, `{\\"u}`), HTML entities (`&amp;`)
+and hard line breaks from PDF extraction. The search index, the snippets and the web
+pages all want plain Unicode, so every reader passes free text through `clean_text`.
+The LaTeX converter is the slow part, so it only runs on strings that can contain
+LaTeX, and it is never trusted with text that is not well formed (an odd number of `$`
+or unbalanced braces): such text keeps its characters instead of losing half of them.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+_LATEX = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+_WHITESPACE = re.compile(r"\s+")
+# `%` starts a comment and `&` is a column separator in LaTeX; in abstracts both are
+# meant literally ("50% of", "R&D"), so they are escaped before conversion.
+_LITERAL_SPECIALS = re.compile(r"(?<!\\)([%&#])")
+_MATH = re.compile(r"(?<!\\)\$(.+?)(?<!\\)\$", re.DOTALL)
+_SUPERSCRIPT = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
+_SUBSCRIPT = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+_SCRIPT = re.compile(r"([\^_])(?:\{([0-9+\-=()n]{1,4})\}|([0-9n]))")
+_TRAILING_TITLE_JUNK = re.compile(r"[\s.]+$")
+
+
+def clean_text(s: str | None) -> str:
+    """Plain, single-spaced Unicode for a title, abstract or tldr; never raises.
+
+    Non-strings (None, numbers a source put in a text field) give "" for None and their
+    `str()` otherwise, so a reader never has to special-case them.
+    """
+    if s is None:
+        return ""
+    if not isinstance(s, str):
+        s = str(s)
+    text = html.unescape(s) if "&" in s else s
+    if ("\\" in text or "$" in text or "{" in text) and _is_well_formed(text):
+        text = _latex_to_text(text)
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def clean_title(s: str | None) -> str:
+    """`clean_text` plus what titles alone suffer from: a trailing period, outer braces.
+
+    BibTeX-style titles arrive as `{Deep Learning}` and some sites end titles with a
+    period; both would make otherwise equal titles differ on screen.
+    """
+    text = clean_text(s)
+    while len(text) > 2 and text[0] == "{" and text[-1] == "}" and _is_well_formed(text[1:-1]):
+        text = text[1:-1].strip()
+    if text.endswith(".") and not text.endswith(("...", "etc.", "al.")):
+        text = _TRAILING_TITLE_JUNK.sub("", text)
+    return text
+
+
+def normalize_title(s: str | None) -> str:
+    """The duplicate-detection key of a title: case, accents, punctuation and spacing folded.
+
+    Two sources printing "Schrödinger's Bridge." and "schrodinger s bridge" are the
+    same paper; this key makes them compare equal.
+    """
+    text = clean_text(s).casefold()
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = "".join(ch if ch.isalnum() else " " for ch in text)
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def _is_well_formed(text: str) -> bool:
+    """True when dollars pair up and braces balance, i.e. the converter can be trusted."""
+    unescaped = text.replace("\\$", "").replace("\\{", "").replace("\\}", "")
+    if unescaped.count("$") % 2:
+        return False
+    depth = 0
+    for ch in unescaped:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def _latex_to_text(text: str) -> str:
+    """Convert LaTeX markup with pylatexenc; on any converter failure keep the input."""
+    prepared = _LITERAL_SPECIALS.sub(r"\\\1", text)
+    prepared = _MATH.sub(lambda m: "$" + _SCRIPT.sub(_script_to_unicode, m.group(1)) + "$", prepared)
+    try:
+        return _LATEX.latex_to_text(prepared)
+    except Exception:  # pylatexenc raises several unrelated types on odd input
+        return text
+
+
+def _script_to_unicode(match: re.Match[str]) -> str:
+    """`^2` → `²`, `_{12}` → `₁₂`: readable without a math renderer."""
+    body = match.group(2) or match.group(3)
+    table = _SUPERSCRIPT if match.group(1) == "^" else _SUBSCRIPT
+    converted = body.translate(table)
+    if any(a == b for a, b in zip(body, converted)):  # a char with no Unicode form
+        return match.group(0)
+    return converted
