@@ -1,0 +1,161 @@
+"""The `paperfind` command: a thin shell over `Paperfind`. Parse, call one method, print.
+
+Known errors become one line on stderr and exit code 1 or 2; a traceback means a bug.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from paperfind.core import Paperfind
+from paperfind.settings import Settings
+
+DB_OPTION = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+                         default=None, help="Database file (default ./paperfind.db, or $PAPERFIND_DB).")
+
+
+def _app(db_path: Path | None, **overrides: object) -> Paperfind:
+    try:
+        return Paperfind(Settings.from_env(db_path=db_path, **overrides))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="paperfind")
+def main() -> None:
+    """paperfind: search academic papers by title, author, keyword or question (中文 / English)."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@DB_OPTION
+@click.option("--force", is_flag=True, help="Re-read files even when they are unchanged.")
+@click.option("--no-index", is_flag=True, help="Do not rebuild the search index afterwards.")
+def ingest(paths: tuple[Path, ...], db_path: Path | None, force: bool, no_index: bool) -> None:
+    """Ingest paper lists (.json/.json.gz paperlists, .jsonl exports, known sources).
+
+    Example: paperfind ingest ../shared/data/paperlists/iclr
+    """
+    app = _app(db_path)
+    report = app.ingest(list(paths), force=force, build_index=not no_index)
+    for failure in report.failed:
+        click.echo(f"error: {failure}", err=True)
+    skipped = report.skipped
+    for bad in skipped[:20]:
+        click.echo(f"skipped: {bad}", err=True)
+    if len(skipped) > 20:
+        click.echo(f"skipped: ... and {len(skipped) - 20} more records", err=True)
+    for source in report.sources:
+        for note in source.notes[:5]:
+            click.echo(f"note: {source.path}: {note}", err=True)
+    stats = app.store().stats()
+    added = sum(s.added for s in report.sources)
+    updated = sum(s.updated for s in report.sources)
+    click.echo(f"files: {report.files} read, {report.unchanged_files} unchanged, "
+               f"{len(report.failed)} failed; records: {added} added, {updated} updated, "
+               f"{len(skipped)} skipped")
+    click.echo(f"database: {stats['papers']} papers, {stats['works']} works, "
+               f"{stats['authors']} authors, {stats['institutions']} institutions, "
+               f"{stats['venues']} venues")
+    if report.failed:
+        sys.exit(1)
+
+
+@main.command()
+@DB_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def stats(db_path: Path | None, as_json: bool) -> None:
+    """Counts of papers, authors, institutions, and papers per venue and year."""
+    app = _app(db_path)
+    if not app.settings.db_path.exists():
+        raise click.ClickException(f"no database at {app.settings.db_path}; run `paperfind ingest` first")
+    data = app.store().stats()
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"papers {data['papers']}  works {data['works']}  authors {data['authors']}  "
+               f"institutions {data['institutions']}  venues {data['venues']}")
+    click.echo(f"{'venue':<10}{'year':>6}{'papers':>8}{'abstract':>10}{'authors':>9}{'affil.':>8}")
+    for row in data["venue_years"]:
+        click.echo(f"{row['venue_name']:<10}{row['year']:>6}{row['papers']:>8}"
+                   f"{row['with_abstract']:>10}{row['with_authors']:>9}{row['with_affiliations']:>8}")
+
+
+@main.command()
+@DB_OPTION
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Output file (.jsonl or .jsonl.gz); standard output when omitted.")
+@click.option("--venue", "venues", multiple=True, help="Only these venues (repeatable).")
+@click.option("--min-year", type=int, default=None)
+@click.option("--max-year", type=int, default=None)
+def export(db_path: Path | None, output: Path | None, venues: tuple[str, ...],
+           min_year: int | None, max_year: int | None) -> None:
+    """Export papers as paperfind JSON Lines, which `paperfind ingest` reads back.
+
+    Example: paperfind export --venue iclr --min-year 2017 -o iclr.jsonl.gz
+    """
+    from paperfind.store.export import iter_export, write_export
+
+    app = _app(db_path)
+    records = iter_export(app.store().conn, list(venues) or None, min_year, max_year)
+    count = write_export(records, output if output else sys.stdout)
+    click.echo(f"exported {count} papers", err=True)
+
+
+@main.command()
+@click.argument("query")
+@DB_OPTION
+@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
+@click.option("--offset", type=click.IntRange(0, 10_000), default=0)
+@click.option("--sort", type=click.Choice(["relevance", "newest", "citations"]), default="relevance")
+@click.option("--mode", type=click.Choice(["lexical", "semantic", "hybrid"]), default=None,
+              help="Retrieval mode (default: hybrid where vectors exist).")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON response.")
+def search(query: str, db_path: Path | None, limit: int, offset: int, sort: str,
+           mode: str | None, as_json: bool) -> None:
+    """Search papers and people. Example: paperfind search "author:hinton year:2017..2019" """
+    from paperfind.search.engine import SearchRequest
+    from paperfind.search.format import format_results_text
+
+    app = _app(db_path)
+    app.ensure_database()
+    request = SearchRequest(q=query, limit=limit, offset=offset, sort=sort,
+                            **({"mode": mode} if mode else {}))
+    response = app.searcher().search(request)
+    if as_json:
+        click.echo(json.dumps(response.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(format_results_text(response))
+
+
+@main.command()
+@DB_OPTION
+def index(db_path: Path | None) -> None:
+    """Rebuild the search index from the database (it is derived and can always be rebuilt)."""
+    from paperfind.index.manager import build_index
+
+    app = _app(db_path)
+    path = build_index(app.store(), app.settings.index_dir)
+    click.echo(f"index written to {path}")
+
+
+@main.command()
+@DB_OPTION
+@click.option("--host", default=None, help="Address to bind (default 127.0.0.1, or $PAPERFIND_HOST).")
+@click.option("--port", type=click.IntRange(1, 65535), default=None,
+              help="Port (default 8000, or $PAPERFIND_PORT).")
+def serve(db_path: Path | None, host: str | None, port: int | None) -> None:
+    """Serve the portal and its JSON API; builds the database from the bundled corpus if needed.
+
+    Example: paperfind serve --port 8000
+    """
+    from paperfind.web.server import run
+
+    app = _app(db_path, host=host, port=port)
+    app.ensure_database()
+    run(app)

@@ -1,0 +1,155 @@
+"""Ingest files into a store: find the files, pick a reader for each, write each in one transaction.
+
+A file that cannot be read is reported (one line: file and reason) and costs nothing else; a
+bad record is reported with its index and the rest of its file still goes in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.model import Record
+from paperfind.store import SourceSummary, Store
+from paperfind.store.people import resolve_people
+
+ReadFn = Callable[[Path], Iterator[Record | BadRecord]]
+_DATA_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz", ".csv", ".csv.gz", ".tsv",
+                  ".tsv.gz", ".md.gz")
+_NOT_DATA = {"MANIFEST.tsv"}
+
+
+@dataclass(frozen=True)
+class Reader:
+    name: str
+    read: ReadFn
+    priority: int = 0
+    title_only: bool = False
+
+
+@dataclass
+class IngestReport:
+    files: int = 0
+    unchanged_files: int = 0
+    failed: list[SourceError] = field(default_factory=list)
+    sources: list[SourceSummary] = field(default_factory=list)
+    people: int | None = None
+
+    @property
+    def skipped(self) -> list[BadRecord]:
+        return [bad for s in self.sources for bad in s.skipped]
+
+    @property
+    def changed(self) -> bool:
+        return any(s.added or s.updated or s.removed for s in self.sources)
+
+
+def discover(paths: list[Path]) -> list[Path]:
+    """Every data file named or below a named folder, in a stable order."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and _is_data(p)))
+        else:
+            found.append(path)
+    return found
+
+
+def _is_data(path: Path) -> bool:
+    return path.name not in _NOT_DATA and path.name.endswith(_DATA_SUFFIXES)
+
+
+def choose_reader(path: Path) -> Reader:
+    """The reader for a file, by the source it comes from, else by its format."""
+    from paperfind.ingest import extra, jsonl, paperlists
+
+    adapter = extra.find_adapter(path)
+    if adapter is not None:
+        return Reader(adapter.name, adapter.read, adapter.priority, adapter.title_only)
+    name = path.name
+    if name.endswith((".jsonl", ".jsonl.gz")):
+        return Reader("paperfind-jsonl", jsonl.read_export, priority=50)
+    if name.endswith((".json", ".json.gz")):
+        try:
+            venue, year = paperlists.venue_year_from_path(path)
+        except ValueError as exc:
+            raise SourceError(str(path), str(exc)) from None
+        return Reader("paperlists", lambda p: paperlists.read_paperlists(p, venue, year),
+                      priority=40)
+    raise SourceError(str(path), "not a format paperfind reads "
+                      "(.json/.json.gz paper lists, .jsonl/.jsonl.gz exports, or a known source)")
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def ingest_paths(store: Store, paths: list[Path], force: bool = False,
+                 progress: bool | None = None) -> IngestReport:
+    """Ingest files and folders; then re-resolve people if anything changed."""
+    from tqdm import tqdm
+
+    report = IngestReport()
+    files = discover(paths)
+    report.files = len(files)
+    planned: list[tuple[Path, Reader]] = []
+    for path in files:
+        try:
+            if not path.exists():
+                raise SourceError(str(path), "no such file or folder")
+            planned.append((path, choose_reader(path)))
+        except SourceError as exc:
+            report.failed.append(exc)
+    # sources with ids first, so title-only sources find the papers they describe
+    planned.sort(key=lambda pr: (pr[1].title_only, -pr[1].priority, str(pr[0])))
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = tqdm(total=len(planned), unit="file", disable=not show, file=sys.stderr)
+    records = 0
+    for path, reader in planned:
+        bar.set_description(path.name[:30])
+        try:
+            summary = _ingest_file(store, path, reader, force)
+        except SourceError as exc:
+            report.failed.append(exc)
+        else:
+            if summary is None:
+                report.unchanged_files += 1
+            else:
+                report.sources.append(summary)
+                records += summary.records
+        bar.set_postfix(records=records)
+        bar.update(1)
+    bar.close()
+    if report.changed or store.meta("people_version") != str(store.data_version()):
+        report.people = resolve_people(store.conn)
+    return report
+
+
+def _ingest_file(store: Store, path: Path, reader: Reader, force: bool) -> SourceSummary | None:
+    try:
+        sha = file_sha256(path)
+        size = path.stat().st_size
+    except OSError as exc:
+        raise SourceError(str(path), f"cannot read file: {exc.strerror or exc}") from None
+    source = str(path.resolve())
+    if not force and store.source_is_current(source, sha):
+        return None
+    try:
+        items = list(reader.read(path))
+    except SourceError:
+        raise
+    except (OSError, EOFError, UnicodeDecodeError, ValueError) as exc:
+        raise SourceError(str(path), f"cannot read file: {exc}") from None
+    for item in items:
+        if isinstance(item, Record):
+            item.source = source
+    return store.write_source(source, sha, size, reader.name, items, reader.priority,
+                              reader.title_only)

@@ -1,0 +1,52 @@
+"""Settings, declared once: every knob with its default, read from the environment or the CLI.
+
+Nothing else in paperfind reads the environment, so what a process does is fully described by
+the `Settings` object it was given.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+BUNDLED_CORPUS = Path(__file__).resolve().parent / "data" / "default-corpus.jsonl.gz"
+
+
+@dataclass(frozen=True)
+class Settings:
+    db_path: Path = Path("paperfind.db")  # PAPERFIND_DB
+    host: str = "127.0.0.1"  # PAPERFIND_HOST; loopback unless told otherwise
+    port: int = 8000  # PAPERFIND_PORT
+    corpus_path: Path = BUNDLED_CORPUS  # PAPERFIND_CORPUS: what `serve` builds a new database from
+    max_query_chars: int = 2000  # longer queries are cut, not refused
+    max_page_size: int = 100
+    semantic: bool = True  # PAPERFIND_SEMANTIC=0 turns vector search off
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def index_dir(self) -> Path:
+        """Derived indexes live beside the database they are built from."""
+        return self.db_path.with_name(self.db_path.name + ".index")
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> "Settings":
+        env = dict(os.environ if env is None else env)
+        values: dict[str, object] = {}
+        if env.get("PAPERFIND_DB"):
+            values["db_path"] = Path(env["PAPERFIND_DB"])
+        if env.get("PAPERFIND_HOST"):
+            values["host"] = env["PAPERFIND_HOST"]
+        if env.get("PAPERFIND_PORT"):
+            try:
+                values["port"] = int(env["PAPERFIND_PORT"])
+            except ValueError:
+                raise ValueError(f"PAPERFIND_PORT must be a number, not {env['PAPERFIND_PORT']!r}")
+        if env.get("PAPERFIND_CORPUS"):
+            values["corpus_path"] = Path(env["PAPERFIND_CORPUS"])
+        if env.get("PAPERFIND_SEMANTIC", "").strip().lower() in {"0", "false", "no", "off"}:
+            values["semantic"] = False
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        if "db_path" in values:
+            values["db_path"] = Path(values["db_path"])  # type: ignore[arg-type]
+        return replace(cls(), **values)  # type: ignore[arg-type]

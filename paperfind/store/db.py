@@ -1,0 +1,197 @@
+"""The SQLite store: one database file holds every record, paper, person and institution.
+
+Writes happen one source file per transaction (`write_source`), so a crash, Ctrl-C or a bad
+file never leaves part of a file behind. Readers use WAL snapshots and never block the writer.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paperfind.ingest.errors import BadRecord
+from paperfind.model import Record, content_key, paper_key
+from paperfind.store import papers as paper_rows
+from paperfind.store.read import ReadMixin
+from paperfind.store.schema import migrate
+
+
+@dataclass
+class SourceSummary:
+    """What writing one source file did, for the ingest report."""
+
+    path: str
+    records: int = 0
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: list[BadRecord] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+class Store(ReadMixin):
+    """A paperfind database file.
+
+    One `Store` per thread: SQLite connections are not shared across threads here, so the
+    web layer opens one per worker thread through `Store.for_thread`.
+    """
+
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
+        self.path = Path(path)
+        self.readonly = readonly
+        if readonly:
+            if not self.path.exists():
+                raise FileNotFoundError(f"no database at {self.path}")
+            uri = f"file:{self.path.resolve()}?mode=ro"
+            self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            migrate(self.conn)
+        self.conn.execute("PRAGMA busy_timeout=30000")
+        self.conn.execute("PRAGMA cache_size=-65536")
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- bookkeeping -------------------------------------------------------------------
+
+    def meta(self, key: str, default: str = "") -> str:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) "
+                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+
+    def data_version(self) -> int:
+        """Grows on every committed change of papers, so derived indexes can tell they are stale."""
+        return int(self.meta("data_version", "0"))
+
+    def _bump_data_version(self) -> int:
+        version = self.data_version() + 1
+        self._set_meta("data_version", str(version))
+        return version
+
+    def source_is_current(self, path: str, sha256: str) -> bool:
+        row = self.conn.execute("SELECT sha256 FROM sources WHERE path = ?", (path,)).fetchone()
+        return bool(row) and row[0] == sha256
+
+    def paper_count(self) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
+
+    # -- writing -------------------------------------------------------------------------
+
+    def write_source(self, path: str, sha256: str, size: int, reader: str,
+                     items: list[Record | BadRecord], priority: int = 0,
+                     title_only: bool = False) -> SourceSummary:
+        """Replace everything this source file said with `items`, in one transaction."""
+        summary = SourceSummary(path=path)
+        records = [item for item in items if isinstance(item, Record)]
+        summary.skipped = [item for item in items if isinstance(item, BadRecord)]
+        summary.records = len(records)
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            source_id = self._upsert_source(path, sha256, size, reader, len(records),
+                                            len(summary.skipped))
+            old = {ident: (key, chash) for ident, key, chash in conn.execute(
+                "SELECT ident, paper_key, content_hash FROM records WHERE source_id = ?",
+                (source_id,))}
+            affected: set[str] = set()
+            seen: set[str] = set()
+            for record in records:
+                ident = _record_ident(record, seen)
+                seen.add(ident)
+                key = self._assign_key(record, ident, title_only, summary)
+                record.key = key
+                chash = record.content_hash()
+                previous = old.pop(ident, None)
+                if previous == (key, chash):
+                    summary.unchanged += 1
+                    continue
+                data = json.dumps(record.to_json(), ensure_ascii=False)
+                if previous is None:
+                    conn.execute("INSERT INTO records(source_id, ident, paper_key, priority, "
+                                 "content_hash, data) VALUES (?, ?, ?, ?, ?, ?)",
+                                 (source_id, ident, key, priority, chash, data))
+                    summary.added += 1
+                else:
+                    conn.execute("UPDATE records SET paper_key = ?, priority = ?, content_hash = ?, "
+                                 "data = ? WHERE source_id = ? AND ident = ?",
+                                 (key, priority, chash, data, source_id, ident))
+                    affected.add(previous[0])
+                    summary.updated += 1
+                affected.add(key)
+            for ident, (key, _) in old.items():
+                conn.execute("DELETE FROM records WHERE source_id = ? AND ident = ?",
+                             (source_id, ident))
+                affected.add(key)
+                summary.removed += 1
+            for key in sorted(affected):
+                paper_rows.rebuild_paper(conn, key)
+            if affected:
+                self._bump_data_version()
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return summary
+
+    def _upsert_source(self, path: str, sha256: str, size: int, reader: str, records: int,
+                       skipped: int) -> int:
+        from datetime import datetime, timezone
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.conn.execute(
+            "INSERT INTO sources(path, sha256, size, reader, records, skipped, ingested_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, "
+            "size = excluded.size, reader = excluded.reader, records = excluded.records, "
+            "skipped = excluded.skipped, ingested_at = excluded.ingested_at",
+            (path, sha256, size, reader, records, skipped, now))
+        return self.conn.execute("SELECT id FROM sources WHERE path = ?", (path,)).fetchone()[0]
+
+    def _assign_key(self, record: Record, ident: str, title_only: bool,
+                    summary: SourceSummary) -> str:
+        """The paper this record describes: by its own key, its forum id, its id, or its title."""
+        if record.key:
+            return record.key
+        if record.forum_id:
+            return paper_key(record.venue, record.year, record.forum_id)
+        if title_only:
+            matched = paper_rows.match_title(self.conn, record, summary.notes)
+            if matched:
+                return matched
+        if record.source_id and ident == record.source_id:
+            return paper_key(record.venue, record.year, record.source_id)
+        return paper_key(record.venue, record.year, ident)
+
+
+def _record_ident(record: Record, seen: set[str]) -> str:
+    """The record's identity within its file: its id, else a key derived from its content.
+
+    Ids repeat inside a few files and are missing in others; the first holder of an id keeps
+    it, the others are told apart by content, and identical twins by their order.
+    """
+    if record.key and record.key not in seen:
+        return record.key
+    if record.source_id and record.source_id not in seen:
+        return record.source_id
+    base = content_key(record).split(":", 1)[1]
+    ident, n = base, 1
+    while ident in seen:
+        n += 1
+        ident = f"{base}-{n}"
+    return ident

@@ -1,0 +1,175 @@
+"""Resolve author slots into people, and papers into works.
+
+A person is a cluster of author slots. OpenReview profile ids decide where present. Elsewhere,
+slots of the same name (diacritics, case and middle initials folded) join when evidence links
+them: a shared institution or a shared co-author. Nothing merges two clusters that carry
+different profile ids, so two people who share a name stay apart unless a source links them.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections import Counter, defaultdict
+
+from anyascii import anyascii
+
+
+class _Clusters:
+    """Union-find over slot indexes, refusing unions of two different profile ids."""
+
+    def __init__(self, profile_ids: list[str]) -> None:
+        self.parent = list(range(len(profile_ids)))
+        self.profile = [p or None for p in profile_ids]
+
+    def find(self, i: int) -> int:
+        parent = self.parent
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(self, a: int, b: int, force: bool = False) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return
+        pa, pb = self.profile[ra], self.profile[rb]
+        if pa and pb and pa != pb and not force:
+            return
+        if rb < ra:
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        self.profile[ra] = pa or pb
+
+
+def match_key(name_fold: str) -> str:
+    """First and last name tokens: `michael i jordan` and `michael jordan` meet here."""
+    tokens = [t for t in name_fold.split() if len(t) > 1] or name_fold.split()
+    if len(tokens) <= 2:
+        return " ".join(tokens)
+    return f"{tokens[0]} {tokens[-1]}"
+
+
+def slugify(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", anyascii(name).lower()).strip("-")
+    return slug or "author"
+
+
+def resolve_people(conn: sqlite3.Connection) -> int:
+    """Recompute every person from all author slots, in one transaction; returns the count."""
+    slots = conn.execute(
+        "SELECT pa.paper_id, pa.position, pa.name, pa.name_fold, pa.profile_id, "
+        "pa.alias_profile_id, p.key FROM paper_authors pa JOIN papers p ON p.id = pa.paper_id "
+        "ORDER BY p.key, pa.position").fetchall()
+    insts: dict[tuple[int, int], set[str]] = defaultdict(set)
+    for paper_id, pos, inst in conn.execute(
+            "SELECT paper_id, position, institution FROM paper_affiliations "
+            "WHERE institution IS NOT NULL"):
+        insts[(paper_id, pos)].add(inst)
+    canonical = _canonical_profiles(slots)
+    clusters = _Clusters([canonical.get(s[4], s[4]) if s[4] else "" for s in slots])
+    by_profile: dict[str, int] = {}
+    for i, slot in enumerate(slots):
+        pid = canonical.get(slot[4], slot[4]) if slot[4] else ""
+        if pid:
+            clusters.union(by_profile.setdefault(pid, i), i)
+    coauthors: dict[int, list[str]] = defaultdict(list)
+    keys = [match_key(s[3]) for s in slots]
+    for i, slot in enumerate(slots):
+        coauthors[slot[0]].append(keys[i])
+    evidence: dict[tuple[str, str, str], int] = {}
+    for i, slot in enumerate(slots):
+        if not keys[i]:
+            continue
+        links = [("i", keys[i], inst) for inst in sorted(insts.get((slot[0], slot[1]), ()))]
+        links += [("c", keys[i], other) for other in sorted(set(coauthors[slot[0]]))
+                  if other and other != keys[i]]
+        for link in links:
+            first = evidence.setdefault(link, i)
+            if first != i:
+                clusters.union(first, i)
+    return _write_people(conn, slots, clusters)
+
+
+def _canonical_profiles(slots: list[tuple]) -> dict[str, str]:
+    """Map each profile id to one representative of its alias group (authorids vs or_profile)."""
+    parent: dict[str, str] = {}
+
+    def find(p: str) -> str:
+        while parent.get(p, p) != p:
+            p = parent[p]
+        return p
+
+    for slot in slots:
+        a, b = slot[4], slot[5]
+        if a and b and a != b and a.startswith("~") and b.startswith("~"):
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+    return {p: find(p) for p in parent}
+
+
+def _write_people(conn: sqlite3.Connection, slots: list[tuple], clusters: _Clusters) -> int:
+    members: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(slots)):
+        members[clusters.find(i)].append(i)
+    people = []
+    for root, idxs in members.items():
+        names = Counter(slots[i][2] for i in idxs)
+        display = sorted(names.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))[0][0]
+        papers = {slots[i][0] for i in idxs}
+        first_key = min(slots[i][6] for i in idxs)
+        people.append((slugify(display), -len(papers), first_key, display, slots[idxs[0]][3],
+                       clusters.profile[root] or "", len(papers), sorted(names), idxs))
+    people.sort()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("UPDATE paper_authors SET author_id = NULL")
+        conn.execute("DELETE FROM author_aliases")
+        conn.execute("DELETE FROM authors")
+        used: Counter[str] = Counter()
+        author_rows, alias_rows, slot_rows = [], [], []
+        for n, (base, _, _, display, fold, pid, count, names, idxs) in enumerate(people, 1):
+            used[base] += 1
+            slug = base if used[base] == 1 else f"{base}-{used[base]}"
+            author_rows.append((n, slug, display, fold, pid, count))
+            alias_rows.extend((n, name) for name in names if name != display)
+            slot_rows.extend((n, slots[i][0], slots[i][1]) for i in idxs)
+        conn.executemany("INSERT INTO authors(id, slug, name, name_fold, profile_id, paper_count) "
+                         "VALUES (?,?,?,?,?,?)", author_rows)
+        conn.executemany("INSERT INTO author_aliases(author_id, alias) VALUES (?, ?)", alias_rows)
+        conn.executemany("UPDATE paper_authors SET author_id = ? WHERE paper_id = ? AND position = ?",
+                         slot_rows)
+        _link_works(conn)
+        conn.execute("INSERT INTO meta(key, value) SELECT 'people_version', value FROM meta "
+                     "WHERE key = 'data_version' ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return len(author_rows)
+
+
+def _link_works(conn: sqlite3.Connection) -> None:
+    """Papers with the same normalised title and a shared author are versions of one work."""
+    conn.execute("UPDATE papers SET work_id = id")
+    groups = conn.execute("SELECT title_norm, group_concat(id) FROM papers "
+                          "WHERE length(title_norm) >= 12 GROUP BY title_norm HAVING COUNT(*) > 1")
+    updates = []
+    for _, ids in groups.fetchall():
+        paper_ids = sorted(int(x) for x in ids.split(","))
+        authors = {pid: {row[0] for row in conn.execute(
+            "SELECT author_id FROM paper_authors WHERE paper_id = ?", (pid,))} for pid in paper_ids}
+        for pid in paper_ids[1:]:
+            for earlier in paper_ids:
+                if earlier >= pid:
+                    break
+                if authors[pid] & authors[earlier]:
+                    updates.append((earlier, pid))
+                    break
+    # chains resolve to the earliest paper of the work
+    root = {}
+    for earlier, pid in updates:
+        root[pid] = root.get(earlier, earlier)
+    conn.executemany("UPDATE papers SET work_id = ? WHERE id = ?",
+                     [(r, pid) for pid, r in root.items()])

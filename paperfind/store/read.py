@@ -1,0 +1,264 @@
+"""Reading the store: the data behind every page and API route, and the streams indexes build from.
+
+Every page and its JSON twin call the same function here, so the UI and the API cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter, defaultdict
+from typing import Any, Iterator
+
+from paperfind.index.docs import AuthorEntry, IndexDoc
+
+_CARD_SQL = ("SELECT id, key, title, abstract, venue, year, status, track, area, citations, links, "
+             "authors_ordered, work_id, keywords, tldr, bibtex, forum_id FROM papers")
+
+
+class ReadMixin:
+    conn: sqlite3.Connection
+
+    # -- papers --------------------------------------------------------------------------
+
+    def paper_cards(self, keys: list[str]) -> list[dict[str, Any]]:
+        """Result cards for `keys`, in the order given (unknown keys are left out)."""
+        if not keys:
+            return []
+        rows = {}
+        for chunk in _chunks(keys, 500):
+            marks = ",".join("?" * len(chunk))
+            for row in self.conn.execute(f"{_CARD_SQL} WHERE key IN ({marks})", chunk):
+                rows[row[1]] = row
+        found = [rows[k] for k in keys if k in rows]
+        people, paper_affs = self._authors_of([r[0] for r in found])
+        venues = self.venue_names()
+        return [_card(row, people.get(row[0], []), paper_affs.get(row[0], []), venues)
+                for row in found]
+
+    def paper(self, key: str) -> dict[str, Any] | None:
+        """Everything the paper page shows, or None."""
+        cards = self.paper_cards([key])
+        if not cards:
+            return None
+        card = cards[0]
+        card["versions"] = [c for c in self.paper_cards(self._work_keys(card["work_id"]))
+                            if c["key"] != key]
+        card["sources"] = [{"path": p, "reader": r} for p, r in self.conn.execute(
+            "SELECT DISTINCT s.path, s.reader FROM records r JOIN sources s ON s.id = r.source_id "
+            "WHERE r.paper_key = ? ORDER BY s.path", (key,))]
+        return card
+
+    def _work_keys(self, work_id: int | None) -> list[str]:
+        if work_id is None:
+            return []
+        return [k for (k,) in self.conn.execute(
+            "SELECT key FROM papers WHERE work_id = ? ORDER BY year, key", (work_id,))]
+
+    def _authors_of(self, paper_ids: list[int]) -> tuple[dict[int, list[dict[str, Any]]],
+                                                         dict[int, list[dict[str, str]]]]:
+        """Per paper, its authors in order with their institutions on that paper, and the
+        institutions a source gave for the paper as a whole."""
+        result: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        affs: dict[tuple[int, int], list[dict[str, str]]] = defaultdict(list)
+        for chunk in _chunks(paper_ids, 500):
+            marks = ",".join("?" * len(chunk))
+            for pid, pos, raw, slug, name in self.conn.execute(
+                    f"SELECT pa.paper_id, pa.position, pa.raw, pa.institution, i.name "
+                    f"FROM paper_affiliations pa LEFT JOIN institutions i ON i.slug = pa.institution "
+                    f"WHERE pa.paper_id IN ({marks}) ORDER BY pa.paper_id, pa.position, pa.seq",
+                    chunk):
+                affs[(pid, pos)].append({"raw": raw, "slug": slug or "", "name": name or raw})
+            for pid, pos, name, slug in self.conn.execute(
+                    f"SELECT pa.paper_id, pa.position, pa.name, a.slug FROM paper_authors pa "
+                    f"LEFT JOIN authors a ON a.id = pa.author_id WHERE pa.paper_id IN ({marks}) "
+                    f"ORDER BY pa.paper_id, pa.position", chunk):
+                result[pid].append({"id": slug or "", "name": name,
+                                    "affiliations": affs.get((pid, pos), [])})
+        whole = {pid: affs[(pid, -1)] for pid in paper_ids if (pid, -1) in affs}
+        return result, whole
+
+    def venue_names(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT slug, name FROM venues"))
+
+    # -- people --------------------------------------------------------------------------
+
+    def author(self, slug: str) -> dict[str, Any] | None:
+        """The author page: who, their papers newest first, co-authors, institutions by year."""
+        row = self.conn.execute("SELECT id, slug, name, profile_id, paper_count FROM authors "
+                                "WHERE slug = ?", (slug,)).fetchone()
+        if row is None:
+            return None
+        author_id = row[0]
+        aliases = [a for (a,) in self.conn.execute(
+            "SELECT alias FROM author_aliases WHERE author_id = ? ORDER BY alias", (author_id,))]
+        keys = [k for (k,) in self.conn.execute(
+            "SELECT p.key FROM paper_authors pa JOIN papers p ON p.id = pa.paper_id "
+            "WHERE pa.author_id = ? ORDER BY p.year DESC, p.key", (author_id,))]
+        papers = self.paper_cards(keys)
+        coauthors: Counter[tuple[str, str]] = Counter()
+        per_year: Counter[int] = Counter()
+        venues: Counter[str] = Counter()
+        inst_years: dict[str, set[int]] = defaultdict(set)
+        inst_names: dict[str, str] = {}
+        for paper in papers:
+            per_year[paper["year"]] += 1
+            venues[paper["venue_name"]] += 1
+            for person in paper["authors"]:
+                if person["id"] == slug:
+                    for aff in person["affiliations"]:
+                        if aff["slug"]:
+                            inst_years[aff["slug"]].add(paper["year"])
+                            inst_names[aff["slug"]] = aff["name"]
+                elif person["id"]:
+                    coauthors[(person["id"], person["name"])] += 1
+        return {
+            "id": row[1], "name": row[2], "profile_id": row[3], "paper_count": row[4],
+            "aliases": aliases, "papers": papers,
+            "coauthors": [{"id": s, "name": n, "papers": c} for (s, n), c in
+                          sorted(coauthors.items(), key=lambda kv: (-kv[1], kv[0][1]))[:30]],
+            "institutions": [{"slug": s, "name": inst_names[s], "first_year": min(ys),
+                              "last_year": max(ys)} for s, ys in
+                             sorted(inst_years.items(), key=lambda kv: (-max(kv[1]), kv[0]))],
+            "venues": [{"name": v, "papers": c} for v, c in venues.most_common()],
+            "per_year": sorted(per_year.items()),
+        }
+
+    # -- institutions, venues, areas -------------------------------------------------------
+
+    def institution(self, slug: str, limit: int = 50, offset: int = 0) -> dict[str, Any] | None:
+        row = self.conn.execute("SELECT slug, name, country FROM institutions WHERE slug = ?",
+                                (slug,)).fetchone()
+        if row is None:
+            return None
+        keys = [k for (k,) in self.conn.execute(
+            "SELECT DISTINCT p.key, p.year FROM paper_affiliations pa JOIN papers p "
+            "ON p.id = pa.paper_id WHERE pa.institution = ? ORDER BY p.year DESC, p.key", (slug,))]
+        per_year = self.conn.execute(
+            "SELECT p.year, COUNT(DISTINCT p.id) FROM paper_affiliations pa JOIN papers p "
+            "ON p.id = pa.paper_id WHERE pa.institution = ? GROUP BY p.year ORDER BY p.year",
+            (slug,)).fetchall()
+        top = self.conn.execute(
+            "SELECT a.slug, a.name, COUNT(DISTINCT pa.paper_id) AS n FROM paper_affiliations af "
+            "JOIN paper_authors pa ON pa.paper_id = af.paper_id AND pa.position = af.position "
+            "JOIN authors a ON a.id = pa.author_id WHERE af.institution = ? "
+            "GROUP BY a.id ORDER BY n DESC, a.name LIMIT 20", (slug,)).fetchall()
+        return {"slug": row[0], "name": row[1], "country": row[2], "paper_count": len(keys),
+                "papers": self.paper_cards(keys[offset:offset + limit]),
+                "per_year": [tuple(r) for r in per_year],
+                "top_authors": [{"id": s, "name": n, "papers": c} for s, n, c in top]}
+
+    def papers_where(self, where: str, params: tuple, limit: int, offset: int) -> tuple[int, list]:
+        total = self.conn.execute(f"SELECT COUNT(*) FROM papers WHERE {where}", params).fetchone()[0]
+        keys = [k for (k,) in self.conn.execute(
+            f"SELECT key FROM papers WHERE {where} ORDER BY year DESC, key LIMIT ? OFFSET ?",
+            params + (limit, offset))]
+        return total, self.paper_cards(keys)
+
+    def venue(self, slug: str, year: int | None = None, limit: int = 50,
+              offset: int = 0) -> dict[str, Any] | None:
+        row = self.conn.execute("SELECT slug, name FROM venues WHERE slug = ?", (slug,)).fetchone()
+        if row is None:
+            return None
+        years = self.conn.execute("SELECT year, COUNT(*) FROM papers WHERE venue = ? "
+                                  "GROUP BY year ORDER BY year", (slug,)).fetchall()
+        where, params = ("venue = ? AND year = ?", (slug, year)) if year else ("venue = ?", (slug,))
+        total, papers = self.papers_where(where, params, limit, offset)
+        return {"slug": row[0], "name": row[1], "year": year, "years": [tuple(y) for y in years],
+                "total": total, "papers": papers}
+
+    def area(self, name: str, limit: int = 50, offset: int = 0) -> dict[str, Any] | None:
+        total, papers = self.papers_where("area = ?", (name,), limit, offset)
+        if not total:
+            return None
+        return {"name": name, "total": total, "papers": papers}
+
+    # -- statistics and streams ------------------------------------------------------------
+
+    def stats(self) -> dict[str, Any]:
+        one = lambda sql: self.conn.execute(sql).fetchone()[0]  # noqa: E731
+        per = self.conn.execute(
+            "SELECT p.venue, v.name, p.year, COUNT(*), SUM(p.abstract != ''), "
+            "SUM(EXISTS(SELECT 1 FROM paper_authors pa WHERE pa.paper_id = p.id)), "
+            "SUM(EXISTS(SELECT 1 FROM paper_affiliations af WHERE af.paper_id = p.id)) "
+            "FROM papers p JOIN venues v ON v.slug = p.venue GROUP BY p.venue, p.year "
+            "ORDER BY p.venue, p.year").fetchall()
+        return {
+            "papers": one("SELECT COUNT(*) FROM papers"),
+            "works": one("SELECT COUNT(DISTINCT COALESCE(work_id, id)) FROM papers"),
+            "authors": one("SELECT COUNT(*) FROM authors"),
+            "institutions": one("SELECT COUNT(*) FROM institutions"),
+            "venues": one("SELECT COUNT(*) FROM venues"),
+            "records": one("SELECT COUNT(*) FROM records"),
+            "sources": one("SELECT COUNT(*) FROM sources"),
+            "venue_years": [{"venue": v, "venue_name": n, "year": y, "papers": c,
+                             "with_abstract": a, "with_authors": au, "with_affiliations": af}
+                            for v, n, y, c, a, au, af in per],
+        }
+
+    def iter_index_docs(self) -> Iterator[IndexDoc]:
+        """Every paper as the index builder wants it, in key order."""
+        authors: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        for pid, name, aid in self.conn.execute(
+                "SELECT paper_id, name, COALESCE(author_id, 0) FROM paper_authors "
+                "ORDER BY paper_id, position"):
+            authors[pid].append((name, aid))
+        insts: dict[int, list[str]] = defaultdict(list)
+        for pid, slug in self.conn.execute(
+                "SELECT paper_id, institution FROM paper_affiliations WHERE institution IS NOT NULL "
+                "ORDER BY paper_id, position, seq"):
+            if slug not in insts[pid]:
+                insts[pid].append(slug)
+        venues = self.venue_names()
+        for (pid, key, title, abstract, venue, year, status, _track, area, citations, _links,
+             _ordered, work_id, keywords, *_rest) in self.conn.execute(f"{_CARD_SQL} ORDER BY key"):
+            names = authors.get(pid, [])
+            yield IndexDoc(key=key, title=title, abstract=abstract, authors=[n for n, _ in names],
+                           author_ids=[a for _, a in names], keywords=json.loads(keywords),
+                           venue=venue, venue_name=venues.get(venue, venue), year=year,
+                           status=status, area=area, institutions=insts.get(pid, []),
+                           citations=citations, work_id=work_id or pid)
+
+    def iter_author_entries(self) -> Iterator[AuthorEntry]:
+        """Every resolved person with what author cards and name lookups need."""
+        aliases: dict[int, list[str]] = defaultdict(list)
+        for aid, alias in self.conn.execute("SELECT author_id, alias FROM author_aliases "
+                                            "ORDER BY author_id, alias"):
+            aliases[aid].append(alias)
+        insts: dict[int, Counter[str]] = defaultdict(Counter)
+        for aid, slug in self.conn.execute(
+                "SELECT pa.author_id, af.institution FROM paper_affiliations af JOIN paper_authors pa "
+                "ON pa.paper_id = af.paper_id AND pa.position = af.position "
+                "WHERE af.institution IS NOT NULL AND pa.author_id IS NOT NULL"):
+            insts[aid][slug] += 1
+        years = {aid: (lo, hi) for aid, lo, hi in self.conn.execute(
+            "SELECT pa.author_id, MIN(p.year), MAX(p.year) FROM paper_authors pa JOIN papers p "
+            "ON p.id = pa.paper_id WHERE pa.author_id IS NOT NULL GROUP BY pa.author_id")}
+        for aid, slug, name, count in self.conn.execute(
+                "SELECT id, slug, name, paper_count FROM authors ORDER BY id"):
+            ranked = sorted(insts.get(aid, Counter()).items(), key=lambda kv: (-kv[1], kv[0]))
+            yield AuthorEntry(id=aid, slug=slug, name=name, aliases=aliases.get(aid, []),
+                              paper_count=count, institutions=[s for s, _ in ranked[:5]],
+                              years=years.get(aid, (0, 0)))
+
+
+def _card(row: tuple, authors: list[dict[str, Any]], paper_affs: list[dict[str, str]],
+          venues: dict[str, str]) -> dict[str, Any]:
+    (pid, key, title, abstract, venue, year, status, track, area, citations, links, ordered,
+     work_id, keywords, tldr, bibtex, forum_id) = row
+    institutions: list[str] = []
+    for aff in [a for person in authors for a in person["affiliations"]] + paper_affs:
+        if aff["slug"] and aff["slug"] not in institutions:
+            institutions.append(aff["slug"])
+    return {"key": key, "title": title, "abstract": abstract, "tldr": tldr,
+            "authors": authors, "authors_ordered": bool(ordered), "institutions": institutions,
+            "paper_affiliations": paper_affs,
+            "venue": venue, "venue_name": venues.get(venue, venue), "year": year,
+            "status": status, "track": track, "area": area, "citations": citations,
+            "links": json.loads(links), "keywords": json.loads(keywords), "bibtex": bibtex,
+            "forum_id": forum_id, "work_id": work_id or pid}
+
+
+def _chunks(items: list, size: int) -> Iterator[list]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]

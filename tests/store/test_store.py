@@ -1,0 +1,141 @@
+"""The store built from slices of the real paper lists: keys, idempotence, updates, bad files, people."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from paperfind.ingest.run import ingest_paths
+from paperfind.store import Store
+from tests.realdata import load_paperlist, pick, write_slice
+
+GEIGER = "~Andreas_Geiger3"  # an OpenReview profile with papers at 3DV, COLM and CoRL
+
+
+def dump(db: Path) -> list[tuple]:
+    """Everything a user can see, to compare databases before and after."""
+    conn = sqlite3.connect(db)
+    rows = []
+    for table, order in [("papers", "key"), ("paper_authors", "paper_id, position"),
+                         ("paper_affiliations", "paper_id, position, seq"),
+                         ("authors", "id"), ("institutions", "slug"), ("records", "id")]:
+        rows.extend((table,) + r for r in conn.execute(f"SELECT * FROM {table} ORDER BY {order}"))
+    conn.close()
+    return rows
+
+
+@pytest.fixture()
+def geiger_files(tmp_path: Path) -> list[Path]:
+    files = []
+    for venue, year, ids in [("3dv", 2025, {"1xLfRYErqk"}), ("colm", 2024, {"dkpeWQRmlc"}),
+                             ("corl", 2022, {"80vpxjt3vq"})]:
+        files.append(write_slice(tmp_path / "data", venue, year,
+                                 pick(load_paperlist(venue, year), ids, extra=15)))
+    return files
+
+
+def test_keys_follow_venue_year_and_source_id(tmp_path, geiger_files):
+    store = Store(tmp_path / "p.db")
+    report = ingest_paths(store, [tmp_path / "data"], progress=False)
+    assert not report.failed
+    assert store.paper_count() == 48
+    assert store.paper("colm2024:dkpeWQRmlc")["venue_name"] == "COLM"
+    assert store.paper("corl2022:80vpxjt3vq")["year"] == 2022
+
+
+def test_profile_id_makes_one_person_across_three_venues(tmp_path, geiger_files):
+    store = Store(tmp_path / "p.db")
+    ingest_paths(store, [tmp_path / "data"], progress=False)
+    (slug,) = {a["id"] for key in ("3dv2025:1xLfRYErqk", "colm2024:dkpeWQRmlc",
+                                   "corl2022:80vpxjt3vq")
+               for a in store.paper(key)["authors"] if a["name"] == "Andreas Geiger"}
+    author = store.author(slug)
+    assert author["profile_id"] == GEIGER
+    assert {p["venue"] for p in author["papers"]} >= {"3dv", "colm", "corl"}
+    years = [p["year"] for p in author["papers"]]
+    assert years == sorted(years, reverse=True)
+
+
+def test_reingest_is_idempotent_and_updates_in_place(tmp_path, geiger_files):
+    db = tmp_path / "p.db"
+    store = Store(db)
+    ingest_paths(store, [tmp_path / "data"], progress=False)
+    before = dump(db)
+    again = ingest_paths(store, [tmp_path / "data"], progress=False)
+    assert again.unchanged_files == 3 and not again.changed
+    forced = ingest_paths(store, [tmp_path / "data"], force=True, progress=False)
+    assert not forced.changed
+    assert dump(db) == before
+
+    records = load_paperlist("colm", 2024)
+    chosen = pick(records, {"dkpeWQRmlc"}, extra=15)
+    paper_id = store.conn.execute("SELECT id FROM papers WHERE key = 'colm2024:dkpeWQRmlc'").fetchone()
+    chosen[0] = dict(chosen[0], abstract="A corrected abstract.")
+    write_slice(tmp_path / "data", "colm", 2024, chosen)
+    report = ingest_paths(store, [tmp_path / "data"], progress=False)
+    assert sum(s.updated for s in report.sources) == 1
+    assert store.paper("colm2024:dkpeWQRmlc")["abstract"] == "A corrected abstract."
+    assert store.conn.execute("SELECT id FROM papers WHERE key = 'colm2024:dkpeWQRmlc'"
+                              ).fetchone() == paper_id
+
+
+def test_bad_files_are_reported_and_cost_nothing_else(tmp_path, geiger_files):
+    db = tmp_path / "p.db"
+    store = Store(db)
+    good = geiger_files[0]
+    truncated = tmp_path / "data" / "iclr" / "iclr2018.json.gz"
+    truncated.parent.mkdir(parents=True)
+    blob = gzip.compress(json.dumps(load_paperlist("iclr", 2018)[:30]).encode())
+    truncated.write_bytes(blob[: len(blob) // 2])
+    not_json = tmp_path / "data" / "uai" / "uai2019.json"
+    not_json.parent.mkdir(parents=True)
+    not_json.write_text("this is not JSON {", encoding="utf-8")
+    report = ingest_paths(store, [good, truncated, not_json], progress=False)
+    failed = {Path(f.path).name: f.reason for f in report.failed}
+    assert set(failed) == {"iclr2018.json.gz", "uai2019.json"}
+    assert all(reason for reason in failed.values())
+    assert store.paper_count() == 16
+    assert not store.conn.execute("SELECT 1 FROM papers WHERE venue IN ('iclr', 'uai')").fetchone()
+
+
+def test_record_without_title_is_skipped_with_its_index(tmp_path):
+    records = load_paperlist("corl", 2022)[:10]
+    records[3] = {k: v for k, v in records[3].items() if k != "title"}
+    path = write_slice(tmp_path / "data", "corl", 2022, records)
+    store = Store(tmp_path / "p.db")
+    report = ingest_paths(store, [path], progress=False)
+    assert [(bad.index, "title" in bad.reason) for bad in report.skipped] == [(3, True)]
+    assert store.paper_count() == 9
+
+
+def test_namesakes_with_different_profiles_stay_apart(tmp_path):
+    wanted = {"Weijie Wang"}
+    files = []
+    for venue, year in [("corl", 2021), ("corl", 2022), ("corl", 2023), ("corl", 2024),
+                        ("corl", 2025), ("colm", 2024), ("colm", 2025), ("3dv", 2025)]:
+        recs = [r for r in load_paperlist(venue, year)
+                if wanted & {n.strip() for n in (r.get("author") or "").split(";")}]
+        if recs:
+            files.append(write_slice(tmp_path / "data", venue, year, recs))
+    store = Store(tmp_path / "p.db")
+    ingest_paths(store, files, progress=False)
+    people = store.conn.execute("SELECT slug, profile_id FROM authors WHERE name = 'Weijie Wang' "
+                                "ORDER BY slug").fetchall()
+    assert len({pid for _, pid in people}) >= 2
+    assert len(people) >= 2
+
+
+def test_several_affiliations_of_one_author_are_kept(tmp_path):
+    records = load_paperlist("nips", 2018)
+    multi = next(r for r in records if "+" in (r.get("aff") or "").split(";")[0]
+                 and r.get("aff_unique_index"))
+    path = write_slice(tmp_path / "data", "nips", 2018, [multi])
+    store = Store(tmp_path / "p.db")
+    ingest_paths(store, [path], progress=False)
+    first = store.paper(f"nips2018:{multi['id']}")["authors"][0]
+    assert len(first["affiliations"]) >= 2
+    assert all(a["slug"] for a in first["affiliations"])
