@@ -1,0 +1,117 @@
+"""Writes one complete index directory from the store's streams.
+
+Everything the searcher needs is derived here in one pass: vocabulary, per-field BM25
+matrices, term sequences, metadata arrays, stored fields, spelling and name tables. The output
+is plain .npy/.json files; nothing here depends on where the docs came from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from paperfind.index.docs import IndexDoc, IndexSource
+from paperfind.index.doctable import save_params
+from paperfind.index.lexical import FIELD_PARAMS, LexicalIndex, build_field_matrix
+from paperfind.index.names import NameIndex
+from paperfind.index.spelling import SpellIndex
+from paperfind.index.strings import JsonRecords, StringTable, save_csr
+from paperfind.index.tokenize import Analyzer
+
+FORMAT_VERSION = 1
+KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
+_SPELL_WORD = re.compile(r"^[a-z]+$")
+
+
+def _analyze(doc: IndexDoc, an: Analyzer, spell: Counter) -> dict[str, list[str]]:
+    title_words = an.words(doc.title)
+    abstract_words = an.words(doc.abstract)
+    keyword_terms = [an.terms(k) for k in doc.keywords]
+    seen_words = {w for w in title_words + abstract_words if _SPELL_WORD.match(w)}
+    for k in doc.keywords:
+        seen_words.update(w for w in an.words(k) if _SPELL_WORD.match(w))
+    spell.update(seen_words)
+    keywords: list[str] = []
+    for terms in keyword_terms:
+        keywords.extend(terms + ["\x00"])  # placeholder for KEYWORD_BREAK
+    venue_words = an.name_terms(f"{doc.venue} {doc.venue_name}")
+    return {
+        "title": an.terms_of_words(title_words),
+        "abstract": an.terms_of_words(abstract_words),
+        "keywords": keywords,
+        "authors": [t for name in doc.authors for t in an.name_terms(name)],
+        "venue": list(dict.fromkeys(venue_words)),
+    }
+
+
+def _codes(values: list[str]) -> tuple[list[str], dict[str, int]]:
+    labels = sorted(set(values))
+    return labels, {v: i for i, v in enumerate(labels)}
+
+
+def build_into(source: IndexSource, root: Path) -> dict:
+    """Build every index file of `source` into the (existing, empty) directory `root`."""
+    an = Analyzer()
+    docs = sorted(source.iter_index_docs(), key=lambda d: d.key)
+    keys = [d.key for d in docs]
+    if len(set(keys)) != len(keys):
+        dup = next(k for k, n in Counter(keys).items() if n > 1)
+        raise ValueError(f"index source yields key {dup!r} twice")
+    spell_counts: Counter = Counter()
+    analyzed = [_analyze(d, an, spell_counts) for d in docs]
+
+    vocab = sorted({t for a in analyzed for f in a.values() for t in f if t != "\x00"})
+    term_ids = {t: i for i, t in enumerate(vocab)}
+    StringTable.save(vocab, root, "vocab")
+    StringTable.save(keys, root, "keys")
+
+    def ids(terms: list[str]) -> list[int]:
+        return [term_ids[t] if t != "\x00" else KEYWORD_BREAK for t in terms]
+
+    fields = {}
+    for name, (k1, b) in FIELD_PARAMS.items():
+        rows = [[t for t in ids(a[name]) if t >= 0] for a in analyzed]
+        fields[name] = build_field_matrix(rows, len(vocab), k1, b)
+    LexicalIndex(StringTable.load(root, "vocab"), fields, len(docs)).save(root)
+    for name in ("title", "abstract", "keywords"):
+        save_csr(root, f"seq.{name}", [ids(a[name]) for a in analyzed])
+
+    labels = {}
+    for facet, values in (("venue", [d.venue for d in docs]), ("status", [d.status for d in docs]),
+                          ("area", [d.area for d in docs]),
+                          ("institution", [s for d in docs for s in d.institutions])):
+        labels[facet], codes = _codes(values)
+        if facet == "institution":
+            inst_rows = [sorted({codes[s] for s in d.institutions}) for d in docs]
+            save_csr(root, "meta.inst", inst_rows)
+            np.save(root / "meta.inst_row.npy", np.repeat(
+                np.arange(len(docs), dtype=np.int32), [len(r) for r in inst_rows]))
+        else:
+            np.save(root / f"meta.{facet}.npy", np.asarray(
+                [codes[getattr(d, facet)] for d in docs], dtype=np.int32))
+    venue_names = {d.venue: d.venue_name for d in docs}
+    np.save(root / "meta.year.npy", np.asarray([d.year for d in docs], dtype=np.int32))
+    np.save(root / "meta.citations.npy", np.asarray(
+        [d.citations if d.citations is not None and d.citations >= 0 else -1 for d in docs],
+        dtype=np.int32))
+    save_csr(root, "meta.author", [d.author_ids for d in docs], dtype=np.int64)
+    np.save(root / "meta.author_row.npy", np.repeat(
+        np.arange(len(docs), dtype=np.int32), [len(d.author_ids) for d in docs]))
+    JsonRecords.save(({"title": d.title, "abstract": d.abstract,
+                       "authors": [[int(i), n] for i, n in zip(d.author_ids, d.authors)],
+                       "keywords": d.keywords, "venue": d.venue, "venue_name": d.venue_name,
+                       "year": d.year, "status": d.status, "area": d.area,
+                       "institutions": d.institutions, "citations": d.citations,
+                       "work_id": d.work_id} for d in docs), root, "stored")
+
+    SpellIndex.build(spell_counts, root)
+    NameIndex.build(list(source.iter_author_entries()), root)
+    params = {"format": FORMAT_VERSION, "n_docs": len(docs), "n_terms": len(vocab),
+              "data_version": int(source.data_version()), "fields": FIELD_PARAMS,
+              "labels": labels,
+              "venue_names": [venue_names.get(v, v) for v in labels["venue"]]}
+    save_params(root, params)
+    return params

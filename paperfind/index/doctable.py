@@ -1,0 +1,133 @@
+"""Per-paper arrays beside the BM25 matrices: filter and facet values, term sequences, stored fields.
+
+Filters and facets are array operations over all rows (a bincount per facet), so they cost the
+same for a query matching 10 papers or 80,000. Term sequences (title, abstract, keywords as
+term ids in order) let the re-ranker test phrases and proximity without re-tokenising text.
+The stored fields make a result page renderable from the index alone, consistent with the
+version of the data the ranking used.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from paperfind.index.strings import JsonRecords, StringTable, load_csr
+
+FACETS = ("venue", "year", "institution", "status", "area")
+
+
+@dataclass
+class Sequences:
+    """Ragged term-id sequences, one per row."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+
+    def row(self, i: int) -> np.ndarray:
+        return self.indices[int(self.indptr[i]):int(self.indptr[i + 1])]
+
+
+class DocTable:
+    """Row-aligned metadata of the indexed papers (row = position of the key in sorted order)."""
+
+    def __init__(self, root: Path, params: dict) -> None:
+        self.keys = StringTable.load(root, "keys")
+        self.n = len(self.keys)
+        self.labels: dict[str, list[str]] = params["labels"]  # venue/status/area/institution values
+        self.venue_names: list[str] = params["venue_names"]
+        self.venue = np.load(root / "meta.venue.npy", mmap_mode="r")
+        self.year = np.load(root / "meta.year.npy", mmap_mode="r")
+        self.status = np.load(root / "meta.status.npy", mmap_mode="r")
+        self.area = np.load(root / "meta.area.npy", mmap_mode="r")
+        self.citations = np.load(root / "meta.citations.npy", mmap_mode="r")
+        self.inst_indptr, self.inst = load_csr(root, "meta.inst")
+        self.inst_row = np.load(root / "meta.inst_row.npy", mmap_mode="r")
+        self.author_indptr, self.author = load_csr(root, "meta.author")
+        self.author_row = np.load(root / "meta.author_row.npy", mmap_mode="r")
+        self.title_seq = Sequences(*load_csr(root, "seq.title"))
+        self.abstract_seq = Sequences(*load_csr(root, "seq.abstract"))
+        self.keyword_seq = Sequences(*load_csr(root, "seq.keywords"))
+        self.stored = JsonRecords.load(root, "stored")
+
+    # -- lookups ---------------------------------------------------------------------------
+    def row_of(self, key: str) -> int:
+        return self.keys.find(key)
+
+    def key(self, row: int) -> str:
+        return self.keys[row]
+
+    def stored_doc(self, row: int) -> dict:
+        doc = self.stored.get(row)
+        doc["key"] = self.keys[row]
+        return doc
+
+    def authors_of(self, row: int) -> np.ndarray:
+        return self.author[int(self.author_indptr[row]):int(self.author_indptr[row + 1])]
+
+    def label_codes(self, facet: str, wanted) -> list[int]:
+        """Codes of the labels of a facet for which `wanted(label)` is true."""
+        return [i for i, label in enumerate(self.labels[facet]) if wanted(label)]
+
+    # -- masks -----------------------------------------------------------------------------
+    def mask_codes(self, facet: str, codes: list[int]) -> np.ndarray:
+        """Rows whose facet value is one of `codes` (institutions: any of them)."""
+        if facet == "institution":
+            mask = np.zeros(self.n, dtype=bool)
+            if codes:
+                hits = np.isin(self.inst, np.asarray(codes, dtype=self.inst.dtype))
+                mask[self.inst_row[hits]] = True
+            return mask
+        column = {"venue": self.venue, "status": self.status, "area": self.area}[facet]
+        return np.isin(column, np.asarray(codes, dtype=column.dtype))
+
+    def mask_years(self, lo: int | None, hi: int | None) -> np.ndarray:
+        mask = np.ones(self.n, dtype=bool)
+        if lo is not None:
+            mask &= self.year >= lo
+        if hi is not None:
+            mask &= self.year <= hi
+        return mask
+
+    def mask_authors(self, author_ids: list[int]) -> np.ndarray:
+        mask = np.zeros(self.n, dtype=bool)
+        if author_ids:
+            hits = np.isin(self.author, np.asarray(author_ids, dtype=self.author.dtype))
+            mask[self.author_row[hits]] = True
+        return mask
+
+    # -- facets ----------------------------------------------------------------------------
+    def facets(self, rows: np.ndarray, top: int = 20) -> dict[str, list[list]]:
+        """Counts per facet value over `rows`, most frequent first, ties by value."""
+        out: dict[str, list[list]] = {}
+        selected = np.zeros(self.n, dtype=bool)
+        selected[rows] = True
+        for facet in FACETS:
+            if facet == "year":
+                years, counts = np.unique(np.asarray(self.year)[rows], return_counts=True)
+                pairs = [[int(y), int(c)] for y, c in zip(years, counts) if y > 0]
+                out["year"] = sorted(pairs, key=lambda p: -p[0])
+                continue
+            if facet == "institution":
+                codes = np.asarray(self.inst)[selected[self.inst_row]]
+                labels = self.labels["institution"]
+            else:
+                codes = np.asarray({"venue": self.venue, "status": self.status,
+                                    "area": self.area}[facet])[rows]
+                labels = self.labels[facet]
+            counts = np.bincount(codes, minlength=len(labels)) if len(codes) else np.zeros(0, int)
+            pairs = [[labels[i], int(c)] for i, c in enumerate(counts) if c and labels[i]]
+            pairs.sort(key=lambda p: (-p[1], p[0]))
+            out[facet] = pairs[:top]
+        return out
+
+
+def save_params(root: Path, params: dict) -> None:
+    (root / "params.json").write_text(json.dumps(params, indent=1, sort_keys=True), "utf-8")
+
+
+def load_params(root: Path) -> dict:
+    return json.loads((root / "params.json").read_text("utf-8"))

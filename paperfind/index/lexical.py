@@ -1,0 +1,136 @@
+"""Per-field BM25 matrices: the lexical retrieval core.
+
+Why our own scorer: SQLite FTS5 needs hundreds of ms to rank an OR query over 88k abstracts
+(../shared/notes/engines.md). Precomputing every (doc, term) BM25 weight per field, as bm25s
+does, turns a query into a sum of a few sparse columns, a few ms even for long questions.
+Columns are stored CSC-style (`indptr` over terms, doc rows in `indices`, weights in `data`),
+memory-mapped from .npy files.
+
+Rows are papers sorted by key, so "ties broken by key" is "ties broken by row".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from paperfind.index.strings import StringTable
+
+# field -> (k1, b). Titles and names are short and their length says little about relevance.
+FIELD_PARAMS: dict[str, tuple[float, float]] = {
+    "title": (1.2, 0.3),
+    "abstract": (1.2, 0.75),
+    "keywords": (1.2, 0.3),
+    "authors": (1.2, 0.1),
+    "venue": (1.2, 0.0),
+}
+TEXT_FIELDS = ("title", "abstract", "keywords")  # stemmed terms
+NAME_FIELDS = ("authors", "venue")  # folded, unstemmed words
+
+
+@dataclass
+class FieldMatrix:
+    """One field's BM25 weights, column-major: the docs and weights of term t are
+    `indices[indptr[t]:indptr[t+1]]`, `data[...]`."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+    doc_freq: np.ndarray
+
+    def column(self, term: int) -> tuple[np.ndarray, np.ndarray]:
+        start, end = int(self.indptr[term]), int(self.indptr[term + 1])
+        return self.indices[start:end], self.data[start:end]
+
+
+def build_field_matrix(rows: list[list[int]], n_terms: int, k1: float, b: float) -> FieldMatrix:
+    """BM25 weights (Lucene idf) for one field from each doc's term-id list."""
+    n_docs = len(rows)
+    lengths = np.fromiter((len(r) for r in rows), dtype=np.int64, count=n_docs)
+    doc_idx = np.repeat(np.arange(n_docs, dtype=np.int32), lengths)
+    term_idx = np.fromiter((t for r in rows for t in r), dtype=np.int32, count=int(lengths.sum()))
+    tf = sp.csc_matrix((np.ones(len(term_idx), dtype=np.float32), (doc_idx, term_idx)),
+                       shape=(n_docs, n_terms))
+    tf.sum_duplicates()
+    tf.sort_indices()
+    df = np.diff(tf.indptr).astype(np.int32)
+    idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
+    avgdl = float(lengths.mean()) if n_docs and lengths.sum() else 1.0
+    norm = (k1 * (1 - b + b * lengths / avgdl)).astype(np.float32)
+    counts = tf.data
+    docs = tf.indices
+    terms_of_entry = np.repeat(np.arange(n_terms), df)
+    weights = idf[terms_of_entry] * counts * (k1 + 1) / (counts + norm[docs])
+    return FieldMatrix(tf.indptr.astype(np.int64), docs.astype(np.int32),
+                       weights.astype(np.float32), df)
+
+
+class LexicalIndex:
+    """The vocabulary plus one `FieldMatrix` per field; scores weighted term queries."""
+
+    def __init__(self, vocab: StringTable, fields: dict[str, FieldMatrix], n_docs: int) -> None:
+        self.vocab = vocab
+        self.fields = fields
+        self.n_docs = n_docs
+
+    def term_id(self, term: str) -> int:
+        return self.vocab.find(term)
+
+    def doc_freq(self, field: str, term_id: int) -> int:
+        return int(self.fields[field].doc_freq[term_id]) if term_id >= 0 else 0
+
+    def score(self, groups: list[list[tuple[str, int, float]]],
+              mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Sum the weighted columns of each group of (field, term id, boost).
+
+        A group is one query word with its alternatives (typo corrections, other fields);
+        the second array counts, per doc, how many groups matched at all, for
+        minimum-should-match. `mask` (bool per doc) zeroes filtered-out docs.
+        """
+        scores = np.zeros(self.n_docs, dtype=np.float32)
+        matched = np.zeros(self.n_docs, dtype=np.int16)
+        for group in groups:
+            hit = np.zeros(self.n_docs, dtype=bool)
+            best = np.zeros(self.n_docs, dtype=np.float32)
+            for field, term, boost in group:
+                if term < 0 or boost <= 0:
+                    continue
+                docs, weights = self.fields[field].column(term)
+                if len(docs) == 0:
+                    continue
+                best[docs] += weights * boost
+                hit[docs] = True
+            scores += best
+            matched += hit
+        if mask is not None:
+            scores[~mask] = 0
+            matched[~mask] = 0
+        return scores, matched
+
+    # -- persistence ------------------------------------------------------------------------
+    def save(self, root: Path) -> None:
+        for name, fm in self.fields.items():
+            np.save(root / f"field.{name}.indptr.npy", fm.indptr)
+            np.save(root / f"field.{name}.indices.npy", fm.indices)
+            np.save(root / f"field.{name}.data.npy", fm.data)
+            np.save(root / f"field.{name}.df.npy", fm.doc_freq)
+
+    @classmethod
+    def load(cls, root: Path, n_docs: int) -> "LexicalIndex":
+        vocab = StringTable.load(root, "vocab")
+        fields = {}
+        for name in FIELD_PARAMS:
+            fields[name] = FieldMatrix(
+                np.load(root / f"field.{name}.indptr.npy", mmap_mode="r"),
+                np.load(root / f"field.{name}.indices.npy", mmap_mode="r"),
+                np.load(root / f"field.{name}.data.npy", mmap_mode="r"),
+                np.load(root / f"field.{name}.df.npy", mmap_mode="r"))
+        return cls(vocab, fields, n_docs)
+
+
+def idf(n_docs: int, df: int) -> float:
+    return math.log1p((n_docs - df + 0.5) / (df + 0.5))

@@ -1,0 +1,155 @@
+"""The author-name index: every common way of writing a person's name, mapped to that person.
+
+Name queries come as "Huishuai Zhang", "huishuai zhang", "Zhang Huishuai", "H. Zhang",
+"Tim Rocktaschel" or "王晓明". Each person gets the folded forms of all their names (full,
+surname first, given names joined, first + last, initial + last); a Han query is turned into
+pinyin readings (every heteronym, surname of one or two characters) and looked up the same way.
+Several people can share a form; the caller ranks them by evidence (paper count).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from paperfind.index.docs import AuthorEntry
+from paperfind.index.strings import JsonRecords, StringTable
+from paperfind.index.tokenize import fold_name, has_han
+
+# form kinds, with how much a match of that kind says "this is the person"
+FULL, REVERSED, JOINED, FIRST_LAST, INITIAL, PINYIN = range(6)
+KIND_WEIGHT = {FULL: 1.0, REVERSED: 0.95, JOINED: 0.95, FIRST_LAST: 0.85, INITIAL: 0.6, PINYIN: 0.9}
+MAX_PINYIN_READINGS = 64
+
+
+def name_forms(name: str) -> list[tuple[str, int]]:
+    """The folded forms of one printed name with their kinds, most specific first."""
+    tokens = fold_name(name).split()
+    if not tokens:
+        return []
+    if len(tokens) == 1:
+        return [(tokens[0], FULL)]
+    given, last = tokens[:-1], tokens[-1]
+    forms = [(" ".join(tokens), FULL), (" ".join([last] + given), REVERSED)]
+    if len(given) > 1:
+        forms += [("".join(given) + " " + last, JOINED), (last + " " + "".join(given), JOINED),
+                  (given[0] + " " + last, FIRST_LAST)]
+    forms.append((given[0][0] + " " + last, INITIAL))
+    seen, out = set(), []
+    for form, kind in forms:
+        if form not in seen:
+            seen.add(form)
+            out.append((form, kind))
+    return out
+
+
+def pinyin_readings(text: str) -> list[tuple[str, float]]:
+    """Latin name forms a Han name may be written as: 王晓明 → `xiaoming wang`, `wang xiaoming`.
+
+    Each reading comes with a weight: a two-character surname (欧阳) is possible but rarer.
+    """
+    from pypinyin import Style, pinyin  # its tables load lazily: only for Han queries
+
+    chars = [c for c in text if has_han(c)]
+    if not 2 <= len(chars) <= 4:
+        return []
+    readings = pinyin("".join(chars), style=Style.NORMAL, heteronym=True)
+    combos = list(itertools.islice(itertools.product(*readings), MAX_PINYIN_READINGS))
+    out: dict[str, float] = {}
+    for cut, weight in ((1, 1.0), (2, 0.5)):
+        for combo in combos:
+            if cut >= len(combo):
+                continue
+            surname, given = "".join(combo[:cut]), "".join(combo[cut:])
+            for form in (f"{given} {surname}", f"{surname} {given}"):
+                out.setdefault(form, weight)
+    return list(out.items())
+
+
+@dataclass(frozen=True)
+class PersonMatch:
+    row: int
+    author_id: int
+    kind: int
+    paper_count: int
+    score: float
+
+
+class NameIndex:
+    """Sorted (form → person row) table plus the author cards."""
+
+    def __init__(self, forms: StringTable, form_rows: np.ndarray, form_kinds: np.ndarray,
+                 ids: np.ndarray, paper_counts: np.ndarray, cards: JsonRecords) -> None:
+        self.forms = forms
+        self.form_rows = form_rows
+        self.form_kinds = form_kinds
+        self.ids = ids
+        self.paper_counts = paper_counts
+        self.cards = cards
+
+    def lookup(self, query: str) -> list[PersonMatch]:
+        """People whose name has `query` as one of its forms, most likely first.
+
+        Evidence is the match kind times log paper count: of two people called "H. Zhang",
+        the one with more papers is the more likely target.
+        """
+        keys = ([(r, PINYIN, w) for r, w in pinyin_readings(query)] if has_han(query)
+                else [(fold_name(query), None, 1.0)])
+        best: dict[int, tuple[int, float]] = {}
+        for key, forced_kind, reading_weight in keys:
+            if not key:
+                continue
+            lo, hi = self.forms.range(key)
+            for i in range(lo, min(hi, lo + 2000)):
+                row = int(self.form_rows[i])
+                kind = forced_kind if forced_kind is not None else int(self.form_kinds[i])
+                if forced_kind is not None and int(self.form_kinds[i]) == INITIAL:
+                    continue
+                weight = KIND_WEIGHT[kind] * reading_weight
+                if row not in best or best[row][1] < weight:
+                    best[row] = (kind, weight)
+        out = []
+        for row, (kind, weight) in best.items():
+            count = int(self.paper_counts[row])
+            out.append(PersonMatch(row, int(self.ids[row]), kind, count,
+                                   weight * float(np.log1p(count) + 1.0)))
+        out.sort(key=lambda m: (-m.score, m.author_id))
+        return out
+
+    def card(self, row: int) -> dict:
+        return self.cards.get(row)
+
+    # -- build / persistence ----------------------------------------------------------------
+    @staticmethod
+    def build(authors: list[AuthorEntry], root: Path) -> None:
+        authors = sorted(authors, key=lambda a: a.id)
+        triples = []
+        for row, entry in enumerate(authors):
+            seen: set[str] = set()
+            for name in [entry.name] + list(entry.aliases):
+                for form, kind in name_forms(name):
+                    if form not in seen:
+                        seen.add(form)
+                        triples.append((form, row, kind))
+        triples.sort()
+        StringTable.save((f for f, _, _ in triples), root, "names.forms")
+        np.save(root / "names.rows.npy", np.asarray([r for _, r, _ in triples], dtype=np.int32))
+        np.save(root / "names.kinds.npy", np.asarray([k for _, _, k in triples], dtype=np.int8))
+        np.save(root / "names.ids.npy", np.asarray([a.id for a in authors], dtype=np.int64))
+        np.save(root / "names.paper_counts.npy",
+                np.asarray([a.paper_count for a in authors], dtype=np.int32))
+        JsonRecords.save(({"id": a.id, "slug": a.slug, "name": a.name, "aliases": a.aliases,
+                           "paper_count": a.paper_count, "institutions": a.institutions,
+                           "years": list(a.years)} for a in authors), root, "names.cards")
+
+    @classmethod
+    def load(cls, root: Path) -> "NameIndex":
+        return cls(StringTable.load(root, "names.forms"),
+                   np.load(root / "names.rows.npy", mmap_mode="r"),
+                   np.load(root / "names.kinds.npy", mmap_mode="r"),
+                   np.load(root / "names.ids.npy", mmap_mode="r"),
+                   np.load(root / "names.paper_counts.npy", mmap_mode="r"),
+                   JsonRecords.load(root, "names.cards"))

@@ -1,0 +1,113 @@
+"""Sorted string tables on disk: the index's dictionaries without pickles or load-time dicts.
+
+A vocabulary of 200k terms or a name table of 700k forms would cost seconds to turn into a
+Python dict on every start. Kept as one sorted UTF-8 blob plus offsets (two .npy files,
+memory-mapped), a lookup is a binary search of ~20 string decodes.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_left, bisect_right
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+
+class StringTable(Sequence[str]):
+    """An immutable sorted list of strings backed by `name.blob.npy` and `name.offsets.npy`."""
+
+    def __init__(self, blob: np.ndarray, offsets: np.ndarray) -> None:
+        self._blob = blob
+        self._offsets = offsets
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        start, end = int(self._offsets[i]), int(self._offsets[i + 1])
+        return bytes(self._blob[start:end]).decode("utf-8")
+
+    def find(self, s: str) -> int:
+        """The position of `s`, or -1."""
+        i = bisect_left(self, s)
+        return i if i < len(self) and self[i] == s else -1
+
+    def range(self, s: str) -> tuple[int, int]:
+        """The half-open range of positions holding `s` (tables may repeat a string)."""
+        return bisect_left(self, s), bisect_right(self, s)
+
+    def prefix_range(self, prefix: str) -> tuple[int, int]:
+        """Positions of the strings starting with `prefix`."""
+        return bisect_left(self, prefix), bisect_left(self, prefix + "\U0010ffff")
+
+    @staticmethod
+    def save(strings: Iterable[str], root: Path, name: str) -> None:
+        """Write strings (already sorted by the caller, in Python's str order)."""
+        encoded = [s.encode("utf-8") for s in strings]
+        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        if encoded:
+            offsets[1:] = np.cumsum([len(b) for b in encoded])
+        blob = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+        np.save(root / f"{name}.blob.npy", blob)
+        np.save(root / f"{name}.offsets.npy", offsets)
+
+    @classmethod
+    def load(cls, root: Path, name: str) -> "StringTable":
+        return cls(np.load(root / f"{name}.blob.npy", mmap_mode="r"),
+                   np.load(root / f"{name}.offsets.npy", mmap_mode="r"))
+
+
+class JsonRecords:
+    """JSON objects stored one per line with an offsets array, for random access by row."""
+
+    def __init__(self, data: np.ndarray, offsets: np.ndarray) -> None:
+        self._data = data
+        self._offsets = offsets
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    def get(self, row: int) -> dict:
+        start, end = int(self._offsets[row]), int(self._offsets[row + 1])
+        return json.loads(bytes(self._data[start:end]).decode("utf-8"))
+
+    @staticmethod
+    def save(objects: Iterable[dict], root: Path, name: str) -> None:
+        lengths = []
+        with open(root / f"{name}.jsonl", "wb") as f:
+            for obj in objects:
+                line = (json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+                f.write(line)
+                lengths.append(len(line))
+        offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+        if lengths:
+            offsets[1:] = np.cumsum(lengths)
+        np.save(root / f"{name}.offsets.npy", offsets)
+
+    @classmethod
+    def load(cls, root: Path, name: str) -> "JsonRecords":
+        path = root / f"{name}.jsonl"
+        data = (np.memmap(path, dtype=np.uint8, mode="r") if path.stat().st_size
+                else np.zeros(0, dtype=np.uint8))
+        return cls(data, np.load(root / f"{name}.offsets.npy", mmap_mode="r"))
+
+
+def save_csr(root: Path, name: str, rows: list[Sequence[int]], dtype=np.int32) -> None:
+    """Save a ragged list of int lists as `name.indptr.npy` + `name.indices.npy`."""
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    if rows:
+        indptr[1:] = np.cumsum([len(r) for r in rows])
+    flat = np.fromiter((v for r in rows for v in r), dtype=dtype, count=int(indptr[-1]))
+    np.save(root / f"{name}.indptr.npy", indptr)
+    np.save(root / f"{name}.indices.npy", flat)
+
+
+def load_csr(root: Path, name: str) -> tuple[np.ndarray, np.ndarray]:
+    return (np.load(root / f"{name}.indptr.npy", mmap_mode="r"),
+            np.load(root / f"{name}.indices.npy", mmap_mode="r"))

@@ -1,0 +1,1 @@
+"""Search: query language, intent, retrieval through a backend, ranking, facets, highlights."""

@@ -1,0 +1,258 @@
+"""The searcher: query → parsed plan → candidates → re-ranked, filtered, faceted response.
+
+Intent is read from the query itself: a name puts that person's papers first (most likely
+person first), a near-exact title wins through the title features, a filter-only query lists
+the filtered papers most-cited first. Everything is deterministic: every ordering ends with the
+row, and rows are papers sorted by key.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from paperfind.index.manager import IndexVersion, build_index, current_name, open_index
+from paperfind.index.names import INITIAL, PersonMatch
+from paperfind.index.tokenize import Analyzer
+from paperfind.search.backend import Filters, IndexBackend, SearchBackend
+from paperfind.search.plan import QueryPlan, build_plan, idf_of_groups
+from paperfind.search.query import ParsedQuery, parse_query
+from paperfind.search.rank import (GroupMap, adjacent_pairs, keyword_match, phrase_present,
+                                   title_features)
+from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
+                                       hit, suggestion_text)
+from paperfind.search.settings import SearchSettings
+
+PERSON_TIER = 1000.0  # a name query's people outrank any lexical score
+
+
+def _as_list(value) -> list[str]:
+    if value is None or value == "":
+        return []
+    return [str(v) for v in value] if isinstance(value, (list, tuple, set)) else [str(value)]
+
+
+def _as_year(value) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+def merge_filters(request: dict, q: ParsedQuery) -> Filters:
+    """Filters of the request (web form, CLI flags) and of the query text, combined."""
+    request = request if isinstance(request, dict) else {}
+    year = request.get("year")
+    lo = _as_year(request.get("year_from", year))
+    hi = _as_year(request.get("year_to", year))
+    lo = q.year_from if q.year_from is not None else lo
+    hi = q.year_to if q.year_to is not None else hi
+    return Filters(venues=_as_list(request.get("venue")) + q.venues, year_from=lo, year_to=hi,
+                   insts=_as_list(request.get("inst")) + q.insts,
+                   areas=_as_list(request.get("area")) + q.areas,
+                   statuses=_as_list(request.get("status")) + q.statuses)
+
+
+class Searcher:
+    """Answers `SearchRequest`s from the current index version under `index_root`.
+
+    `store` (optional) is asked for its data version, to tell when the index is stale, and to
+    build the first index when none exists yet.
+    """
+
+    def __init__(self, store=None, index_root: Path | str | None = None,
+                 settings: SearchSettings | None = None) -> None:
+        if index_root is None:
+            raise ValueError("Searcher needs an index_root (the database path + '.index')")
+        self.store = store
+        self.root = Path(index_root)
+        self.settings = settings or SearchSettings()
+        self.analyzer = Analyzer()
+        self._index: IndexVersion | None = None
+        self._backend: SearchBackend | None = None
+        self._loaded_name: str | None = None
+
+    # -- index lifecycle ----------------------------------------------------------------------
+    def backend(self) -> SearchBackend | None:
+        """The backend of the current index version, reopened when CURRENT has moved."""
+        name = current_name(self.root)
+        if name is None and self.store is not None and self._backend is None:
+            build_index(self.store, self.root)
+            name = current_name(self.root)
+        if name is not None and name != self._loaded_name:
+            index = open_index(self.root)
+            if index is not None:
+                self._index, self._backend = index, IndexBackend(index)
+                self._loaded_name = index.path.name
+        return self._backend
+
+    def is_stale(self) -> bool:
+        """Whether the store has data the loaded index does not (an ingest since the build)."""
+        backend = self.backend()
+        if self.store is None or backend is None:
+            return False
+        return int(self.store.data_version()) != backend.data_version
+
+    # -- search -------------------------------------------------------------------------------
+    def search(self, request: SearchRequest) -> SearchResponse:
+        started = time.perf_counter()
+        q = parse_query(request.q)
+        backend = self.backend()
+        mode = request.mode if request.mode in MODES else "lexical"
+        if backend is None:
+            return SearchResponse(q.raw, 0, 0.0, [], [], {}, None, "lexical")
+        limit = max(1, min(int(request.limit or 10), self.settings.max_limit))
+        offset = max(0, min(int(request.offset or 0), self.settings.max_offset))
+        sort = request.sort if request.sort in SORTS else "relevance"
+        plan = build_plan(q, self.analyzer, backend)
+        mask = self._mask(backend, q, plan, merge_filters(request.filters, q))
+        rows, relevance, used = self._rank(backend, q, plan, mask, offset + limit, mode)
+        order = self._sort(backend, rows, relevance, sort)
+        page = order[offset:offset + limit]
+        stems = {s for g in plan.groups for s, _ in g.stems} | {s for p in plan.phrases for s in p}
+        results = [hit(backend.stored(int(r)), relevance[i], stems, self.analyzer)
+                   for r, i in ((rows[j], j) for j in page)]
+        people = plan.people if plan.person_is_query or q.authors else plan.people[:2]
+        cards = [author_card(backend.person_card(m)) for m in people[:self.settings.author_cards]]
+        took = (time.perf_counter() - started) * 1000
+        return SearchResponse(q.raw, int(len(rows)), took, results, cards,
+                              backend.facets(rows) if len(rows) or mask is not None else {},
+                              suggestion_text(q.raw, plan.corrections), used)
+
+    def _mask(self, backend: SearchBackend, q: ParsedQuery, plan: QueryPlan,
+              filters: Filters) -> np.ndarray | None:
+        mask = backend.filter_mask(filters)
+        for name in q.authors:
+            matches = backend.people(name)
+            if matches:
+                plan.people = matches + [m for m in plan.people if m not in matches]
+                allowed = backend.author_mask([m.author_id for m in matches[:50]])
+            else:  # no such person: papers whose author list has all the name's words
+                words = self.analyzer.name_terms(name)
+                _, matched = backend.lexical_scores([[("authors", w, 1.0)] for w in words], None)
+                allowed = matched >= max(len(words), 1)
+            mask = allowed if mask is None else mask & allowed
+        if q.excluded:
+            for text in q.excluded:
+                words = [w for w in self.analyzer.words(text) if not self.analyzer.is_stopword(w)]
+                if not words:
+                    continue
+                groups = [[(f, self.analyzer.stem(w), 1.0) for f in ("title", "abstract", "keywords")]
+                          + [("authors", w, 1.0)] for w in words]
+                _, matched = backend.lexical_scores(groups, None)
+                keep = matched < len(words)
+                mask = keep if mask is None else mask & keep
+        return mask
+
+    def _rank(self, backend: SearchBackend, q: ParsedQuery, plan: QueryPlan,
+              mask: np.ndarray | None, needed: int, mode: str) -> tuple[np.ndarray, np.ndarray, str]:
+        """All matching rows and their relevance (rows not yet ordered)."""
+        if not plan.groups:
+            if mask is None:
+                return np.zeros(0, dtype=np.int64), np.zeros(0), "lexical"
+            rows = np.flatnonzero(mask)
+            return rows, np.zeros(len(rows)), "lexical"  # filter-only: sorted by citations
+        scores, matched = backend.lexical_scores(plan.lexical(), mask)
+        n = plan.known_groups(backend)
+        msm = 1 if q.any_of or n == 0 else (n if n <= 2 else n - 1 if n <= 4 else math.ceil(0.4 * n))
+        rows = np.flatnonzero((matched >= msm) & (scores > 0))
+        if len(rows) < needed and msm > 1:
+            rows = np.flatnonzero(scores > 0)
+        person_rows = self._person_rows(backend, plan, mask)
+        if len(person_rows):
+            rows = np.union1d(rows, person_rows)
+        if plan.phrases:
+            rows = self._with_phrases(backend, plan, rows, scores)
+        relevance = scores[rows].astype(np.float64)
+        top_n = min(len(rows), self.settings.rerank_depth)
+        if top_n:
+            top = np.lexsort((rows, -relevance))[:top_n]
+            relevance[top] = self._rerank(backend, plan, rows[top], relevance[top])
+        if len(person_rows) and plan.person_is_query:
+            relevance += self._person_tiers(backend, plan, rows)
+        used = "lexical"
+        if mode != "lexical":
+            vec_rows, _ = backend.vector_candidates(q.text, mask, self.settings.rerank_depth)
+            if len(vec_rows):
+                rows, relevance, used = self._fuse(rows, relevance, vec_rows, mode, plan)
+        return rows, relevance, used
+
+    def _person_rows(self, backend: SearchBackend, plan: QueryPlan, mask) -> np.ndarray:
+        if not plan.people:
+            return np.zeros(0, dtype=np.int64)
+        people = plan.people[:self.settings.max_people]
+        allowed = backend.author_mask([m.author_id for m in people])
+        if mask is not None:
+            allowed &= mask
+        return np.flatnonzero(allowed)
+
+    def _person_tiers(self, backend: SearchBackend, plan: QueryPlan, rows: np.ndarray) -> np.ndarray:
+        """A name query: each person's papers form a tier, most likely person first."""
+        bonus = np.zeros(len(rows))
+        people = plan.people[:self.settings.max_people]
+        for rank, person in enumerate(reversed(people)):
+            tier = PERSON_TIER * (rank + 1)
+            in_person = backend.author_mask([person.author_id])[rows]
+            bonus = np.where(in_person & (bonus < tier), tier, bonus)
+        return bonus
+
+    def _with_phrases(self, backend, plan: QueryPlan, rows, scores) -> np.ndarray:
+        """Keep rows containing every quoted phrase (checked among the best-scored rows)."""
+        depth = self.settings.phrase_check_depth
+        best = rows[np.lexsort((rows, -scores[rows]))[:depth]]
+        ids = [[backend.term_id(t) for t in p] for p in plan.phrases]
+        keep = []
+        for row in best:
+            f = backend.features(int(row))
+            if all(phrase_present(p, [f.title, f.abstract, f.keywords]) for p in ids):
+                keep.append(row)
+        return np.asarray(sorted(keep), dtype=np.int64)
+
+    def _rerank(self, backend, plan: QueryPlan, rows: np.ndarray, base: np.ndarray) -> np.ndarray:
+        w = self.settings.weights
+        groups = [[backend.term_id(s) for s, _ in g.stems] for g in plan.groups]
+        gm = GroupMap.build(groups, idf_of_groups(plan, backend))
+        title, abstract = backend.sequences("title"), backend.sequences("abstract")
+        q_in_t, t_in_q = title_features(gm, *title, rows)
+        pairs = adjacent_pairs(gm, *title, rows) + adjacent_pairs(gm, *abstract, rows)
+        proximity = np.minimum(pairs / max(gm.n_groups - 1, 1), 1.0)
+        kw = keyword_match(gm, [backend.features(int(r)).keywords for r in rows])
+        score = base / (base.max() or 1.0)
+        score += w.title_match * (q_in_t * t_in_q) ** 2 + w.title_cover * q_in_t
+        score += w.proximity * proximity + w.keyword * kw
+        if plan.people and not plan.person_is_query:
+            best = plan.people[0].score
+            for m in plan.people[:self.settings.max_people]:
+                by = backend.author_mask([m.author_id])[rows]
+                score += np.where(by, w.author * m.score / best, 0.0)
+        return score
+
+    def _fuse(self, rows, relevance, vec_rows, mode: str, plan: QueryPlan):
+        """Hybrid/semantic: reciprocal rank fusion, except where the query names a person."""
+        if plan.person_is_query:
+            return rows, relevance, "lexical"
+        k = self.settings.rrf_k
+        fused: dict[int, float] = {}
+        if mode == "hybrid":
+            for rank, i in enumerate(np.lexsort((rows, -relevance))[:1000]):
+                fused[int(rows[i])] = 1.0 / (k + rank + 1)
+        for rank, r in enumerate(vec_rows):
+            fused[int(r)] = fused.get(int(r), 0.0) + 1.0 / (k + rank + 1)
+        out = np.asarray(sorted(fused), dtype=np.int64)
+        return out, np.asarray([fused[int(r)] for r in out]), mode
+
+    def _sort(self, backend: SearchBackend, rows: np.ndarray, relevance: np.ndarray,
+              sort: str) -> np.ndarray:
+        """Positions into `rows` in display order; every order ends with the row (= key)."""
+        years = backend.years()[rows]
+        cites = backend.citations()[rows]
+        if sort == "newest":
+            return np.lexsort((rows, -relevance, -years))
+        if sort == "citations":
+            return np.lexsort((rows, -relevance, -cites))
+        if not relevance.any():  # filter-only query: most cited, then newest
+            return np.lexsort((rows, -years, -cites))
+        return np.lexsort((rows, -relevance))

@@ -1,0 +1,130 @@
+"""From parsed text to what retrieval needs: term groups, typo corrections, named people.
+
+Each content word of the query becomes a group: its stem in the text fields, the word itself
+in the name fields, plus corrections when the word is unknown to the corpus (or much rarer
+than a one-letter neighbour). People are recognised when two to four consecutive words (or a
+Han name) are one of a person's name forms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from paperfind.index.lexical import idf
+from paperfind.index.names import INITIAL, PersonMatch
+from paperfind.index.tokenize import Analyzer, fold_name, has_han
+from paperfind.search.backend import SearchBackend, TermGroup
+from paperfind.search.query import ParsedQuery
+
+FIELD_BOOSTS = {"title": 2.0, "abstract": 1.0, "keywords": 1.0, "authors": 1.2, "venue": 0.5}
+MAX_GROUPS = 32
+MAX_NAME_WINDOW_QUERY = 8  # longer free text is not searched for embedded names
+RARE_WORD_FREQ = 2  # a known word this rare may still be a typo of a common neighbour
+CORRECTION_RATIO = 30  # ... when the neighbour is this many times more frequent
+
+
+@dataclass
+class WordGroup:
+    word: str
+    stems: list[tuple[str, float]]  # (stem, weight): the word's own stem first
+    title_only: bool = False
+
+
+@dataclass
+class QueryPlan:
+    groups: list[WordGroup] = field(default_factory=list)
+    corrections: dict[str, str] = field(default_factory=dict)  # unknown word -> suggestion
+    people: list[PersonMatch] = field(default_factory=list)  # named in the free text
+    person_is_query: bool = False  # the whole free text is a person's name
+    phrases: list[list[str]] = field(default_factory=list)  # stems of quoted phrases
+
+    def known_groups(self, backend: SearchBackend) -> int:
+        """Groups with at least one term the index knows: the ones a document can match."""
+        return sum(1 for g in self.groups
+                   if any(backend.term_id(s) >= 0 for s, _ in g.stems) or backend.term_id(g.word) >= 0)
+
+    def lexical(self) -> list[TermGroup]:
+        out = []
+        for g in self.groups:
+            alts: TermGroup = []
+            for stem, weight in g.stems:
+                fields = ("title",) if g.title_only else ("title", "abstract", "keywords")
+                alts += [(f, stem, FIELD_BOOSTS[f] * weight) for f in fields]
+            if not g.title_only:
+                alts += [(f, g.word, FIELD_BOOSTS[f]) for f in ("authors", "venue")]
+            out.append(alts)
+        return out
+
+
+def _corrections(word: str, backend: SearchBackend) -> tuple[list[tuple[str, float]], str | None]:
+    """Alternatives for a possibly misspelt word, and the suggestion when it is unknown."""
+    freq = backend.word_frequency(word)
+    if freq > RARE_WORD_FREQ:
+        return [], None
+    cands = backend.spelling_candidates(word)
+    if not cands:
+        return [], None
+    best_freq = cands[0][1]
+    if freq == 0:
+        alts = [(w, 1.0 if f == best_freq else 0.5) for w, f in cands[:2] if f * 4 >= best_freq]
+        return alts, cands[0][0]
+    if best_freq >= CORRECTION_RATIO * freq:
+        return [(cands[0][0], 0.7)], cands[0][0]
+    return [], None
+
+
+def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend) -> QueryPlan:
+    plan = QueryPlan()
+    seen: set[str] = set()
+    for text, title_only in [(q.text, False)] + [(t, True) for t in q.titles]:
+        for word in an.words(text):
+            if an.is_stopword(word) or len(plan.groups) >= MAX_GROUPS:
+                continue
+            stem = an.stem(word)
+            if (stem, title_only) in seen:
+                continue
+            seen.add((stem, title_only))
+            stems = [(stem, 1.0)]
+            if not has_han(word) and backend.word_frequency(word) <= RARE_WORD_FREQ:
+                alts, suggestion = _corrections(word, backend)
+                stems += [(an.stem(w), wt) for w, wt in alts if an.stem(w) != stem]
+                if suggestion:
+                    plan.corrections[word] = suggestion
+            plan.groups.append(WordGroup(word, stems, title_only))
+    plan.phrases = [an.terms(p) for p in q.phrases if an.terms(p)]
+    plan.people, plan.person_is_query = find_people(q.text, backend)
+    return plan
+
+
+def idf_of_groups(plan: QueryPlan, backend: SearchBackend) -> list[float]:
+    out = []
+    for g in plan.groups:
+        tid = backend.term_id(g.stems[0][0])
+        df = max(backend.doc_freq("abstract", tid), backend.doc_freq("title", tid)) if tid >= 0 else 0
+        out.append(idf(backend.n_docs, df) if tid >= 0 else idf(backend.n_docs, 0) * 0.5)
+    return out
+
+
+def find_people(text: str, backend: SearchBackend) -> tuple[list[PersonMatch], bool]:
+    """People named by the query: the whole text first, else any 2-4 word window."""
+    if not text.strip():
+        return [], False
+    if has_han(text):
+        han = "".join(c for c in text if has_han(c))
+        matches = backend.people(han) if 2 <= len(han) <= 4 else []
+        only_name = len(han) == len("".join(text.split()))
+        return matches, bool(matches) and only_name
+    tokens = fold_name(text).split()
+    if 2 <= len(tokens) <= 4:
+        matches = backend.people(" ".join(tokens))
+        if matches:
+            return matches, True
+    found: dict[int, PersonMatch] = {}
+    if len(tokens) > MAX_NAME_WINDOW_QUERY:
+        return [], False  # a long description: its word pairs are not names
+    for size in (3, 2):
+        for i in range(0, max(len(tokens) - size + 1, 0)):
+            for m in backend.people(" ".join(tokens[i:i + size])):
+                if m.kind != INITIAL and m.author_id not in found:
+                    found[m.author_id] = m
+    return sorted(found.values(), key=lambda m: (-m.score, m.author_id)), False

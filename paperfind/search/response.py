@@ -1,0 +1,70 @@
+"""The search API's request and response shapes, and how a response is filled in."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperfind.index.tokenize import Analyzer
+from paperfind.search.highlight import mark, snippet
+
+SORTS = ("relevance", "newest", "citations")
+MODES = ("lexical", "semantic", "hybrid")
+
+
+@dataclass
+class SearchRequest:
+    q: str = ""
+    limit: int = 10
+    offset: int = 0
+    sort: str = "relevance"  # relevance | newest | citations
+    filters: dict[str, Any] = field(default_factory=dict)  # venue, year_from, year_to, inst, area, status
+    mode: str = "lexical"  # lexical | semantic | hybrid (the latter two need vectors)
+
+
+@dataclass
+class SearchResponse:
+    query: str
+    total: int
+    took_ms: float
+    results: list[dict]
+    authors: list[dict]
+    facets: dict[str, list[list]]
+    suggestion: str | None
+    mode: str = "lexical"  # the mode actually used
+
+    def to_json(self) -> dict[str, Any]:
+        return {"query": self.query, "total": self.total, "took_ms": round(self.took_ms, 2),
+                "results": self.results, "authors": self.authors, "facets": self.facets,
+                "suggestion": self.suggestion, "mode": self.mode}
+
+
+def hit(doc: dict, score: float, stems: set[str], an: Analyzer) -> dict:
+    """One result object of the JSON contract from a stored doc."""
+    return {
+        "key": doc["key"], "title": doc["title"],
+        "authors": [{"id": int(i), "name": n} for i, n in doc["authors"]],
+        "institutions": doc["institutions"], "venue": doc["venue"],
+        "venue_name": doc["venue_name"], "year": doc["year"], "status": doc["status"],
+        "area": doc["area"], "citations": doc.get("citations"), "score": round(float(score), 4),
+        "highlights": {"title": mark(doc["title"], stems, an),
+                       "abstract": snippet(doc["abstract"], stems, an) if doc["abstract"] else ""},
+    }
+
+
+def author_card(card: dict) -> dict:
+    return {"id": card["id"], "slug": card["slug"], "name": card["name"],
+            "institutions": card["institutions"], "paper_count": card["paper_count"],
+            "years": card["years"]}
+
+
+def suggestion_text(raw: str, corrections: dict[str, str]) -> str | None:
+    """The query with each unknown word replaced by its correction, or None."""
+    if not corrections:
+        return None
+    out = raw
+    for wrong, right in corrections.items():
+        out = re.sub(rf"(?i)(?<!\w){re.escape(wrong)}(?!\w)", right, out)
+    out = " ".join(out.split())
+    return out if out and out != " ".join(raw.split()) else None
