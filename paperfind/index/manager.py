@@ -105,6 +105,18 @@ def build_index(store: IndexSource, root: Path) -> Path:
     return target
 
 
+def index_is_current(root: Path, data_version: int) -> bool:
+    """Whether the current index was built from this data version of the store."""
+    name = current_name(Path(root))
+    if name is None:
+        return False
+    try:
+        params = load_params(Path(root) / name)
+    except (FileNotFoundError, ValueError):
+        return False
+    return params.get("format") == FORMAT_VERSION and params.get("data_version") == int(data_version)
+
+
 def open_index(root: Path) -> IndexVersion | None:
     """Open the current version under `root`; None when none was built (or it is unreadable)."""
     root = Path(root)

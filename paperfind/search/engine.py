@@ -59,8 +59,9 @@ def merge_filters(request: dict, q: ParsedQuery) -> Filters:
 class Searcher:
     """Answers `SearchRequest`s from the current index version under `index_root`.
 
-    `store` (optional) is asked for its data version, to tell when the index is stale, and to
-    build the first index when none exists yet.
+    `store` (optional; a `Store` or a callable returning this thread's `Store`) is asked for its
+    data version, to tell when the index is stale, and to build the first index when none
+    exists yet.
     """
 
     def __init__(self, store=None, index_root: Path | str | None = None,
@@ -76,11 +77,16 @@ class Searcher:
         self._loaded_name: str | None = None
 
     # -- index lifecycle ----------------------------------------------------------------------
+    def _store(self):
+        if self.store is not None and callable(self.store) and not hasattr(self.store, "data_version"):
+            return self.store()
+        return self.store
+
     def backend(self) -> SearchBackend | None:
         """The backend of the current index version, reopened when CURRENT has moved."""
         name = current_name(self.root)
         if name is None and self.store is not None and self._backend is None:
-            build_index(self.store, self.root)
+            build_index(self._store(), self.root)
             name = current_name(self.root)
         if name is not None and name != self._loaded_name:
             index = open_index(self.root)
@@ -94,7 +100,7 @@ class Searcher:
         backend = self.backend()
         if self.store is None or backend is None:
             return False
-        return int(self.store.data_version()) != backend.data_version
+        return int(self._store().data_version()) != backend.data_version
 
     # -- search -------------------------------------------------------------------------------
     def search(self, request: SearchRequest) -> SearchResponse:

@@ -20,7 +20,7 @@ class SearchRequest:
     offset: int = 0
     sort: str = "relevance"  # relevance | newest | citations
     filters: dict[str, Any] = field(default_factory=dict)  # venue, year_from, year_to, inst, area, status
-    mode: str = "lexical"  # lexical | semantic | hybrid (the latter two need vectors)
+    mode: str = "hybrid"  # lexical | semantic | hybrid; without vectors all three are lexical
 
 
 @dataclass

@@ -1,0 +1,49 @@
+"""Plain-text rendering of a search response for `paperfind search` (the CLI's non-JSON output)."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+
+from paperfind.search.response import SearchResponse
+
+MAX_AUTHORS = 3
+MAX_TAGS = 3
+
+
+def author_line(names: list[str]) -> str:
+    """`A, B, C et al.` for long lists, all names for short ones."""
+    if len(names) <= MAX_AUTHORS:
+        return ", ".join(names)
+    return ", ".join(names[:MAX_AUTHORS]) + " et al."
+
+
+def format_results_text(response: SearchResponse, width: int | None = None) -> str:
+    """Numbered results (title, authors, venue year, institution tags), author cards first."""
+    width = width or min(shutil.get_terminal_size((100, 24)).columns, 120)
+    lines: list[str] = []
+    if response.suggestion:
+        lines.append(f"Did you mean: {response.suggestion}")
+    for card in response.authors:
+        insts = ", ".join(card["institutions"][:MAX_TAGS])
+        lines.append(f"person: {card['name']} ({card['paper_count']} papers"
+                     + (f"; {insts}" if insts else "") + ")")
+    if response.authors or response.suggestion:
+        lines.append("")
+    if not response.results:
+        lines.append(f"No results for {response.query!r}." if response.query else "No results.")
+        return "\n".join(lines)
+    lines.append(f"{response.total} results ({response.took_ms:.0f} ms)")
+    for n, r in enumerate(response.results, start=1):
+        lines.append("")
+        lines.extend(textwrap.wrap(f"{n}. {r['title']}", width, subsequent_indent="   "))
+        names = [a["name"] for a in r["authors"]]
+        if names:
+            lines.extend(textwrap.wrap(author_line(names), width, initial_indent="   ",
+                                       subsequent_indent="   "))
+        meta = f"{r.get('venue_name') or r['venue']} {r['year']}"
+        if r.get("status"):
+            meta += f" · {r['status']}"
+        tags = " ".join(f"[{t}]" for t in r["institutions"][:MAX_TAGS])
+        lines.append(f"   {meta}" + (f"  {tags}" if tags else "") + f"  ({r['key']})")
+    return "\n".join(lines)
