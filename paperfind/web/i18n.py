@@ -1,0 +1,238 @@
+"""The portal's two languages: every UI string in Chinese and English, and how a request picks one.
+
+Only the interface is translated; titles, abstracts and names stay in the language they were
+written in. The choice comes from `?lang=` (which the response remembers in a cookie), then the
+cookie, then the browser's Accept-Language, then Chinese, the language of the seed portal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGUAGES = ("zh", "en")
+DEFAULT_LANGUAGE = "zh"
+COOKIE = "lang"
+
+# Authors shown on a result card before the list is cut: the seed pages show three then
+# "et al." in English and up to ten then "等" in Chinese.
+AUTHORS_SHOWN = {"en": 3, "zh": 10}
+
+STRINGS: dict[str, dict[str, str]] = {
+    "zh": {
+        "site_name": "论文检索",
+        "search_title": "论文检索",
+        "search_prompt": "输入标题、作者或关键词，从 {count} 篇学术成果中精准定位",
+        "search_placeholder": "标题、作者、关键词……",
+        "search_button": "搜索",
+        "switch_language": "English",
+        "results_count": "共 {total} 条结果",
+        "results_took": "用时 {ms} 毫秒",
+        "no_results": "没有找到匹配的论文。",
+        "did_you_mean": "您是不是要找：",
+        "et_al": "等",
+        "et_al_short": "et al.",
+        "authors_heading": "作者",
+        "filters": "筛选",
+        "clear_filters": "清除筛选",
+        "facet_venue": "会议",
+        "facet_year": "年份",
+        "facet_status": "状态",
+        "facet_area": "领域",
+        "facet_institution": "机构",
+        "sort": "排序",
+        "sort_relevance": "相关度",
+        "sort_newest": "最新",
+        "sort_citations": "引用数",
+        "previous": "上一页",
+        "next": "下一页",
+        "page_of": "第 {page} / {pages} 页",
+        "export": "导出",
+        "export_bibtex": "导出 BibTeX",
+        "export_csv": "导出 CSV",
+        "papers_count": "{count} 篇论文",
+        "paper_authors": "作者",
+        "abstract": "摘要",
+        "abstract_missing": "暂无摘要。",
+        "tldr": "一句话总结",
+        "keywords": "关键词",
+        "links": "链接",
+        "link_pdf": "PDF",
+        "link_openreview": "OpenReview",
+        "link_site": "会议页面",
+        "link_code": "代码",
+        "link_project": "项目主页",
+        "link_arxiv": "arXiv",
+        "link_oa": "开放获取",
+        "bibtex": "BibTeX",
+        "copy": "复制",
+        "copied": "已复制",
+        "download": "下载",
+        "versions": "其他版本",
+        "similar": "相似论文",
+        "venue": "会议",
+        "year": "年份",
+        "status": "状态",
+        "track": "分组",
+        "area": "领域",
+        "citations": "引用",
+        "aliases": "别名",
+        "institutions_over_time": "任职机构",
+        "papers": "论文",
+        "coauthors": "常见合作者",
+        "venues": "发表会议",
+        "papers_per_year": "每年论文数",
+        "profile": "OpenReview 主页",
+        "show_all_authors": "显示全部作者",
+        "top_authors": "主要作者",
+        "all_years": "全部年份",
+        "stats_title": "收录统计",
+        "stats_intro": "{papers} 篇论文 · {authors} 位作者 · {institutions} 个机构 · {venues} 个会议",
+        "api_docs": "API 文档",
+        "error_title": "出错了",
+        "back_home": "返回首页",
+        "error_not_found": "页面不存在。",
+        "unknown_paper": "没有这篇论文：{key}",
+        "unknown_author": "没有这位作者：{id}",
+        "unknown_institution": "没有这个机构：{slug}",
+        "unknown_venue": "没有这个会议：{slug}",
+        "unknown_area": "没有这个领域：{name}",
+        "searching": "搜索中……",
+        "footer": "paperfind · 自托管的论文检索",
+    },
+    "en": {
+        "site_name": "Paper search",
+        "search_title": "Paper search",
+        "search_prompt": "Search by title, author or keyword across {count} papers",
+        "search_placeholder": "Title, author, keyword…",
+        "search_button": "Search",
+        "switch_language": "中文",
+        "results_count": "{total} results",
+        "results_took": "in {ms} ms",
+        "no_results": "No papers match.",
+        "did_you_mean": "Did you mean:",
+        "et_al": "et al.",
+        "et_al_short": "et al.",
+        "authors_heading": "Authors",
+        "filters": "Filters",
+        "clear_filters": "Clear filters",
+        "facet_venue": "Venue",
+        "facet_year": "Year",
+        "facet_status": "Status",
+        "facet_area": "Area",
+        "facet_institution": "Institution",
+        "sort": "Sort",
+        "sort_relevance": "Relevance",
+        "sort_newest": "Newest",
+        "sort_citations": "Citations",
+        "previous": "Previous",
+        "next": "Next",
+        "page_of": "Page {page} of {pages}",
+        "export": "Export",
+        "export_bibtex": "Export BibTeX",
+        "export_csv": "Export CSV",
+        "papers_count": "{count} papers",
+        "paper_authors": "Authors",
+        "abstract": "Abstract",
+        "abstract_missing": "Abstract not available.",
+        "tldr": "TL;DR",
+        "keywords": "Keywords",
+        "links": "Links",
+        "link_pdf": "PDF",
+        "link_openreview": "OpenReview",
+        "link_site": "Venue page",
+        "link_code": "Code",
+        "link_project": "Project page",
+        "link_arxiv": "arXiv",
+        "link_oa": "Open access",
+        "bibtex": "BibTeX",
+        "copy": "Copy",
+        "copied": "Copied",
+        "download": "Download",
+        "versions": "Other versions",
+        "similar": "Similar papers",
+        "venue": "Venue",
+        "year": "Year",
+        "status": "Status",
+        "track": "Track",
+        "area": "Area",
+        "citations": "Citations",
+        "aliases": "Also known as",
+        "institutions_over_time": "Institutions",
+        "papers": "Papers",
+        "coauthors": "Frequent co-authors",
+        "venues": "Venues",
+        "papers_per_year": "Papers per year",
+        "profile": "OpenReview profile",
+        "show_all_authors": "Show all authors",
+        "top_authors": "Top authors",
+        "all_years": "All years",
+        "stats_title": "What is indexed",
+        "stats_intro": "{papers} papers · {authors} authors · {institutions} institutions · {venues} venues",
+        "api_docs": "API docs",
+        "error_title": "Something went wrong",
+        "back_home": "Back to search",
+        "error_not_found": "No such page.",
+        "unknown_paper": "No paper with key {key}",
+        "unknown_author": "No author with id {id}",
+        "unknown_institution": "No institution {slug}",
+        "unknown_venue": "No venue {slug}",
+        "unknown_area": "No area named {name}",
+        "searching": "Searching…",
+        "footer": "paperfind · self-hosted paper search",
+    },
+}
+
+
+def language_from_accept(header: str) -> str | None:
+    """The first of our languages in an Accept-Language header, honouring q-values."""
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        params = params.strip()
+        if params.startswith("q="):
+            try:
+                quality = float(params[2:])
+            except ValueError:
+                quality = 0.0
+        primary = tag.strip().lower().split("-")[0]
+        if primary in LANGUAGES and quality > 0:
+            ranked.append((-quality, i, primary))
+    return min(ranked)[2] if ranked else None
+
+
+def choose_language(query_value: str | None, cookie_value: str | None,
+                    accept_language: str | None) -> str:
+    for value in (query_value, cookie_value):
+        if value in LANGUAGES:
+            return value  # type: ignore[return-value]
+    return language_from_accept(accept_language or "") or DEFAULT_LANGUAGE
+
+
+class Translator:
+    """The strings of one language, callable from templates as `t("key", count=...)`."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        self.strings = STRINGS[self.lang]
+
+    def __call__(self, key: str, **values: Any) -> str:
+        text = self.strings[key]
+        return text.format(**values) if values else text
+
+    def number(self, value: int) -> str:
+        return f"{value:,}"
+
+    def author_line(self, names: list[str]) -> str:
+        """"A, B, C et al." in English, up to ten names then "等" in Chinese (as the seed pages)."""
+        shown = AUTHORS_SHOWN[self.lang]
+        if len(names) <= shown:
+            return ", ".join(names)
+        return ", ".join(names[:shown]) + " " + self.strings["et_al"]
+
+    def client_strings(self) -> dict[str, Any]:
+        """What the search-as-you-type script needs to draw cards like the server does."""
+        keys = ("results_count", "results_took", "no_results", "did_you_mean", "et_al",
+                "abstract_missing", "searching", "papers_count")
+        return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang],
+                "strings": {k: self.strings[k] for k in keys}}

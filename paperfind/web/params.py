@@ -1,0 +1,72 @@
+"""Query parameters, declared once with their limits, for the pages and the API alike.
+
+FastAPI validates them and our error handler turns a violation into a 422 naming the
+parameter; the free-text query is the one exception: too long is cut, not refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+from fastapi import Query
+
+from paperfind.web.views import Paging
+
+MAX_PAGE = 10_000
+MAX_EXPORT = 1000
+YEAR_PATTERN = r"^\s*\d{4}\s*(\.\.\s*\d{4}\s*)?$"
+
+PageParam = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page number.")]
+SizeParam = Annotated[int, Query(ge=1, le=100, description="Results per page (at most 100).")]
+YearParam = Annotated[int | None, Query(ge=1900, le=2100, description="Only this year.")]
+Sort = Literal["relevance", "newest", "citations"]
+Mode = Literal["lexical", "semantic", "hybrid"]
+Format = Literal["bibtex", "csv"]
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    q: str = ""
+    paging: Paging = Paging()
+    sort: str = "relevance"
+    mode: str | None = None
+    venue: list[str] = field(default_factory=list)
+    year: str | None = None
+    status: list[str] = field(default_factory=list)
+    area: list[str] = field(default_factory=list)
+    inst: list[str] = field(default_factory=list)
+
+    @property
+    def filters(self) -> dict[str, list[str]]:
+        """The facet filters that are set, by name (for links that toggle them)."""
+        chosen = {"venue": self.venue, "status": self.status, "area": self.area, "inst": self.inst}
+        if self.year:
+            chosen["year"] = [self.year]
+        return {k: v for k, v in chosen.items() if v}
+
+
+def search_params(
+    q: Annotated[str, Query(description="Words, \"phrases\", author:, venue:, year:2017..2019, "
+                                        "inst:, area:, status:, -excluded, OR.")] = "",
+    page: PageParam = 1,
+    size: SizeParam = 20,
+    sort: Annotated[Sort, Query(description="Result order.")] = "relevance",
+    mode: Annotated[Mode | None, Query(description="Retrieval mode (default: the best available).")] = None,
+    venue: Annotated[list[str], Query(max_length=20, description="Venue slug (repeatable).")] = [],  # noqa: B006
+    year: Annotated[str | None, Query(pattern=YEAR_PATTERN, description="2024 or 2017..2019.")] = None,
+    status: Annotated[list[str], Query(max_length=20, description="Oral, Poster, ... (repeatable).")] = [],  # noqa: B006
+    area: Annotated[list[str], Query(max_length=20, description="Area (repeatable).")] = [],  # noqa: B006
+    inst: Annotated[list[str], Query(max_length=20, description="Institution slug (repeatable).")] = [],  # noqa: B006
+) -> SearchParams:
+    return SearchParams(q=q, paging=Paging(page, size), sort=sort, mode=mode,
+                        venue=_clean(venue), year=year.replace(" ", "") if year else None,
+                        status=_clean(status), area=_clean(area), inst=_clean(inst))
+
+
+def _clean(values: list[str]) -> list[str]:
+    return [v.strip()[:200] for v in values if v.strip()]
+
+
+def paging_params(page: PageParam = 1, size: SizeParam = 50) -> Paging:
+    return Paging(page, size)

@@ -1,0 +1,110 @@
+"""Server-side HTML: the Jinja2 environment (autoescaping on) and the helpers templates use.
+
+Pages work without JavaScript, so everything a page shows is decided here and in the
+templates; the search-as-you-type script only redraws the result list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from paperfind.web.charts import year_chart
+from paperfind.web.i18n import COOKIE, Translator, choose_language
+
+WEB_DIR = Path(__file__).resolve().parent
+TEMPLATES_DIR = WEB_DIR / "templates"
+STATIC_DIR = WEB_DIR / "static"
+_TAG = re.compile(r"<[^>]*>")
+
+
+def request_language(request: Request) -> str:
+    return choose_language(request.query_params.get("lang"), request.cookies.get(COOKIE),
+                           request.headers.get("accept-language"))
+
+
+def marked(text: str | None) -> Markup:
+    """Search highlights arrive escaped with <mark> tags; anything else in them is escaped."""
+    if not text:
+        return Markup("")
+    if any(tag not in ("<mark>", "</mark>") for tag in _TAG.findall(text)) or "<" in _TAG.sub("", text):
+        return escape(_TAG.sub("", text))
+    return Markup(text)
+
+
+def kicker(paper: dict[str, Any]) -> str:
+    """The line above a card's title: "Area · Subarea", else the venue's track and status."""
+    if paper.get("area"):
+        return paper["area"]
+    parts = [paper.get("track", ""), paper.get("status", "")]
+    return " · ".join(p for p in parts if p)
+
+
+def paper_url(key: str) -> str:
+    return "/papers/" + quote(key, safe=":")
+
+
+def author_url(slug: str) -> str:
+    return "/authors/" + quote(slug, safe="")
+
+
+def area_url(name: str) -> str:
+    return "/areas/" + quote(name, safe="")
+
+
+def static_version(directory: Path) -> str:
+    """A short hash of the static files, so browsers refetch them after an upgrade."""
+    digest = hashlib.sha256()
+    for path in sorted(directory.glob("*")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+class Pages:
+    """Renders templates with the request's language and the shared helpers."""
+
+    def __init__(self) -> None:
+        self.env = Environment(loader=FileSystemLoader(str(TEMPLATES_DIR)),
+                               autoescape=select_autoescape(["html", "xml", "svg"]),
+                               trim_blocks=True, lstrip_blocks=True)
+        self.env.filters["marked"] = marked
+        self.env.globals.update(kicker=kicker, paper_url=paper_url, author_url=author_url,
+                                area_url=area_url, year_chart=year_chart, quote=quote)
+        self.static_version = static_version(STATIC_DIR)
+
+    def render(self, request: Request, template: str, context: dict[str, Any],
+               status: int = 200) -> HTMLResponse:
+        lang = request_language(request)
+        t = Translator(lang)
+
+        def url_with(**changes: Any) -> str:
+            """This page's URL with some query parameters changed (None removes one)."""
+            params = dict(request.query_params)
+            params.pop("lang", None)
+            for name, value in changes.items():
+                if value is None or value == "":
+                    params.pop(name, None)
+                else:
+                    params[name] = str(value)
+            query = urlencode(params)
+            return request.url.path + ("?" + query if query else "")
+
+        other = "en" if lang == "zh" else "zh"
+        context.setdefault("json_url", None)
+        page = self.env.get_template(template).render(
+            **context, t=t, lang=lang, url_with=url_with,
+            switch_url=url_with(lang=other), static_version=self.static_version)
+        return HTMLResponse(page, status_code=status)
+
+    def error_page(self, request: Request, status: int, code: str, message: str) -> HTMLResponse:
+        return self.render(request, "error.html",
+                           {"status": status, "code": code, "message": message}, status=status)

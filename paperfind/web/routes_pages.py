@@ -1,0 +1,84 @@
+"""The HTML pages. Each calls the same view function as its JSON twin and names the twin in
+`json_url` (a `<link rel="alternate">` in the page head)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import quote, urlencode
+
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.responses import HTMLResponse
+
+from paperfind.core import Paperfind
+from paperfind.web.params import Paging, SearchParams, YearParam, paging_params, search_params
+from paperfind.web.render import Pages
+from paperfind.web.searching import search_view
+from paperfind.web.views import (area_view, author_view, institution_view, paper_count,
+                                 paper_view, similar_supported, stats_view, venue_view)
+
+SlugPath = Annotated[str, Path(max_length=300)]
+
+
+def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+    has_similar = similar_supported(pf)
+
+    def app_pf(request: Request) -> Paperfind:
+        return request.app.state.paperfind
+
+    @router.get("/", response_class=HTMLResponse)
+    def home(request: Request, params: SearchParams = Depends(search_params)) -> HTMLResponse:
+        pf_ = app_pf(request)
+        query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "lang"])
+        context = {"params": params, "count": paper_count(pf_),
+                   "json_url": "/api/search" + ("?" + query if query else "")}
+        if params.q or params.filters:
+            context["data"] = search_view(pf_, params)
+            context["export_query"] = query
+        return pages.render(request, "search.html", context)
+
+    @router.get("/papers/{key}", response_class=HTMLResponse)
+    def paper(request: Request, key: SlugPath) -> HTMLResponse:
+        data = paper_view(app_pf(request), key)
+        return pages.render(request, "paper.html", {
+            "paper": data, "json_url": f"/api/papers/{quote(key, safe=':')}",
+            "similar_url": f"/api/papers/{quote(key, safe=':')}/similar" if has_similar else None})
+
+    @router.get("/authors/{author_id}", response_class=HTMLResponse)
+    def author(request: Request, author_id: SlugPath) -> HTMLResponse:
+        data = author_view(app_pf(request), author_id)
+        return pages.render(request, "author.html", {
+            "author": data, "json_url": f"/api/authors/{quote(author_id, safe='')}"})
+
+    @router.get("/institutions/{slug}", response_class=HTMLResponse)
+    def institution(request: Request, slug: SlugPath,
+                    paging: Paging = Depends(paging_params)) -> HTMLResponse:
+        data = institution_view(app_pf(request), slug, paging)
+        return pages.render(request, "institution.html", {
+            "inst": data, "json_url": _twin(request, f"/api/institutions/{quote(slug, safe='')}")})
+
+    @router.get("/venues/{slug}", response_class=HTMLResponse)
+    def venue(request: Request, slug: SlugPath, year: YearParam = None,
+              paging: Paging = Depends(paging_params)) -> HTMLResponse:
+        data = venue_view(app_pf(request), slug, year, paging)
+        return pages.render(request, "venue.html", {
+            "venue": data, "json_url": _twin(request, f"/api/venues/{quote(slug, safe='')}")})
+
+    @router.get("/areas/{name}", response_class=HTMLResponse)
+    def area(request: Request, name: SlugPath,
+             paging: Paging = Depends(paging_params)) -> HTMLResponse:
+        data = area_view(app_pf(request), name, paging)
+        return pages.render(request, "area.html", {
+            "area": data, "json_url": _twin(request, f"/api/areas/{quote(name, safe='')}")})
+
+    @router.get("/stats", response_class=HTMLResponse)
+    def stats(request: Request) -> HTMLResponse:
+        return pages.render(request, "stats.html",
+                            {"stats": stats_view(app_pf(request)), "json_url": "/api/stats"})
+
+    return router
+
+
+def _twin(request: Request, path: str) -> str:
+    query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "lang"])
+    return path + ("?" + query if query else "")

@@ -1,0 +1,65 @@
+"""The search page's data: validated parameters in, the search response plus display fields out.
+
+The searcher answers with the JSON contract of paperfind.search; the portal adds what pages
+link with (each author's public id, the slug of /authors/{id}) and the venue names facets
+show, from one batched store read. /api/search returns exactly this dict, and the page and
+the search-as-you-type script draw it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paperfind.core import Paperfind
+from paperfind.web.params import SearchParams
+from paperfind.web.views import page_info
+
+FACET_PARAMS = {"venue": "venue", "year": "year", "status": "status", "area": "area",
+                "institution": "inst"}
+
+
+def search_filters(params: SearchParams) -> dict[str, Any]:
+    """The facet parameters in the searcher's filter vocabulary."""
+    filters: dict[str, Any] = {}
+    for name in ("venue", "status", "area", "inst"):
+        values = getattr(params, name)
+        if values:
+            filters[name] = list(values)
+    if params.year:
+        low, _, high = params.year.partition("..")
+        filters["year_from"] = int(low)
+        filters["year_to"] = int(high or low)
+    return filters
+
+
+def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
+    from paperfind.search.response import SearchRequest
+
+    q = params.q[:pf.settings.max_query_chars]
+    size = min(params.paging.size, pf.settings.max_page_size)
+    request = SearchRequest(q=q, limit=size, offset=params.paging.offset, sort=params.sort,
+                            filters=search_filters(params))
+    if params.mode:
+        request.mode = params.mode
+    data = pf.searcher().search(request).to_json()
+    _add_public_ids(pf, data["results"])
+    venue_names = pf.store().venue_names()
+    data["facets"] = {name: [{"value": str(v), "count": c,
+                              "label": venue_names.get(v, v) if name == "venue" else str(v),
+                              "param": FACET_PARAMS.get(name, name)} for v, c in pairs]
+                      for name, pairs in data["facets"].items()}
+    data["paging"] = page_info(params.paging, data["total"])
+    data["filters"] = params.filters
+    data["sort"] = params.sort
+    return data
+
+
+def _add_public_ids(pf: Paperfind, results: list[dict[str, Any]]) -> None:
+    """Authors as {id: slug, name}, and each card's track, read for all results at once."""
+    cards = {c["key"]: c for c in pf.store().paper_cards([r["key"] for r in results])}
+    for result in results:
+        card = cards.get(result["key"])
+        if card is None:
+            continue
+        result["authors"] = [{"id": a["id"], "name": a["name"]} for a in card["authors"]]
+        result["track"] = card["track"]

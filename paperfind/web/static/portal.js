@@ -1,0 +1,233 @@
+// paperfind portal: search-as-you-type, BibTeX copy, similar papers. Our own small script;
+// every page works without it (the server renders the same cards).
+"use strict";
+(function () {
+  const DEBOUNCE_MS = 180;
+
+  function el(tag, attrs, text) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function format(template, values) {
+    return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+  }
+  function number(n) { return Number(n).toLocaleString("en-US"); }
+  // Highlights come escaped with <mark> tags: keep the marks, treat everything else as text.
+  function appendMarked(parent, html) {
+    const doc = new DOMParser().parseFromString("<body>" + html + "</body>", "text/html");
+    for (const node of doc.body.childNodes) {
+      if (node.nodeName === "MARK") parent.appendChild(el("mark", {}, node.textContent));
+      else parent.appendChild(document.createTextNode(node.textContent));
+    }
+  }
+  const enc = encodeURIComponent;
+
+  function authorLine(authors, cfg) {
+    const box = el("div", { class: "card-authors" });
+    const shown = authors.slice(0, cfg.authors_shown);
+    shown.forEach((a, i) => {
+      box.appendChild(a.id ? el("a", { class: "author", href: "/authors/" + enc(a.id) }, a.name)
+        : el("span", { class: "author" }, a.name));
+      if (i < shown.length - 1) box.appendChild(document.createTextNode(", "));
+    });
+    if (authors.length > shown.length) {
+      box.appendChild(document.createTextNode(" "));
+      box.appendChild(el("span", { class: "etal" }, cfg.strings.et_al));
+    }
+    return box;
+  }
+
+  function paperCard(p, cfg) {
+    const card = el("article", { class: "card", "data-key": p.key });
+    const kicker = p.area || [p.track, p.status].filter(Boolean).join(" · ");
+    if (kicker) {
+      const k = el("div", { class: "card-kicker" });
+      if (p.area) k.appendChild(el("a", { href: "/areas/" + enc(p.area) }, kicker));
+      else k.textContent = kicker;
+      card.appendChild(k);
+    }
+    const h = el("h3", { class: "card-title" });
+    const link = el("a", { href: "/papers/" + enc(p.key).replace("%3A", ":") });
+    if (p.highlights && p.highlights.title) appendMarked(link, p.highlights.title);
+    else link.textContent = p.title;
+    h.appendChild(link);
+    card.appendChild(h);
+    card.appendChild(authorLine(p.authors || [], cfg));
+    const meta = el("div", { class: "card-meta" });
+    meta.appendChild(el("a", { class: "venue", href: "/venues/" + enc(p.venue) + "?year=" + p.year },
+      p.venue_name + " " + p.year));
+    if (p.status && p.area) meta.appendChild(el("span", { class: "status status-" + p.status.toLowerCase().replace(/ /g, "-") }, p.status));
+    for (const s of (p.institutions || []).slice(0, 4)) meta.appendChild(el("a", { class: "tag", href: "/institutions/" + enc(s) }, s));
+    card.appendChild(meta);
+    const snippet = p.highlights ? p.highlights.abstract : "";
+    if (snippet) {
+      const para = el("p", { class: "card-snippet" });
+      appendMarked(para, snippet);
+      card.appendChild(para);
+    }
+    return card;
+  }
+
+  function authorCard(a, cfg) {
+    const card = el("a", { class: "author-card", href: "/authors/" + enc(a.slug) });
+    card.appendChild(el("span", { class: "avatar" }, a.name.slice(0, 1)));
+    const body = el("span", { class: "author-card-body" });
+    body.appendChild(el("strong", {}, a.name));
+    let line = format(cfg.strings.papers_count, { count: a.paper_count });
+    if (a.years && a.years[0]) line += " · " + a.years[0] + "–" + a.years[1];
+    body.appendChild(el("span", { class: "muted" }, line));
+    const tags = el("span", { class: "tags" });
+    for (const s of (a.institutions || []).slice(0, 3)) tags.appendChild(el("span", { class: "tag" }, s));
+    body.appendChild(tags);
+    card.appendChild(body);
+    return card;
+  }
+
+  function setupSearch() {
+    const form = document.getElementById("search-form");
+    const input = document.getElementById("q");
+    const results = document.getElementById("results");
+    const facets = document.getElementById("facets");
+    const cfgNode = document.getElementById("client-strings");
+    if (!form || !input || !results || !cfgNode) return;
+    const cfg = JSON.parse(cfgNode.textContent);
+    let timer = null;
+    let latest = 0;
+    let controller = null;
+
+    function queryString() {
+      const params = new URLSearchParams(new FormData(form));
+      params.delete("page");
+      return params.toString();
+    }
+
+    function render(data, qs) {
+      results.replaceChildren();
+      const head = el("div", { class: "results-head" });
+      head.appendChild(el("span", { class: "results-count", id: "results-count" },
+        format(cfg.strings.results_count, { total: number(data.total) }) + " · " +
+        format(cfg.strings.results_took, { ms: data.took_ms })));
+      const tools = el("span", { class: "results-tools" });
+      tools.appendChild(el("a", { class: "export", href: "/api/search/export?" + qs + "&format=bibtex" }, "BibTeX"));
+      tools.appendChild(el("a", { class: "export", href: "/api/search/export?" + qs + "&format=csv" }, "CSV"));
+      head.appendChild(tools);
+      results.appendChild(head);
+      if (data.suggestion) {
+        const p = el("p", { class: "suggestion", id: "suggestion" }, cfg.strings.did_you_mean + " ");
+        p.appendChild(el("a", { href: "/?q=" + enc(data.suggestion) }, data.suggestion));
+        results.appendChild(p);
+      }
+      if (data.authors && data.authors.length) {
+        const box = el("div", { class: "author-cards", id: "author-cards" });
+        for (const a of data.authors) box.appendChild(authorCard(a, cfg));
+        results.appendChild(box);
+      }
+      const cards = el("div", { id: "cards" });
+      for (const p of data.results) cards.appendChild(paperCard(p, cfg));
+      results.appendChild(cards);
+      if (!data.results.length) results.appendChild(el("p", { class: "empty" }, cfg.strings.no_results));
+      if (data.paging && data.paging.pages > 1) {
+        const nav = el("nav", { class: "pager" });
+        nav.appendChild(el("a", { class: "btn", rel: "next", href: "/?" + qs + "&page=2" }, "→"));
+        results.appendChild(nav);
+      }
+      renderFacets(data, qs);
+    }
+
+    function renderFacets(data, qs) {
+      if (!facets) return;
+      facets.replaceChildren();
+      for (const name of ["venue", "year", "status", "area", "institution"]) {
+        const values = (data.facets || {})[name] || [];
+        if (!values.length) continue;
+        const section = el("section", { class: "facet" });
+        section.appendChild(el("h4", {}, facets.dataset["label" + name[0].toUpperCase() + name.slice(1)] || name));
+        const list = el("ul");
+        for (const f of values.slice(0, 10)) {
+          const li = el("li");
+          const a = el("a", { class: "facet-value", href: "/?" + qs + "&" + f.param + "=" + enc(f.value) });
+          a.appendChild(el("span", {}, f.label));
+          a.appendChild(el("span", { class: "count" }, f.count));
+          li.appendChild(a);
+          list.appendChild(li);
+        }
+        section.appendChild(list);
+        facets.appendChild(section);
+      }
+    }
+
+    async function run() {
+      const ticket = ++latest;
+      const qs = queryString();
+      if (!input.value.trim()) return;
+      if (controller) controller.abort();
+      controller = new AbortController();
+      results.classList.add("searching");
+      try {
+        const response = await fetch("/api/search?" + qs, { signal: controller.signal, headers: { Accept: "application/json" } });
+        const data = await response.json();
+        if (ticket !== latest) return; // a newer keystroke already asked again: drop this one
+        if (!response.ok) return;
+        render(data, qs);
+        history.replaceState(null, "", "/?" + qs);
+      } catch (err) {
+        if (err.name !== "AbortError") console.warn("search failed", err);
+      } finally {
+        if (ticket === latest) results.classList.remove("searching");
+      }
+    }
+
+    input.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(run, DEBOUNCE_MS);
+    });
+  }
+
+  function setupCopy() {
+    const button = document.getElementById("copy-bibtex");
+    const pre = document.getElementById("bibtex");
+    if (!button || !pre) return;
+    const label = button.textContent;
+    button.addEventListener("click", async () => {
+      const text = pre.textContent;
+      try {
+        await navigator.clipboard.writeText(text);
+      } catch (err) {
+        const range = document.createRange();
+        range.selectNodeContents(pre);
+        const selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+        document.execCommand("copy");
+      }
+      button.textContent = button.dataset.copied;
+      button.classList.add("done");
+      setTimeout(() => { button.textContent = label; button.classList.remove("done"); }, 2000);
+    });
+  }
+
+  async function setupSimilar() {
+    const box = document.getElementById("similar");
+    if (!box || !box.dataset.src) return;
+    try {
+      const response = await fetch(box.dataset.src, { headers: { Accept: "application/json" } });
+      if (!response.ok) { box.hidden = true; return; }
+      const data = await response.json();
+      const list = box.querySelector(".similar-list");
+      const cfg = { authors_shown: document.body.classList.contains("lang-en") ? 3 : 10,
+        strings: { et_al: document.body.classList.contains("lang-en") ? "et al." : "等" } };
+      for (const p of data.results) list.appendChild(paperCard(p, cfg));
+      if (!data.results.length) box.hidden = true;
+    } catch (err) {
+      box.hidden = true;
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    setupSearch();
+    setupCopy();
+    setupSimilar();
+  });
+})();

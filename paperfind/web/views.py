@@ -1,0 +1,98 @@
+"""The data behind each page, shared by the HTML page and its JSON twin.
+
+Every route calls one function here and either renders the dict or returns it as JSON, so
+the portal and the API cannot disagree. Unknown ids become a 404 `WebError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from paperfind.core import Paperfind
+from paperfind.web.errors import not_found
+from paperfind.web.export import bibtex_entry
+
+
+@dataclass(frozen=True)
+class Paging:
+    """A validated page request (1-based page, bounded size)."""
+
+    page: int = 1
+    size: int = 20
+
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.size
+
+
+def page_info(paging: Paging, total: int) -> dict[str, int]:
+    pages = max(1, -(-total // paging.size))
+    return {"page": paging.page, "size": paging.size, "total": total, "pages": pages}
+
+
+def paper_view(pf: Paperfind, key: str) -> dict[str, Any]:
+    paper = pf.store().paper(key)
+    if paper is None:
+        raise not_found(f"no paper with key {key!r}")
+    paper["bibtex_text"] = bibtex_entry(paper)  # the source's own, or one built from the fields
+    return paper
+
+
+def similar_supported(pf: Paperfind) -> bool:
+    """Similar papers exist once the searcher offers them (the semantic issue)."""
+    from paperfind.search.engine import Searcher
+
+    return callable(getattr(Searcher, "similar", None))
+
+
+def similar_view(pf: Paperfind, key: str, limit: int = 10) -> dict[str, Any]:
+    if pf.store().paper_cards([key]) == []:
+        raise not_found(f"no paper with key {key!r}")
+    found = pf.searcher().similar(key, limit=limit)
+    results = found.to_json()["results"] if hasattr(found, "to_json") else list(found)
+    return {"key": key, "results": results}
+
+
+def author_view(pf: Paperfind, author_id: str) -> dict[str, Any]:
+    author = pf.store().author(author_id)
+    if author is None:
+        raise not_found(f"no author with id {author_id!r}")
+    author["per_year"] = [list(p) for p in author["per_year"]]
+    return author
+
+
+def institution_view(pf: Paperfind, slug: str, paging: Paging) -> dict[str, Any]:
+    inst = pf.store().institution(slug, limit=paging.size, offset=paging.offset)
+    if inst is None:
+        raise not_found(f"no institution {slug!r}")
+    inst["per_year"] = [list(p) for p in inst["per_year"]]
+    inst["paging"] = page_info(paging, inst["paper_count"])
+    return inst
+
+
+def venue_view(pf: Paperfind, slug: str, year: int | None, paging: Paging) -> dict[str, Any]:
+    venue = pf.store().venue(slug, year=year, limit=paging.size, offset=paging.offset)
+    if venue is None:
+        raise not_found(f"no venue {slug!r}")
+    venue["years"] = [list(y) for y in venue["years"]]
+    if year is not None and year not in {y for y, _ in venue["years"]}:
+        raise not_found(f"venue {slug!r} has no papers in {year}")
+    venue["paging"] = page_info(paging, venue["total"])
+    return venue
+
+
+def area_view(pf: Paperfind, name: str, paging: Paging) -> dict[str, Any]:
+    area = pf.store().area(name, limit=paging.size, offset=paging.offset)
+    if area is None:
+        raise not_found(f"no area named {name!r}")
+    area["paging"] = page_info(paging, area["total"])
+    return area
+
+
+def stats_view(pf: Paperfind) -> dict[str, Any]:
+    return pf.store().stats()
+
+
+def paper_count(pf: Paperfind) -> int:
+    return pf.store().paper_count()
