@@ -134,7 +134,8 @@ def _authors(item: dict[str, Any]) -> tuple[list[AuthorSlot], list[Affiliation]]
     names = _undouble(names)
     count = len(names)
     ids = _aligned(_undouble(_split(item.get("authorids"), keep_empty=True)), count)
-    profiles = _aligned(_undouble(_split(item.get("or_profile"), keep_empty=True)), count)
+    profiles = _in_author_order(ids, _aligned(_undouble(_split(item.get("or_profile"),
+                                                                keep_empty=True)), count))
     affs = _split(item.get("aff"), keep_empty=True)
     unique = _UniqueAffiliations(item)
     slot_indexes = _aligned(_split(item.get("aff_unique_index"), keep_empty=True), count)
@@ -155,6 +156,22 @@ def _authors(item: dict[str, Any]) -> tuple[list[AuthorSlot], list[Affiliation]]
     if not per_author and any(a.strip() for a in affs):
         paper_level = unique.whole_paper(affs)
     return slots, paper_level
+
+
+def _in_author_order(ids: list[str], profiles: list[str]) -> list[str]:
+    """`or_profile` where it lines up with the authors, else nothing.
+
+    Some files (COLM 2024, CoRL 2021-2024) list `or_profile` in another order than the authors:
+    a slot whose profile is another author's id of the same paper gives that away, and then no
+    slot of the record can be trusted as an alias.
+    """
+    if not profiles or not ids:
+        return profiles
+    own = {i for i in ids if i.startswith("~")}
+    for i, profile in enumerate(profiles):
+        if profile.startswith("~") and profile != ids[i] and profile in own:
+            return []
+    return profiles
 
 
 class _UniqueAffiliations:

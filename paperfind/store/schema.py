@@ -35,7 +35,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     );
     CREATE INDEX records_paper ON records(paper_key);
     CREATE TABLE venues (slug TEXT PRIMARY KEY, name TEXT NOT NULL);
-    -- The paper as its records merged describe it; derived from `records`.
+    -- The paper as its records merged describe it, derived from `records`.
     CREATE TABLE papers (
         id INTEGER PRIMARY KEY,
         key TEXT NOT NULL UNIQUE,

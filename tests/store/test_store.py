@@ -74,11 +74,11 @@ def test_reingest_is_idempotent_and_updates_in_place(tmp_path, geiger_files):
     records = load_paperlist("colm", 2024)
     chosen = pick(records, {"dkpeWQRmlc"}, extra=15)
     paper_id = store.conn.execute("SELECT id FROM papers WHERE key = 'colm2024:dkpeWQRmlc'").fetchone()
-    chosen[0] = dict(chosen[0], abstract="A corrected abstract.")
+    chosen[0] = dict(chosen[0], abstract="A corrected abstract that is long enough to count as a real abstract of this paper.")
     write_slice(tmp_path / "data", "colm", 2024, chosen)
     report = ingest_paths(store, [tmp_path / "data"], progress=False)
     assert sum(s.updated for s in report.sources) == 1
-    assert store.paper("colm2024:dkpeWQRmlc")["abstract"] == "A corrected abstract."
+    assert store.paper("colm2024:dkpeWQRmlc")["abstract"] == "A corrected abstract that is long enough to count as a real abstract of this paper."
     assert store.conn.execute("SELECT id FROM papers WHERE key = 'colm2024:dkpeWQRmlc'"
                               ).fetchone() == paper_id
 
