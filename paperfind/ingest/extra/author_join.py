@@ -46,7 +46,8 @@ def _best(i: int, mine: list[list[set[str]]], theirs: list[list[set[str]]],
     candidates: set[int] = set()
     for keys in mine[i]:
         for key in keys:
-            candidates |= index.get(key, set())
+            if not key.startswith("i:"):  # full names find the candidates; initials only score
+                candidates |= index.get(key, set())
     scored = []
     for j in candidates:
         shared = _shared(mine[i], theirs[j])

@@ -92,7 +92,7 @@ def read_zhuanxv(path: Path) -> Iterator[Record | BadRecord]:
         authors = [AuthorSlot(name=clean_name(n), profile_id=str(ids[i]) if aligned else "")
                    for i, n in enumerate(names) if isinstance(n, str) and n.strip()]
         venue_id = str(obj.get("venueid") or "")
-        status = "Reject" if venue_id.endswith("Rejected_Submission") else build.status_from_venue(
+        status = "Reject" if venue_id.endswith("/Rejected_Submission") else build.status_from_venue(
             obj.get("venue"), decided=True)
         yield build.new_record(
             path, index, VENUE, YEAR, obj.get("title"), source_id=forum_id, forum_id=forum_id,

@@ -4,8 +4,8 @@
   2025 submission. Authors are sorted alphabetically (so `authors_ordered=False`), and the
   affiliations are a `, `-joined set not aligned with the authors: they become the paper's
   institutions. A name containing a comma cannot be told from two names; a piece is only
-  re-joined to the one before when together they name a known institution
-  ("University of Minnesota, Minneapolis"). Decisions are OpenReview venue strings, taken
+  re-joined to the one before when it is a place qualifying a known institution
+  ("University of Minnesota, Minneapolis"); "PESIT, Bangalore, India" stays three pieces. Decisions are OpenReview venue strings, taken
   after the decisions, so "Submitted to ICLR 2025" is a rejection.
 * `vlm-paper-search-euisuk/<year>-iclr-formatted.md`: `## N. Title` blocks whose bold labels
   are shifted by one: `Authors` holds the primary area, `Affiliation` the ordered authors,
@@ -33,13 +33,24 @@ def matches_whitney(path: Path) -> bool:
     return path.parent.name == "iclr2025-whitney-house" and path.name.startswith("papers.csv")
 
 
+_INSTITUTION_WORDS = re.compile(r"universi|institut|college|school|lab|academ|cent(er|re)|research|"
+                                r"hospital|inc\b|ltd|corp|compan|foundation|tech", re.IGNORECASE)
+
+
+def _qualifies(previous: str, piece: str) -> bool:
+    """Whether `piece` is a place qualifying the institution before it, not an institution."""
+    if len(piece.split()) > 2 or _INSTITUTION_WORDS.search(piece):
+        return False
+    before = resolve_affiliation(previous).slug
+    return bool(institution_info(before)) and resolve_affiliation(f"{previous}, {piece}").slug == before
+
+
 def _institution_set(raw: str) -> list[Affiliation]:
     pieces: list[str] = []
     for piece in (p.strip() for p in raw.split(", ")):
         if not piece:
             continue
-        if pieces and not institution_info(resolve_affiliation(piece).slug) and institution_info(
-                resolve_affiliation(f"{pieces[-1]}, {piece}").slug):
+        if pieces and _qualifies(pieces[-1], piece):
             pieces[-1] = f"{pieces[-1]}, {piece}"
         else:
             pieces.append(piece)
