@@ -1,0 +1,73 @@
+"""One real portal for the web tests: a database built from slices of the real paper lists,
+served by uvicorn on a free port in a background thread for the whole session."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from paperfind.core import Paperfind
+from paperfind.settings import Settings
+from paperfind.web.app import create_app
+from tests.realdata import load_paperlist, pick, write_slice
+
+GEIGER_PAPERS = {"3dv2025:1xLfRYErqk", "colm2024:dkpeWQRmlc", "corl2022:80vpxjt3vq"}
+GPQA = "colm2024:Ti67584b98"  # "GPQA: A Graduate-Level Google-Proof Q&A Benchmark": an & to escape
+MINICPM = "colm2024:3X2L2TFr0f"  # 24 authors: the Chinese card cuts after ten with 等
+SLICES = [("3dv", 2025, {"1xLfRYErqk"}), ("colm", 2024, {"dkpeWQRmlc", "Ti67584b98", "3X2L2TFr0f"}),
+          ("corl", 2022, {"80vpxjt3vq"}), ("ijcai", 2021, set())]  # ijcai has areas
+
+
+@dataclass
+class Portal:
+    url: str
+    paperfind: Paperfind
+    client: httpx.Client
+
+    def get(self, path: str, **kwargs) -> httpx.Response:
+        return self.client.get(path, **kwargs)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def portal_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("portal")
+    for venue, year, ids in SLICES:
+        write_slice(root / "data", venue, year, pick(load_paperlist(venue, year), ids, extra=15))
+    settings = Settings(db_path=root / "portal.db", semantic=False)
+    report = Paperfind(settings).ingest([root / "data"], progress=False)
+    assert not report.failed, report.failed
+    return settings.db_path
+
+
+@pytest.fixture(scope="session")
+def portal(portal_db: Path) -> Portal:
+    port = _free_port()
+    pf = Paperfind(Settings(db_path=portal_db, port=port, semantic=False))
+    config = uvicorn.Config(create_app(pf), host="127.0.0.1", port=port, log_level="warning",
+                            lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the portal did not start")
+        time.sleep(0.02)
+    url = f"http://127.0.0.1:{port}"
+    with httpx.Client(base_url=url, timeout=30) as client:
+        yield Portal(url, pf, client)
+    server.should_exit = True
+    thread.join(timeout=10)

@@ -1,0 +1,111 @@
+"""The HTML pages: each has its JSON twin, text is escaped, both languages are complete."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from paperfind.web.charts import year_chart
+from paperfind.web.export import bibtex_entry, to_csv
+from paperfind.web.i18n import STRINGS, Translator, choose_language
+from tests.web.conftest import GPQA, MINICPM, Portal
+
+ALTERNATE = re.compile(r'<link rel="alternate" type="application/json" href="([^"]+)">')
+
+
+def page_urls(portal: Portal) -> list[str]:
+    paper = portal.get(f"/api/papers/{GPQA}").json()
+    area = portal.get("/api/search", params={"venue": "ijcai"}).json()["facets"]["area"][0]["value"]
+    author = paper["authors"][0]["id"]
+    return ["/?q=benchmark", f"/papers/{GPQA}", f"/authors/{author}",
+            f"/institutions/{paper['institutions'][0]}", "/venues/colm?year=2024",
+            f"/areas/{area}", "/stats", "/docs"]
+
+
+def test_every_page_has_its_json_twin(portal):
+    for url in page_urls(portal):
+        page = portal.get(url)
+        assert page.status_code == 200, url
+        assert page.headers["content-type"].startswith("text/html")
+        twin = ALTERNATE.search(page.text)
+        assert twin, f"{url} names no JSON twin"
+        data = portal.get(unescape(twin.group(1)))
+        assert data.status_code == 200 and data.headers["content-type"].startswith("application/json")
+        body = data.json()
+        # the twin holds what the page shows: a title or name from the JSON is on the page
+        shown = (body.get("title") or body.get("name") or
+                 (body.get("results") or body.get("papers") or [{}])[0].get("title") or
+                 body.get("info", {}).get("title") or str(body.get("papers", "")))
+        assert str(shown) in unescape(re.sub(r"<[^>]+>", "", page.text)), url
+
+
+def test_titles_are_escaped(portal):
+    page = portal.get(f"/papers/{GPQA}").text
+    assert "Google-Proof Q&amp;A Benchmark" in page and "Q&A Benchmark" not in page
+    evil = portal.get("/", params={"q": '<script>alert("x")</script>'}).text
+    assert '<script>alert("x")' not in evil and "&lt;script&gt;" in evil
+
+
+def test_language_from_header_switch_and_cookie(portal):
+    zh = portal.get("/", headers={"accept-language": "zh-CN,zh;q=0.9,en;q=0.8"})
+    assert "论文检索" in zh.text and "输入标题、作者或关键词，从 65 篇学术成果中精准定位" in zh.text
+    en = portal.get("/", headers={"accept-language": "en-GB,en;q=0.9"})
+    assert "Paper search" in en.text and "65 papers" in en.text
+    switched = portal.get("/", params={"lang": "en"}, headers={"accept-language": "zh"})
+    assert "Paper search" in switched.text and "lang=en" in switched.headers["set-cookie"]
+    remembered = portal.client.get("/", headers={"accept-language": "zh", "cookie": "lang=en"})
+    assert "Paper search" in remembered.text
+    assert choose_language("xx", None, "fr;q=1, en;q=0.5") == "en"
+    assert choose_language(None, None, None) == "zh"
+
+
+def test_every_string_exists_in_both_languages():
+    assert set(STRINGS["zh"]) == set(STRINGS["en"])
+    assert all(STRINGS["zh"][k].strip() and STRINGS["en"][k].strip() for k in STRINGS["zh"])
+
+
+def test_author_lines_follow_the_seed_pages(portal):
+    names = [f"Author {i}" for i in range(12)]
+    assert Translator("en").author_line(names) == "Author 0, Author 1, Author 2 et al."
+    assert Translator("zh").author_line(names).endswith("Author 9 等")
+    page = portal.get("/", params={"q": "MiniCPM", "lang": "zh"}).text
+    card = page[page.index(f'data-key="{MINICPM}"'):]
+    assert re.search(r'<span class="etal">等</span>', card[:4000])
+
+
+def test_error_pages_are_html_for_people_and_json_for_clients(portal):
+    page = portal.get("/papers/colm2024:nothing", headers={"accept-language": "en"})
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert 'data-code="not_found"' in page.text and "colm2024:nothing" in page.text
+    as_json = portal.get("/papers/colm2024:nothing", headers={"accept": "application/json"})
+    assert as_json.json()["error"]["code"] == "not_found"
+    bad = portal.get("/venues/colm", params={"page": "-1"})
+    assert bad.status_code == 422 and "&#39;page&#39;" in bad.text
+
+
+@pytest.mark.parametrize("url", ["/papers/colm2024:dkpeWQRmlc", "/stats", "/?q=robot"])
+def test_pages_have_no_inline_script(portal, url):
+    html = portal.get(url).text
+    for match in re.finditer(r"<script([^>]*)>", html):
+        attrs = match.group(1)
+        assert 'src="/static/' in attrs or 'type="application/json"' in attrs, attrs
+    assert " style=" not in html and "onclick" not in html
+
+
+def test_chart_layout_fills_year_gaps():
+    chart = year_chart([(2019, 2), (2022, 4)], width=400, height=100)
+    assert [b.year for b in chart.bars] == [2019, 2020, 2021, 2022]
+    assert [b.count for b in chart.bars] == [2, 0, 0, 4]
+    tallest = max(chart.bars, key=lambda b: b.height)
+    assert tallest.year == 2022 and tallest.y + tallest.height == chart.baseline
+    assert year_chart([]).empty
+
+
+def test_exports_survive_braces_and_formulas():
+    paper = {"key": "x2024:a b", "title": "A {broken} title}", "authors": [{"name": "=cmd()"}],
+             "venue_name": "X", "year": 2024, "links": {}}
+    entry = bibtex_entry(paper)
+    assert entry.startswith("@inproceedings{x2024:a_b,") and entry.count("{") == entry.count("}")
+    assert "'=cmd()" in to_csv([paper])
