@@ -178,6 +178,11 @@ def test_euisuk_shifted_labels() -> None:
     assert [a.name for a in second.authors][:2] == ["Yichen Wu", "Long-Kai Huang"]
     assert second.authors_ordered
     assert second.paper_affiliations[0].raw == "City University of Hong Kong"
+    later, _ = read_all(EXTRA / "vlm-paper-search-euisuk/2025-iclr-formatted.md.gz")
+    shifted = next(r for r in later if r.title.startswith("Neuroacoustic Patterns"))  # "Authors: -"
+    assert shifted.area == "applications to neuroscience & cognitive science"
+    assert [a.name for a in shifted.authors][:2] == ["Aastha Kachhi", "Shashank Ojha"]
+    assert [a.raw for a in shifted.paper_affiliations] == ["Indian Institute of Technology Mandi"]
 
 
 def test_jingshi_yang_unescapes_names_and_affiliations() -> None:

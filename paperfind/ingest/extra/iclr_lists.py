@@ -9,7 +9,9 @@
   after the decisions, so "Submitted to ICLR 2025" is a rejection.
 * `vlm-paper-search-euisuk/<year>-iclr-formatted.md`: `## N. Title` blocks whose bold labels
   are shifted by one: `Authors` holds the primary area, `Affiliation` the ordered authors,
-  `Country` the institutions (`; `-joined) and `Rating` the countries (not used).
+  `Country` the institutions (`; `-joined) and `Rating` the countries (not used). In most
+  blocks (5,141 of 7,401 and 7,962 of 11,665) `Authors` is "-" and everything is shifted
+  by two: `Affiliation` is the area, `Country` the authors, `Rating` the institutions.
 """
 
 from __future__ import annotations
@@ -99,12 +101,15 @@ def read_euisuk(path: Path) -> Iterator[Record | BadRecord]:
         raise SourceError(str(path), "expected a name like 2025-iclr-formatted.md.gz")
     venue, year = m["venue"], int(m["year"])
     for index, (title, fields) in enumerate(_blocks(read_text(path))):
-        if "affiliation" not in fields:
-            yield BadRecord(str(path), index, "no '**Affiliation:**' line (the author list)")
+        values = [fields.get(label, "") for label in ("authors", "affiliation", "country", "rating")]
+        if values[0].strip() == "-":
+            values = values[1:] + [""]
+        area, names, institutions, _countries = values
+        if not names.strip():
+            yield BadRecord(str(path), index, "no author list (the '**Affiliation:**' line, or "
+                                              "'**Country:**' after '**Authors:** -')")
             continue
         yield build.new_record(
-            path, index, venue, year, title, source_id="",
-            area=build.format_area(fields.get("authors", "")),
-            authors=build.plain_authors(_semicolon_list(fields["affiliation"])),
-            paper_affiliations=build.paper_level_affiliations(
-                _semicolon_list(fields.get("country", ""))))
+            path, index, venue, year, title, source_id="", area=build.format_area(area),
+            authors=build.plain_authors(_semicolon_list(names)),
+            paper_affiliations=build.paper_level_affiliations(_semicolon_list(institutions)))
