@@ -1,0 +1,111 @@
+"""The portal in real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright).
+
+Screenshots of the search, author and paper pages are written to bench/screenshots/ on each run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import GPQA, MINICPM
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "bench" / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+DEBOUNCE_BUDGET_MS = 5000  # generous: the script waits 180 ms, the rest is the shared machine
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def page(browser, portal):
+    context = browser.new_context(base_url=portal.url, locale="en-US",
+                                  viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=portal.url)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    yield page
+    context.close()
+    assert not errors, errors  # no script errors and no CSP violations
+
+
+def shoot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
+
+
+def test_typing_a_title_fragment_shows_the_paper_first(page):
+    page.goto("/")
+    page.locator("#q").press_sequentially("Google-Proof Q&A", delay=20)
+    first = page.locator("#cards .card").first
+    sync_api.expect(first).to_have_attribute("data-key", GPQA, timeout=DEBOUNCE_BUDGET_MS)
+    sync_api.expect(first.locator("mark").first).to_be_visible()
+    assert "q=Google-Proof" in page.url  # the address follows, so reload and share work
+    page.locator("#q").fill("")
+    page.locator("#q").press_sequentially("benchmark", delay=20)
+    sync_api.expect(page.locator("#results-count")).to_contain_text("results")
+    shoot(page, "search")
+
+
+def test_author_card_leads_to_the_author_page_with_chart(page):
+    page.goto("/")
+    page.locator("#q").press_sequentially("Andreas Geiger", delay=20)
+    card = page.locator("#author-cards .author-card").first
+    sync_api.expect(card).to_contain_text("Andreas Geiger", timeout=DEBOUNCE_BUDGET_MS)
+    card.click()
+    sync_api.expect(page.locator("#author-name")).to_have_text("Andreas Geiger")
+    assert page.locator("#author-papers .card").count() >= 3
+    assert page.locator("#coauthors li").count() >= 3
+    bars = page.locator("svg[data-chart=per-year] rect.bar")
+    assert bars.count() >= 3
+    assert bars.first.bounding_box()["width"] > 0
+    # the profile's own name is marked; where it is not among the first three, a click shows it
+    folded = page.locator("#author-papers details.all-authors:not(:has(summary .me))").first
+    sync_api.expect(folded.locator(".author.me")).to_be_hidden()
+    folded.locator("summary").click()
+    sync_api.expect(folded.locator(".author.me")).to_be_visible()
+    shoot(page, "author")
+
+
+def test_switching_language_shows_the_seed_wording(page):
+    page.goto("/?q=MiniCPM")
+    sync_api.expect(page.locator("h1")).to_have_text("Paper search")
+    page.locator("#lang-switch").click()
+    sync_api.expect(page.locator("h1")).to_have_text("论文检索")
+    sync_api.expect(page.locator("#prompt")).to_contain_text("输入标题、作者或关键词")
+    card = page.locator(f'.card[data-key="{MINICPM}"]')
+    sync_api.expect(card.locator(".etal")).to_have_text("等")
+    page.goto("/")  # remembered by the cookie
+    sync_api.expect(page.locator("h1")).to_have_text("论文检索")
+    page.locator("#q").press_sequentially("MiniCPM", delay=20)  # the script's cards say 等 too
+    sync_api.expect(page.locator(f'#cards .card[data-key="{MINICPM}"] .etal')).to_have_text(
+        "等", timeout=DEBOUNCE_BUDGET_MS)
+    shoot(page, "search-zh")
+
+
+def test_paper_page_copies_its_bibtex(page):
+    page.goto(f"/papers/{GPQA}")
+    sync_api.expect(page.locator("h1")).to_have_text("GPQA: A Graduate-Level Google-Proof Q&A Benchmark")
+    page.locator("#copy-bibtex").click()
+    sync_api.expect(page.locator("#copy-bibtex")).to_have_text("Copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("@") and copied.strip() == page.locator("#bibtex").inner_text().strip()
+    with page.expect_download() as download:
+        page.locator("#download-bibtex").click()
+    assert download.value.suggested_filename.endswith(".bib")
+    shoot(page, "paper")
