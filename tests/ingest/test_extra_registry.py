@@ -60,8 +60,9 @@ def test_table_with_other_columns_is_refused(tmp_path: Path) -> None:
 
 
 def test_bad_json_line_costs_one_record(tmp_path: Path) -> None:
-    real = gzip.open(EXTRA / "iclr2026-imczxx-reviewtracker/iclr2026_submissions.jsonl.gz",
-                     "rt", encoding="utf-8").read().splitlines()[:3]
+    with gzip.open(EXTRA / "iclr2026-imczxx-reviewtracker/iclr2026_submissions.jsonl.gz",
+                   "rt", encoding="utf-8") as fh:
+        real = [fh.readline().rstrip("\n") for _ in range(3)]
     lines = [real[0], real[1][:100], real[2]]
     path = write(tmp_path, "iclr2026-imczxx-reviewtracker/iclr2026_submissions.jsonl.gz",
                  gzip.compress("\n".join(lines).encode()))

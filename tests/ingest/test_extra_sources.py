@@ -26,7 +26,7 @@ from paperfind.model import Record
 from tests.realdata import EXTRA
 
 
-@functools.lru_cache(maxsize=4)  # a file read whole by two tests is read once
+@functools.lru_cache(maxsize=None)  # a file read whole by two tests is read once
 def read_all(path: Path) -> tuple[list[Record], list[BadRecord]]:
     adapter = find_adapter(path)
     assert adapter is not None, path

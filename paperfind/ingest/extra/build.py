@@ -11,6 +11,7 @@ entry, so it cannot be lined up with the authors at all. Both are handled here, 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -110,9 +111,14 @@ def status_from_venue(venue: object, decided: bool) -> str:
     return normalize_status(_CAMEL.sub(" ", rest))
 
 
+# The same institution strings recur thousands of times; `Affiliation` is frozen, so
+# one resolved value can be shared by every slot that names it.
+resolve = lru_cache(maxsize=200_000)(resolve_affiliation)
+
+
 def affiliations_of(raw: str) -> list[Affiliation]:
     """The affiliations of one author slot: `+` joins several."""
-    return [resolve_affiliation(part.strip()) for part in raw.split("+")
+    return [resolve(part.strip()) for part in raw.split("+")
             if part.strip().casefold() not in _NO_AFFILIATION]
 
 

@@ -23,7 +23,7 @@ from typing import Iterator
 from paperfind.ingest.errors import BadRecord, SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_table, read_text, require_columns
-from paperfind.ingest.institutions import institution_info, resolve_affiliation
+from paperfind.ingest.institutions import institution_info
 from paperfind.model import Affiliation, Record
 
 _EUISUK = re.compile(r"^(?P<year>\d{4})-(?P<venue>[a-z]+)-formatted\.md(\.gz)?$")
@@ -43,8 +43,8 @@ def _qualifies(previous: str, piece: str) -> bool:
     """Whether `piece` is a place qualifying the institution before it, not an institution."""
     if len(piece.split()) > 2 or _INSTITUTION_WORDS.search(piece):
         return False
-    before = resolve_affiliation(previous).slug
-    return bool(institution_info(before)) and resolve_affiliation(f"{previous}, {piece}").slug == before
+    before = build.resolve(previous).slug
+    return bool(institution_info(before)) and build.resolve(f"{previous}, {piece}").slug == before
 
 
 def _institution_set(raw: str) -> list[Affiliation]:
