@@ -116,24 +116,23 @@ def load_raw_source(files: list[tuple[Path, str, int]], limit_per_file: int | No
 
 
 def open_source(corpus: str):
-    """The store of bench/out/{corpus}.db when the lead's DB exists, else the raw reading."""
+    """(source, index root): the store of bench/out/{corpus}.db when that database exists,
+    else the raw reading of the paperlists files (indexed under bench/out/{corpus}.raw.index)."""
     db = OUT / f"{corpus}.db"
     if db.exists():
-        try:
-            from paperfind.store import Store  # noqa: F401  (lands with the store issue)
-            return Store(db), db
-        except ImportError:
-            pass
-    return load_raw_source(manifest(default_only=corpus == "default")), db
+        from paperfind.store import Store
+
+        return Store(db), Path(str(db) + ".index")
+    return load_raw_source(manifest(default_only=corpus == "default")), OUT / f"{corpus}.raw.index"
 
 
 def ensure_index(corpus: str, rebuild: bool = False) -> tuple[object, Path]:
     """(source, index root) for a corpus, building the index when missing."""
-    from paperfind.index.manager import build_index, current_name
+    from paperfind.index.manager import build_index, current_name, index_is_current
 
-    source, db = open_source(corpus)
-    root = Path(str(db) + ".index")
-    if rebuild or current_name(root) is None:
+    source, root = open_source(corpus)
+    stale = current_name(root) is None or not index_is_current(root, source.data_version())
+    if rebuild or stale:
         OUT.mkdir(parents=True, exist_ok=True)
         build_index(source, root)
     return source, root

@@ -15,13 +15,14 @@ import numpy as np
 
 from paperfind.index.docs import IndexDoc, IndexSource
 from paperfind.index.doctable import save_params
-from paperfind.index.lexical import FIELD_PARAMS, LexicalIndex, build_field_matrix
+from paperfind.index.lexical import (FIELD_PARAMS, TEXT_FIELD_PARAMS, TEXT_K1, LexicalIndex,
+                                     build_bm25f_matrix, build_field_matrix)
 from paperfind.index.names import NameIndex
 from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.index.tokenize import Analyzer
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
 _SPELL_WORD = re.compile(r"^[a-z]+$")
 
@@ -72,9 +73,11 @@ def build_into(source: IndexSource, root: Path) -> dict:
         return [term_ids[t] if t != "\x00" else KEYWORD_BREAK for t in terms]
 
     fields = {}
+    field_rows = {}
     for name, (k1, b) in FIELD_PARAMS.items():
-        rows = [[t for t in ids(a[name]) if t >= 0] for a in analyzed]
-        fields[name] = build_field_matrix(rows, len(vocab), k1, b)
+        field_rows[name] = [[t for t in ids(a[name]) if t >= 0] for a in analyzed]
+        fields[name] = build_field_matrix(field_rows[name], len(vocab), k1, b)
+    fields["text"] = build_bm25f_matrix(field_rows, len(vocab), TEXT_FIELD_PARAMS, TEXT_K1)
     LexicalIndex(StringTable.load(root, "vocab"), fields, len(docs)).save(root)
     for name in ("title", "abstract", "keywords"):
         save_csr(root, f"seq.{name}", [ids(a[name]) for a in analyzed])
@@ -111,7 +114,7 @@ def build_into(source: IndexSource, root: Path) -> dict:
     NameIndex.build(list(source.iter_author_entries()), root)
     params = {"format": FORMAT_VERSION, "n_docs": len(docs), "n_terms": len(vocab),
               "data_version": int(source.data_version()), "fields": FIELD_PARAMS,
-              "labels": labels,
+              "text_fields": TEXT_FIELD_PARAMS, "text_k1": TEXT_K1, "labels": labels,
               "venue_names": [venue_names.get(v, v) for v in labels["venue"]]}
     save_params(root, params)
     return params

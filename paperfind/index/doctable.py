@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from paperfind.index.strings import JsonRecords, StringTable, load_csr
+from paperfind.index.strings import JsonRecords, StringTable, load_array, load_csr
 
 FACETS = ("venue", "year", "institution", "status", "area")
 
@@ -39,15 +39,15 @@ class DocTable:
         self.n = len(self.keys)
         self.labels: dict[str, list[str]] = params["labels"]  # venue/status/area/institution values
         self.venue_names: list[str] = params["venue_names"]
-        self.venue = np.load(root / "meta.venue.npy", mmap_mode="r")
-        self.year = np.load(root / "meta.year.npy", mmap_mode="r")
-        self.status = np.load(root / "meta.status.npy", mmap_mode="r")
-        self.area = np.load(root / "meta.area.npy", mmap_mode="r")
-        self.citations = np.load(root / "meta.citations.npy", mmap_mode="r")
+        self.venue = load_array(root / "meta.venue.npy")
+        self.year = load_array(root / "meta.year.npy")
+        self.status = load_array(root / "meta.status.npy")
+        self.area = load_array(root / "meta.area.npy")
+        self.citations = load_array(root / "meta.citations.npy")
         self.inst_indptr, self.inst = load_csr(root, "meta.inst")
-        self.inst_row = np.load(root / "meta.inst_row.npy", mmap_mode="r")
+        self.inst_row = load_array(root / "meta.inst_row.npy")
         self.author_indptr, self.author = load_csr(root, "meta.author")
-        self.author_row = np.load(root / "meta.author_row.npy", mmap_mode="r")
+        self.author_row = load_array(root / "meta.author_row.npy")
         self.title_seq = Sequences(*load_csr(root, "seq.title"))
         self.abstract_seq = Sequences(*load_csr(root, "seq.abstract"))
         self.keyword_seq = Sequences(*load_csr(root, "seq.keywords"))
@@ -119,7 +119,10 @@ class DocTable:
                                     "area": self.area}[facet])[rows]
                 labels = self.labels[facet]
             counts = np.bincount(codes, minlength=len(labels)) if len(codes) else np.zeros(0, int)
-            pairs = [[labels[i], int(c)] for i, c in enumerate(counts) if c and labels[i]]
+            present = np.flatnonzero(counts)
+            if len(present) > 4 * top:  # only the most frequent can make the list
+                present = present[np.argsort(-counts[present], kind="stable")[:4 * top]]
+            pairs = [[labels[i], int(counts[i])] for i in present.tolist() if labels[i]]
             pairs.sort(key=lambda p: (-p[1], p[0]))
             out[facet] = pairs[:top]
         return out

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from paperfind.index.strings import StringTable
+from paperfind.index.strings import StringTable, load_array
 
 # field -> (k1, b). Titles and names are short and their length says little about relevance.
 FIELD_PARAMS: dict[str, tuple[float, float]] = {
@@ -28,6 +28,16 @@ FIELD_PARAMS: dict[str, tuple[float, float]] = {
     "authors": (1.2, 0.1),
     "venue": (1.2, 0.0),
 }
+# "text": BM25F over title + abstract + keywords: (weight, b) per field, one k1. Summing
+# per-field BM25 scores saturates each field separately and over-rewards a word found in
+# several fields; BM25F adds the length-normalised frequencies first, then saturates once.
+TEXT_FIELD_PARAMS: dict[str, tuple[float, float]] = {
+    "title": (3.0, 0.3),
+    "abstract": (1.0, 0.75),
+    "keywords": (1.5, 0.3),
+}
+TEXT_K1 = 1.2
+ALL_FIELDS = tuple(FIELD_PARAMS) + ("text",)
 TEXT_FIELDS = ("title", "abstract", "keywords")  # stemmed terms
 NAME_FIELDS = ("authors", "venue")  # folded, unstemmed words
 
@@ -66,6 +76,33 @@ def build_field_matrix(rows: list[list[int]], n_terms: int, k1: float, b: float)
     terms_of_entry = np.repeat(np.arange(n_terms), df)
     weights = idf[terms_of_entry] * counts * (k1 + 1) / (counts + norm[docs])
     return FieldMatrix(tf.indptr.astype(np.int64), docs.astype(np.int32),
+                       weights.astype(np.float32), df)
+
+
+def build_bm25f_matrix(field_rows: dict[str, list[list[int]]], n_terms: int,
+                       params: dict[str, tuple[float, float]], k1: float) -> FieldMatrix:
+    """One BM25F matrix over several fields: weighted, length-normalised tf summed, then saturated."""
+    docs_parts, terms_parts, data_parts = [], [], []
+    n_docs = 0
+    for name, (weight, b) in params.items():
+        rows = field_rows[name]
+        n_docs = len(rows)
+        lengths = np.fromiter((len(r) for r in rows), dtype=np.int64, count=n_docs)
+        avgdl = float(lengths.mean()) if n_docs and lengths.sum() else 1.0
+        norm = weight / (1 - b + b * lengths / avgdl)
+        docs_parts.append(np.repeat(np.arange(n_docs, dtype=np.int32), lengths))
+        terms_parts.append(np.fromiter((t for r in rows for t in r), dtype=np.int32,
+                                       count=int(lengths.sum())))
+        data_parts.append(np.repeat(norm, lengths).astype(np.float32))
+    tf = sp.csc_matrix((np.concatenate(data_parts), (np.concatenate(docs_parts),
+                                                     np.concatenate(terms_parts))),
+                       shape=(n_docs, n_terms))
+    tf.sum_duplicates()
+    tf.sort_indices()
+    df = np.diff(tf.indptr).astype(np.int32)
+    idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
+    weights = idf[np.repeat(np.arange(n_terms), df)] * tf.data * (k1 + 1) / (tf.data + k1)
+    return FieldMatrix(tf.indptr.astype(np.int64), tf.indices.astype(np.int32),
                        weights.astype(np.float32), df)
 
 
@@ -123,12 +160,12 @@ class LexicalIndex:
     def load(cls, root: Path, n_docs: int) -> "LexicalIndex":
         vocab = StringTable.load(root, "vocab")
         fields = {}
-        for name in FIELD_PARAMS:
+        for name in ALL_FIELDS:
             fields[name] = FieldMatrix(
-                np.load(root / f"field.{name}.indptr.npy", mmap_mode="r"),
-                np.load(root / f"field.{name}.indices.npy", mmap_mode="r"),
-                np.load(root / f"field.{name}.data.npy", mmap_mode="r"),
-                np.load(root / f"field.{name}.df.npy", mmap_mode="r"))
+                load_array(root / f"field.{name}.indptr.npy"),
+                load_array(root / f"field.{name}.indices.npy"),
+                load_array(root / f"field.{name}.data.npy"),
+                load_array(root / f"field.{name}.df.npy"))
         return cls(vocab, fields, n_docs)
 
 

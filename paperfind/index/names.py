@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from paperfind.index.docs import AuthorEntry
-from paperfind.index.strings import JsonRecords, StringTable
+from paperfind.index.strings import JsonRecords, StringTable, load_array
 from paperfind.index.tokenize import fold_name, has_han
 
 # form kinds, with how much a match of that kind says "this is the person"
@@ -148,8 +148,8 @@ class NameIndex:
     @classmethod
     def load(cls, root: Path) -> "NameIndex":
         return cls(StringTable.load(root, "names.forms"),
-                   np.load(root / "names.rows.npy", mmap_mode="r"),
-                   np.load(root / "names.kinds.npy", mmap_mode="r"),
-                   np.load(root / "names.ids.npy", mmap_mode="r"),
-                   np.load(root / "names.paper_counts.npy", mmap_mode="r"),
+                   load_array(root / "names.rows.npy"),
+                   load_array(root / "names.kinds.npy"),
+                   load_array(root / "names.ids.npy"),
+                   load_array(root / "names.paper_counts.npy"),
                    JsonRecords.load(root, "names.cards"))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from paperfind.index.strings import StringTable
+from paperfind.index.strings import StringTable, load_array
 
 _ALPHA = re.compile(r"^[a-z]+$")
 MIN_LEN = 4  # the shortest word we try to correct
@@ -91,6 +91,6 @@ class SpellIndex:
     @classmethod
     def load(cls, root: Path) -> "SpellIndex":
         return cls(StringTable.load(root, "spell.words"),
-                   np.load(root / "spell.freq.npy", mmap_mode="r"),
+                   load_array(root / "spell.freq.npy"),
                    StringTable.load(root, "spell.deletes"),
-                   np.load(root / "spell.delete_words.npy", mmap_mode="r"))
+                   load_array(root / "spell.delete_words.npy"))

@@ -15,6 +15,11 @@ from typing import Iterable, Sequence
 import numpy as np
 
 
+def load_array(path: Path) -> np.ndarray:
+    """A memory-mapped array as a plain ndarray: `np.memmap` indexing is ~20x slower per element."""
+    return np.load(path, mmap_mode="r").view(np.ndarray)
+
+
 class StringTable(Sequence[str]):
     """An immutable sorted list of strings backed by `name.blob.npy` and `name.offsets.npy`."""
 
@@ -59,8 +64,7 @@ class StringTable(Sequence[str]):
 
     @classmethod
     def load(cls, root: Path, name: str) -> "StringTable":
-        return cls(np.load(root / f"{name}.blob.npy", mmap_mode="r"),
-                   np.load(root / f"{name}.offsets.npy", mmap_mode="r"))
+        return cls(load_array(root / f"{name}.blob.npy"), load_array(root / f"{name}.offsets.npy"))
 
 
 class JsonRecords:
@@ -93,9 +97,9 @@ class JsonRecords:
     @classmethod
     def load(cls, root: Path, name: str) -> "JsonRecords":
         path = root / f"{name}.jsonl"
-        data = (np.memmap(path, dtype=np.uint8, mode="r") if path.stat().st_size
+        data = (np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if path.stat().st_size
                 else np.zeros(0, dtype=np.uint8))
-        return cls(data, np.load(root / f"{name}.offsets.npy", mmap_mode="r"))
+        return cls(data, load_array(root / f"{name}.offsets.npy"))
 
 
 def save_csr(root: Path, name: str, rows: list[Sequence[int]], dtype=np.int32) -> None:
@@ -109,5 +113,4 @@ def save_csr(root: Path, name: str, rows: list[Sequence[int]], dtype=np.int32) -
 
 
 def load_csr(root: Path, name: str) -> tuple[np.ndarray, np.ndarray]:
-    return (np.load(root / f"{name}.indptr.npy", mmap_mode="r"),
-            np.load(root / f"{name}.indices.npy", mmap_mode="r"))
+    return load_array(root / f"{name}.indptr.npy"), load_array(root / f"{name}.indices.npy")

@@ -86,9 +86,15 @@ class IndexBackend:
         self.data_version = index.data_version
         self._years = np.asarray(index.docs.year)
         self._citations = np.asarray(index.docs.citations)
+        self._term_ids: dict[str, int] = {}  # memo: a query asks for the same terms many times
 
     def term_id(self, term: str) -> int:
-        return self.index.lexical.term_id(term)
+        tid = self._term_ids.get(term)
+        if tid is None:
+            if len(self._term_ids) > 200_000:
+                self._term_ids.clear()
+            tid = self._term_ids[term] = self.index.lexical.term_id(term)
+        return tid
 
     def doc_freq(self, field: str, term_id: int) -> int:
         return self.index.lexical.doc_freq(field, term_id)

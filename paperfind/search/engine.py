@@ -18,10 +18,11 @@ from paperfind.index.manager import IndexVersion, build_index, current_name, ope
 from paperfind.index.names import INITIAL, PersonMatch
 from paperfind.index.tokenize import Analyzer
 from paperfind.search.backend import Filters, IndexBackend, SearchBackend
+from paperfind.search.highlight import Marker
 from paperfind.search.plan import QueryPlan, build_plan, idf_of_groups
 from paperfind.search.query import ParsedQuery, parse_query
-from paperfind.search.rank import (GroupMap, adjacent_pairs, keyword_match, phrase_present,
-                                   title_features)
+from paperfind.search.rank import (GroupMap, adjacent_pairs, coverage, keyword_match,
+                                   phrase_present, title_features)
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
                                        hit, suggestion_text)
 from paperfind.search.settings import SearchSettings
@@ -119,7 +120,8 @@ class Searcher:
         order = self._sort(backend, rows, relevance, sort)
         page = order[offset:offset + limit]
         stems = {s for g in plan.groups for s, _ in g.stems} | {s for p in plan.phrases for s in p}
-        results = [hit(backend.stored(int(r)), relevance[i], stems, self.analyzer)
+        marker = Marker(stems, self.analyzer, {g.word for g in plan.groups})
+        results = [hit(backend.stored(int(r)), relevance[i], marker)
                    for r, i in ((rows[j], j) for j in page)]
         people = plan.people if plan.person_is_query or q.authors else plan.people[:2]
         cards = [author_card(backend.person_card(m)) for m in people[:self.settings.author_cards]]
@@ -175,8 +177,13 @@ class Searcher:
         relevance = scores[rows].astype(np.float64)
         top_n = min(len(rows), self.settings.rerank_depth)
         if top_n:
-            top = np.lexsort((rows, -relevance))[:top_n]
-            relevance[top] = self._rerank(backend, plan, rows[top], relevance[top])
+            order = np.lexsort((rows, -relevance))
+            top, rest = order[:top_n], order[top_n:]
+            reranked = self._rerank(backend, plan, rows[top], relevance[top])
+            if len(rest):  # below every re-ranked row, in BM25 order
+                floor = max(float(reranked.min()), 1e-6)
+                relevance[rest] = floor * 0.5 * relevance[rest] / max(float(relevance[rest].max()), 1e-9)
+            relevance[top] = reranked
         if len(person_rows) and plan.person_is_query:
             relevance += self._person_tiers(backend, plan, rows)
         used = "lexical"
@@ -222,13 +229,17 @@ class Searcher:
         groups = [[backend.term_id(s) for s, _ in g.stems] for g in plan.groups]
         gm = GroupMap.build(groups, idf_of_groups(plan, backend))
         title, abstract = backend.sequences("title"), backend.sequences("abstract")
+        keywords = backend.sequences("keywords")
         q_in_t, t_in_q = title_features(gm, *title, rows)
         pairs = adjacent_pairs(gm, *title, rows) + adjacent_pairs(gm, *abstract, rows)
         proximity = np.minimum(pairs / max(gm.n_groups - 1, 1), 1.0)
-        kw = keyword_match(gm, [backend.features(int(r)).keywords for r in rows])
         score = base / (base.max() or 1.0)
         score += w.title_match * (q_in_t * t_in_q) ** 2 + w.title_cover * q_in_t
-        score += w.proximity * proximity + w.keyword * kw
+        score += w.title_in_query * t_in_q + w.proximity * proximity
+        if w.coverage:
+            score += w.coverage * coverage(gm, [title, abstract, keywords], rows)
+        if w.keyword:
+            score += w.keyword * keyword_match(gm, *keywords, rows)
         if plan.people and not plan.person_is_query:
             best = plan.people[0].score
             for m in plan.people[:self.settings.max_people]:

@@ -2,7 +2,10 @@
 
 Text from the data is HTML-escaped first and only then wrapped in `<mark>`, so markup in a
 title (`<b>`, `&amp;`, LaTeX) is shown, never interpreted. A word is marked when its stem is
-one of the query's stems, the same test retrieval used.
+one of the query's stems, the same test retrieval used. Candidate words are found with one
+regular expression of the query's stems and words (a Snowball stem is nearly always a prefix
+of its word), then confirmed by stemming, so a result costs a regex scan, not a Python loop
+over every word of its abstract.
 """
 
 from __future__ import annotations
@@ -12,45 +15,74 @@ import re
 
 from paperfind.index.tokenize import HAN, Analyzer, fold
 
-_WORD = re.compile(f"[{HAN}]+|[^\\W_{HAN}]+")
-SNIPPET_WORDS = 36
+_HAN_CHAR = re.compile(f"[{HAN}]")
+SNIPPET_CHARS = 240
+CONTEXT_CHARS = 40
 
 
-def _matches(word: str, stems: set[str], an: Analyzer) -> bool:
-    folded = fold(word)
-    if any(c for c in folded if "\u3400" <= c <= "\u9fff"):
-        return any(s in folded for s in stems if len(s) >= 2 and not s.isascii())
-    return an.stem(folded) in stems and not an.is_stopword(folded)
+class Marker:
+    """Marks the words of result texts that match the query; one per response."""
 
+    def __init__(self, stems: set[str], analyzer: Analyzer, words: set[str] = frozenset()) -> None:
+        self.stems = set(stems)
+        self.analyzer = analyzer
+        prefixes = sorted({p for p in self.stems | set(words) if len(p) >= 2}, key=lambda p: (-len(p), p))
+        self._pattern = (re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, prefixes))
+                                    + r")[^\W_]*", re.IGNORECASE) if prefixes else None)
+        self._seen: dict[str, bool] = {}
 
-def mark(text: str, stems: set[str], an: Analyzer) -> str:
-    """`text` HTML-escaped, with the words matching `stems` wrapped in <mark>."""
-    out, last = [], 0
-    for m in _WORD.finditer(text):
-        if _matches(m.group(0), stems, an):
-            out.append(html.escape(text[last:m.start()]))
-            out.append("<mark>" + html.escape(m.group(0)) + "</mark>")
-            last = m.end()
-    out.append(html.escape(text[last:]))
-    return "".join(out)
+    def _confirm(self, word: str) -> bool:
+        known = self._seen.get(word)
+        if known is None:
+            folded = word.lower() if word.isascii() else fold(word)
+            if _HAN_CHAR.search(folded):
+                known = any(s in folded for s in self.stems if _HAN_CHAR.search(s))
+            else:
+                known = (not self.analyzer.is_stopword(folded)
+                         and self.analyzer.stem(folded) in self.stems)
+            self._seen[word] = known
+        return known
 
+    def _matches(self, text: str) -> list[tuple[int, int]]:
+        if self._pattern is None:
+            return []
+        return [m.span() for m in self._pattern.finditer(text) if self._confirm(m.group(0))]
 
-def snippet(text: str, stems: set[str], an: Analyzer, width: int = SNIPPET_WORDS) -> str:
-    """The `width`-word window of `text` with the most distinct matches, escaped and marked."""
-    words = list(_WORD.finditer(text))
-    if not words:
-        return html.escape(text[:300])
-    hits = [i for i, m in enumerate(words) if _matches(m.group(0), stems, an)]
-    start = 0
-    if hits and len(words) > width:
-        best = -1
-        for h in hits:
-            lo = max(0, min(h - 4, len(words) - width))
-            score = len({fold(words[j].group(0)) for j in hits if lo <= j < lo + width})
-            if score > best:
-                best, start = score, lo
-    end = min(len(words), start + width)
-    first = 0 if start == 0 else words[start].start()
-    last = len(text) if end == len(words) else words[end - 1].end()
-    body = mark(text[first:last], stems, an)
-    return ("…" if first > 0 else "") + body + ("…" if last < len(text) else "")
+    def _render(self, text: str, spans: list[tuple[int, int]]) -> str:
+        out, last = [], 0
+        for start, end in spans:
+            out.append(html.escape(text[last:start]))
+            out.append("<mark>" + html.escape(text[start:end]) + "</mark>")
+            last = end
+        out.append(html.escape(text[last:]))
+        return "".join(out)
+
+    def mark(self, text: str) -> str:
+        """`text` HTML-escaped, with the matching words wrapped in <mark>."""
+        return self._render(text, self._matches(text))
+
+    def snippet(self, text: str, width: int = SNIPPET_CHARS) -> str:
+        """About `width` characters of `text` around its densest run of matches, marked."""
+        spans = self._matches(text)
+        if len(text) <= width + CONTEXT_CHARS:
+            return self._render(text, spans)
+        start = 0
+        if spans:
+            best, j = 0, 0
+            for i, (s, _) in enumerate(spans):  # window starting at match i holds matches i..j-1
+                j = max(j, i)
+                while j < len(spans) and spans[j][1] <= s + width:
+                    j += 1
+                if j - i > best:
+                    best, start = j - i, s
+            start = max(0, start - CONTEXT_CHARS)
+        if start > 0:
+            space = text.find(" ", start)
+            start = space + 1 if 0 <= space < start + CONTEXT_CHARS else start
+        end = min(len(text), start + width + CONTEXT_CHARS)
+        if end < len(text):
+            space = text.rfind(" ", start, end)
+            end = space if space > start else end
+        inner = [(s - start, e - start) for s, e in spans if s >= start and e <= end]
+        return (("…" if start > 0 else "") + self._render(text[start:end], inner)
+                + ("…" if end < len(text) else ""))

@@ -16,7 +16,11 @@ from paperfind.index.tokenize import Analyzer, fold_name, has_han
 from paperfind.search.backend import SearchBackend, TermGroup
 from paperfind.search.query import ParsedQuery
 
-FIELD_BOOSTS = {"title": 2.0, "abstract": 1.0, "keywords": 1.0, "authors": 1.2, "venue": 0.5}
+# Query-time boosts. "text" is the BM25F field over title + abstract + keywords; the separate
+# title/abstract/keyword fields are there for `title:` and for optional extra emphasis.
+FIELD_BOOSTS = {"text": 1.0, "title": 0.0, "abstract": 0.0, "keywords": 0.0, "authors": 0.5,
+                "venue": 0.2}
+TEXT_FIELDS = ("text", "title", "abstract", "keywords")
 MAX_GROUPS = 32
 MAX_NAME_WINDOW_QUERY = 8  # longer free text is not searched for embedded names
 RARE_WORD_FREQ = 2  # a known word this rare may still be a typo of a common neighbour
@@ -48,10 +52,12 @@ class QueryPlan:
         for g in self.groups:
             alts: TermGroup = []
             for stem, weight in g.stems:
-                fields = ("title",) if g.title_only else ("title", "abstract", "keywords")
-                alts += [(f, stem, FIELD_BOOSTS[f] * weight) for f in fields]
+                if g.title_only:
+                    alts.append(("title", stem, weight))
+                else:
+                    alts += [(f, stem, FIELD_BOOSTS[f] * weight) for f in TEXT_FIELDS if FIELD_BOOSTS[f]]
             if not g.title_only:
-                alts += [(f, g.word, FIELD_BOOSTS[f]) for f in ("authors", "venue")]
+                alts += [(f, g.word, FIELD_BOOSTS[f]) for f in ("authors", "venue") if FIELD_BOOSTS[f]]
             out.append(alts)
         return out
 

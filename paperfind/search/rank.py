@@ -20,7 +20,9 @@ class RankWeights:
 
     title_match: float = 0.6  # (query covered by title) x (title covered by query), squared
     title_cover: float = 0.15  # query words found in the title, idf-weighted
-    proximity: float = 0.25  # query word pairs adjacent in title or abstract
+    title_in_query: float = 0.2  # title words found in the query
+    coverage: float = 0.3  # query words found anywhere in the paper, idf-weighted
+    proximity: float = 0.5  # query word pairs adjacent in title or abstract
     keyword: float = 0.5  # the query is exactly one of the paper's author keywords
     author: float = 0.6  # the paper is by a person the query names
 
@@ -81,6 +83,22 @@ def title_features(gm: GroupMap, indptr, indices, rows) -> tuple[np.ndarray, np.
     return query_in_title, title_in_query
 
 
+def coverage(gm: GroupMap, sequences: list[tuple[np.ndarray, np.ndarray]], rows) -> np.ndarray:
+    """Per candidate, the idf-weighted share of query words found in any of the sequences."""
+    n = len(rows)
+    if gm.n_groups == 0:
+        return np.zeros(n)
+    found = []
+    for indptr, indices in sequences:
+        seq, owner = _gather(indptr, indices, rows)
+        groups = gm.lookup(seq)
+        hit = groups >= 0
+        found.append(owner[hit] * gm.n_groups + groups[hit])
+    pairs = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+    return np.bincount(pairs // gm.n_groups, weights=gm.idf[pairs % gm.n_groups],
+                       minlength=n) / (gm.idf.sum() or 1.0)
+
+
 def adjacent_pairs(gm: GroupMap, indptr, indices, rows) -> np.ndarray:
     """Per candidate, how many distinct consecutive query word pairs occur side by side."""
     n = len(rows)
@@ -97,28 +115,28 @@ def adjacent_pairs(gm: GroupMap, indptr, indices, rows) -> np.ndarray:
     return np.bincount(pairs // gm.n_groups, minlength=n).astype(np.float64)
 
 
-def keyword_match(gm: GroupMap, keyword_seqs: list[np.ndarray]) -> np.ndarray:
+def keyword_match(gm: GroupMap, indptr, indices, rows) -> np.ndarray:
     """1 where one of the paper's keywords is exactly the query's words, in order."""
-    out = np.zeros(len(keyword_seqs))
+    n = len(rows)
+    out = np.zeros(n)
     if gm.n_groups == 0:
         return out
+    seq, owner = _gather(indptr, indices, rows)
+    if len(seq) == 0:
+        return out
+    groups = gm.lookup(seq)
+    groups[seq < 0] = -2  # keyword separators
     target = list(range(gm.n_groups))
-    for i, seq in enumerate(keyword_seqs):
-        if len(seq) == 0:
-            continue
-        groups = gm.lookup(np.asarray(seq))
+    for i in np.unique(owner[groups >= 0]):
         current: list[int] = []
-        for t, g in zip(seq, groups):
-            if t < 0:
+        for g in groups[owner == i].tolist() + [-2]:
+            if g == -2:
                 if current == target:
                     out[i] = 1.0
                     break
                 current = []
             else:
-                current.append(int(g))
-        else:
-            if current == target:
-                out[i] = 1.0
+                current.append(g)
     return out
 
 

@@ -6,8 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from paperfind.index.tokenize import Analyzer
-from paperfind.search.highlight import mark, snippet
+from paperfind.search.highlight import Marker
 
 SORTS = ("relevance", "newest", "citations")
 MODES = ("lexical", "semantic", "hybrid")
@@ -40,7 +39,7 @@ class SearchResponse:
                 "suggestion": self.suggestion, "mode": self.mode}
 
 
-def hit(doc: dict, score: float, stems: set[str], an: Analyzer) -> dict:
+def hit(doc: dict, score: float, marker: Marker) -> dict:
     """One result object of the JSON contract from a stored doc."""
     return {
         "key": doc["key"], "title": doc["title"],
@@ -48,8 +47,8 @@ def hit(doc: dict, score: float, stems: set[str], an: Analyzer) -> dict:
         "institutions": doc["institutions"], "venue": doc["venue"],
         "venue_name": doc["venue_name"], "year": doc["year"], "status": doc["status"],
         "area": doc["area"], "citations": doc.get("citations"), "score": round(float(score), 4),
-        "highlights": {"title": mark(doc["title"], stems, an),
-                       "abstract": snippet(doc["abstract"], stems, an) if doc["abstract"] else ""},
+        "highlights": {"title": marker.mark(doc["title"]),
+                       "abstract": marker.snippet(doc["abstract"]) if doc["abstract"] else ""},
     }
 
 
