@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -44,9 +45,17 @@ class VectorParams:
     format_version: int = FORMAT_VERSION
 
 
+class PaperText(Protocol):
+    """What is embedded of one paper (the store's `IndexDoc` has these, and more)."""
+
+    key: str
+    title: str
+    abstract: str
+
+
 @dataclass(frozen=True)
 class DocText:
-    """What is embedded of one paper: its key, title and abstract."""
+    """A plain `PaperText`."""
 
     key: str
     title: str
@@ -132,6 +141,42 @@ class VectorIndex:
         return hits[:k]
 
 
+class AlignedVectors:
+    """A vector index seen through another component's row numbering (the lexical index's rows).
+
+    `keys[row]` is the key of that component's row; papers without a vector yet (an index still
+    being built) are simply never semantic candidates. Built once per index version.
+    """
+
+    def __init__(self, index: VectorIndex, keys: Sequence[str]) -> None:
+        self.index = index
+        position = {key: row for row, key in enumerate(keys)}
+        self.outer_rows = np.array([position.get(key, -1) for key in index.keys], dtype=np.int64)
+        self.n_outer = len(keys)
+        self.coverage = float((self.outer_rows >= 0).sum()) / len(keys) if len(keys) else 0.0
+
+    def candidates(self, query: np.ndarray, mask: np.ndarray | None,
+                   k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top `k` outer rows by cosine, within `mask` (a boolean array over outer rows) if given.
+
+        Ties are broken by outer row, which is key order when the outer rows are sorted by key.
+        """
+        if len(self.index) == 0 or k <= 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        scores = self.index.scores(query)
+        usable = self.outer_rows >= 0
+        if mask is not None:
+            usable &= np.asarray(mask, dtype=bool)[np.where(usable, self.outer_rows, 0)]
+        picked = np.flatnonzero(usable)
+        if len(picked) > k:
+            part = np.argpartition(-scores[picked], k - 1)[:k]
+            threshold = scores[picked][part].min()
+            picked = picked[scores[picked] >= threshold]  # keep every tie at the cut
+        order = np.lexsort((self.outer_rows[picked], -scores[picked]))[:k]
+        chosen = picked[order]
+        return self.outer_rows[chosen], scores[chosen].astype(np.float32)
+
+
 def read_keys(path: Path) -> tuple[list[str], list[str]]:
     keys, hashes = [], []
     if not path.exists():
@@ -201,7 +246,7 @@ def write_index(directory: Path, params: VectorParams, keys: Sequence[str], hash
     return target
 
 
-def update_vectors(directory: Path, docs: Iterable[DocText], embedder: Embedder, *, text_budget: str,
+def update_vectors(directory: Path, docs: Iterable[PaperText], embedder: Embedder, *, text_budget: str,
                    dtype: str = "float32", batch_size: int = 32, checkpoint_every: int = 2048,
                    progress: Progress | None = None) -> UpdateStats:
     """Bring the vectors in `directory` in line with `docs`, embedding only new or changed texts.

