@@ -71,15 +71,15 @@ class Record:
 
     def content_hash(self) -> str:
         """A hash of everything but provenance, to tell a changed record from an unchanged one."""
-        data = dataclasses.asdict(self)
-        for name in ("source", "source_index", "key"):
+        data = self.to_json()
+        for name in ("source", "key"):
             data.pop(name)
         blob = json.dumps(data, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:20]
 
     def to_json(self) -> dict[str, Any]:
         """The export line of this record: the JSON Lines format paperfind reads back."""
-        data = dataclasses.asdict(self)
+        data = _plain(self)
         data.pop("source_index")
         return data
 
@@ -120,6 +120,22 @@ class Record:
         if not isinstance(values.get("links", {}), dict):
             raise ValueError("field 'links' must be an object")
         return cls(**values)
+
+
+def _plain(record: "Record") -> dict[str, Any]:
+    """The record as plain dicts and lists: `dataclasses.asdict` without its generic deep
+    copies, which took a third of the ingest time."""
+    data = dict(record.__dict__)
+    authors = []
+    for slot in record.authors:
+        plain = dict(slot.__dict__)
+        plain["affiliations"] = [dict(a.__dict__) for a in slot.affiliations]
+        authors.append(plain)
+    data["authors"] = authors
+    data["paper_affiliations"] = [dict(a.__dict__) for a in record.paper_affiliations]
+    data["keywords"] = list(record.keywords)
+    data["links"] = dict(record.links)
+    return data
 
 
 def paper_key(venue: str, year: int, ident: str) -> str:

@@ -112,6 +112,7 @@ class Store(ReadMixin):
                 "SELECT ident, paper_key, content_hash FROM records WHERE source_id = ?",
                 (source_id,))}
             affected: set[str] = set()
+            in_memory: dict[str, Record] = {}
             seen: set[str] = set()
             for record in records:
                 ident = _record_ident(record, seen)
@@ -136,13 +137,14 @@ class Store(ReadMixin):
                     affected.add(previous[0])
                     summary.updated += 1
                 affected.add(key)
+                in_memory[key] = record
             for ident, (key, _) in old.items():
                 conn.execute("DELETE FROM records WHERE source_id = ? AND ident = ?",
                              (source_id, ident))
                 affected.add(key)
                 summary.removed += 1
             for key in sorted(affected):
-                paper_rows.rebuild_paper(conn, key)
+                paper_rows.rebuild_paper(conn, key, in_memory.get(key))
             if affected:
                 self._bump_data_version()
             conn.execute("COMMIT")

@@ -27,10 +27,15 @@ def load_records(conn: sqlite3.Connection, key: str) -> list[Record]:
     return [Record.from_json(json.loads(row[0])) for row in rows]
 
 
-def rebuild_paper(conn: sqlite3.Connection, key: str) -> None:
-    """Bring the paper `key` in line with its records (insert, update in place, or delete)."""
+def rebuild_paper(conn: sqlite3.Connection, key: str, known: Record | None = None) -> None:
+    """Bring the paper `key` in line with its records (insert, update in place, or delete).
+
+    `known` is a record of this paper already in memory: when it is the paper's only record,
+    it is used as is instead of being read back.
+    """
     existing = conn.execute("SELECT id, content_hash FROM papers WHERE key = ?", (key,)).fetchone()
-    records = load_records(conn, key)
+    count = conn.execute("SELECT COUNT(*) FROM records WHERE paper_key = ?", (key,)).fetchone()[0]
+    records = [known] if known is not None and count == 1 else load_records(conn, key)
     if not records:
         if existing:
             _delete_children(conn, existing[0])

@@ -127,11 +127,14 @@ def _write_people(conn: sqlite3.Connection, slots: list[tuple], clusters: _Clust
         conn.execute("UPDATE paper_authors SET author_id = NULL")
         conn.execute("DELETE FROM author_aliases")
         conn.execute("DELETE FROM authors")
-        used: Counter[str] = Counter()
+        taken: set[str] = set()
         author_rows, alias_rows, slot_rows = [], [], []
         for n, (base, _, _, display, fold, pid, count, names, idxs) in enumerate(people, 1):
-            used[base] += 1
-            slug = base if used[base] == 1 else f"{base}-{used[base]}"
+            slug, k = base, 1
+            while slug in taken:  # namesakes: wei-wang, wei-wang-2, ... (never a taken slug)
+                k += 1
+                slug = f"{base}-{k}"
+            taken.add(slug)
             author_rows.append((n, slug, display, fold, pid, count))
             alias_rows.extend((n, name) for name in names if name != display)
             slot_rows.extend((n, slots[i][0], slots[i][1]) for i in idxs)

@@ -131,7 +131,7 @@ class ReadMixin:
                                 (slug,)).fetchone()
         if row is None:
             return None
-        keys = [k for (k,) in self.conn.execute(
+        keys = [k for k, _year in self.conn.execute(
             "SELECT DISTINCT p.key, p.year FROM paper_affiliations pa JOIN papers p "
             "ON p.id = pa.paper_id WHERE pa.institution = ? ORDER BY p.year DESC, p.key", (slug,))]
         per_year = self.conn.execute(
