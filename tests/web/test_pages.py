@@ -35,8 +35,9 @@ def test_every_page_has_its_json_twin(portal):
         assert data.status_code == 200 and data.headers["content-type"].startswith("application/json")
         body = data.json()
         # the twin holds what the page shows: a title or name from the JSON is on the page
-        shown = (body.get("title") or body.get("name") or
-                 (body.get("results") or body.get("papers") or [{}])[0].get("title") or
+        listed = body.get("results") or body.get("papers")
+        first = listed[0] if isinstance(listed, list) and listed else {}
+        shown = (body.get("title") or body.get("name") or first.get("title") or
                  body.get("info", {}).get("title") or str(body.get("papers", "")))
         assert str(shown) in unescape(re.sub(r"<[^>]+>", "", page.text)), url
 
