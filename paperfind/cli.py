@@ -159,3 +159,7 @@ def serve(db_path: Path | None, host: str | None, port: int | None) -> None:
     app = _app(db_path, host=host, port=port)
     app.ensure_database()
     run(app)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""Ingest benchmark: wall time and peak memory of `paperfind ingest` on the real data.
+
+Each row runs the real CLI in a fresh process (so peak RSS is that process's own), against a
+fresh database unless it says re-ingest. The baseline, measured in the same run, is the bare
+reading of the same files by the readers, with no database: the ratio says what storing,
+merging and resolving people cost on top of parsing.
+
+    python bench/ingest.py                 # paperlists (87,885 records) and default corpus
+    python bench/ingest.py --with-extra    # also paperlists + extra (2022-2026 venues)
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data"
+DEFAULT_VENUES = ("icml", "nips", "iclr", "colm", "aistats", "colt", "uai", "corl")
+
+
+def default_corpus_files() -> list[str]:
+    files = []
+    for venue in DEFAULT_VENUES:
+        for path in sorted((DATA / "paperlists" / venue).glob("*.json.gz")):
+            if int(re.search(r"(\d{4})", path.name).group(1)) >= 2013:
+                files.append(str(path))
+    return files
+
+
+def run_measured(args: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS (MiB) of this child alone (wait4), and its output."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, text=True, cwd=REPO)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        text = out.read()
+    if proc.returncode not in (0, 1):
+        sys.exit(f"failed: {' '.join(args)}\n{text[-2000:]}")
+    return wall, usage.ru_maxrss / 1024, text
+
+
+READ_ONLY = """
+import sys, time
+from pathlib import Path
+from paperfind.ingest.run import choose_reader, discover
+n = 0
+for path in discover([Path(p) for p in sys.argv[1:]]):
+    n += sum(1 for _ in choose_reader(path).read(path))
+print(n)
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--with-extra", action="store_true")
+    args = parser.parse_args()
+    python = sys.executable
+    cli = [python, "-m", "paperfind.cli"]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        sets = [("default corpus (55 files)", default_corpus_files()),
+                ("paperlists (213 files)", [str(DATA / "paperlists")])]
+        if args.with_extra:
+            sets.append(("paperlists + extra", [str(DATA / "paperlists"), str(DATA / "extra")]))
+        for name, paths in sets:
+            db = Path(tmp) / f"{len(rows)}.db"
+            read_s, read_mb, out = run_measured([python, "-c", READ_ONLY, *paths])
+            fresh_s, fresh_mb, out = run_measured(cli + ["ingest", "--db", str(db), "--no-index",
+                                                         *paths])
+            summary = next((line for line in out.splitlines() if line.startswith("database:")), "")
+            again_s, again_mb, _ = run_measured(cli + ["ingest", "--db", str(db), "--no-index",
+                                                       *paths])
+            index_s, index_mb, _ = run_measured(cli + ["index", "--db", str(db)])
+            size_mb = db.stat().st_size / 2**20
+            rows.append((name, read_s, fresh_s, fresh_s / read_s, again_s, index_s, fresh_mb,
+                         size_mb, summary.replace("database: ", "")))
+    header = ("| data | read only s (baseline) | ingest s | ratio | re-ingest unchanged s | "
+              "index build s | peak RSS MiB | db MiB | result |\n"
+              "|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    lines = [f"| {r[0]} | {r[1]:.1f} | {r[2]:.1f} | {r[3]:.2f}x | {r[4]:.1f} | {r[5]:.1f} | "
+             f"{r[6]:.0f} | {r[7]:.0f} | {r[8]} |" for r in rows]
+    load = os.getloadavg()
+    table = "\n".join([header, *lines])
+    print(table)
+    stamp = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+    with open(REPO / "bench" / "RESULTS.md", "a", encoding="utf-8") as fh:
+        fh.write(f"\n## Ingest ({stamp}, `python bench/ingest.py{' --with-extra' if args.with_extra else ''}`)\n\n"
+                 f"2 cores, load average at the end {load[0]:.1f}. Each step is a fresh process.\n\n"
+                 f"{table}\n")
+
+
+if __name__ == "__main__":
+    main()
