@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from paperfind.search.fusion import QUERY_KINDS, classify_query, fuse, looks_like_name, weighted_rrf
+from paperfind.search.fusion import (QUERY_KINDS, classify_query, convex_fusion, fuse, looks_like_name,
+                                     weighted_rrf)
 
 LEXICAL = [("iclr2017:a", 9.0), ("iclr2017:b", 7.5), ("nips2016:c", 7.5), ("icml2016:d", 3.0)]
 SEMANTIC = [("nips2016:c", 0.91), ("iclr2017:e", 0.90), ("iclr2017:a", 0.80)]
@@ -59,3 +60,22 @@ def test_name_queries_stay_lexical_and_empty_lists_fall_back():
         "iclr2017:a", "iclr2017:b", "nips2016:c", "icml2016:d"]
     assert [k for k, _ in fuse("graph neural networks", [], SEMANTIC)] == [k for k, _ in SEMANTIC]
     assert fuse("graph neural networks", LEXICAL, [], kind=QUERY_KINDS["natural"])[0][0] == "iclr2017:a"
+    assert fuse("让大模型推理更短", LEXICAL, SEMANTIC)[0][0] == "nips2016:c"  # Chinese leans semantic
+
+
+def test_convex_fusion_keeps_a_clear_lexical_winner_and_lifts_semantic_agreement():
+    fused = convex_fusion(LEXICAL, SEMANTIC, 0.1)
+    assert [k for k, _ in fused][:3] == ["iclr2017:a", "nips2016:c", "iclr2017:b"]  # 1.0, 0.93, 0.83
+    assert dict(fused)["iclr2017:e"] == pytest.approx(0.1 * (0.90 - 0.80) / (0.91 - 0.80))
+    assert convex_fusion(LEXICAL, SEMANTIC, 0.5)[0][0] == "nips2016:c"  # 0.83 + 0.5 beats 1.0
+
+
+def test_convex_fusion_is_deterministic_and_orders_ties_by_key():
+    first = fuse("learning a metric space for few-shot classification with prototypes", LEXICAL, SEMANTIC)
+    for seed in range(5):
+        lex, sem = list(LEXICAL), list(SEMANTIC)
+        random.Random(seed).shuffle(lex)
+        random.Random(seed + 1).shuffle(sem)
+        assert fuse("learning a metric space for few-shot classification with prototypes", lex, sem) == first
+    tied = convex_fusion([("b", 2.0), ("a", 2.0)], [("c", 0.5)], 0.0)
+    assert [k for k, _ in tied] == ["a", "b", "c"]
