@@ -27,7 +27,8 @@ from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchRespon
                                        hit, suggestion_text)
 from paperfind.search.settings import SearchSettings
 
-PERSON_TIER = 1000.0  # a name query's people outrank any lexical score
+PERSON_TIER = 1000.0
+SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision  # a name query's people outrank any lexical score
 
 
 def _as_list(value) -> list[str]:
@@ -117,6 +118,7 @@ class Searcher:
         plan = build_plan(q, self.analyzer, backend)
         mask = self._mask(backend, q, plan, merge_filters(request.filters, q))
         rows, relevance, used = self._rank(backend, q, plan, mask, offset + limit, mode)
+        relevance = np.round(relevance, SCORE_DECIMALS)  # float noise must not beat the key order
         order = self._sort(backend, rows, relevance, sort)
         page = order[offset:offset + limit]
         stems = {s for g in plan.groups for s, _ in g.stems} | {s for p in plan.phrases for s in p}

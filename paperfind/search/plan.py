@@ -79,6 +79,12 @@ def _corrections(word: str, backend: SearchBackend) -> tuple[list[tuple[str, flo
     return [], None
 
 
+def _is_name_word(word: str, backend: SearchBackend) -> bool:
+    """A word the author or venue fields know (`perez`, `neurips`) is no typo."""
+    tid = backend.term_id(word)
+    return tid >= 0 and (backend.doc_freq("authors", tid) > 0 or backend.doc_freq("venue", tid) > 0)
+
+
 def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend) -> QueryPlan:
     plan = QueryPlan()
     seen: set[str] = set()
@@ -91,7 +97,8 @@ def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend) -> QueryPla
                 continue
             seen.add((stem, title_only))
             stems = [(stem, 1.0)]
-            if not has_han(word) and backend.word_frequency(word) <= RARE_WORD_FREQ:
+            if (not has_han(word) and backend.word_frequency(word) <= RARE_WORD_FREQ
+                    and not _is_name_word(word, backend)):
                 alts, suggestion = _corrections(word, backend)
                 stems += [(an.stem(w), wt) for w, wt in alts if an.stem(w) != stem]
                 if suggestion:
@@ -99,6 +106,8 @@ def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend) -> QueryPla
             plan.groups.append(WordGroup(word, stems, title_only))
     plan.phrases = [an.terms(p) for p in q.phrases if an.terms(p)]
     plan.people, plan.person_is_query = find_people(q.text, backend)
+    if plan.person_is_query:
+        plan.corrections.clear()  # a name is not misspelt vocabulary
     return plan
 
 

@@ -46,7 +46,7 @@ def hit(doc: dict, score: float, marker: Marker) -> dict:
         "authors": [{"id": int(i), "name": n} for i, n in doc["authors"]],
         "institutions": doc["institutions"], "venue": doc["venue"],
         "venue_name": doc["venue_name"], "year": doc["year"], "status": doc["status"],
-        "area": doc["area"], "citations": doc.get("citations"), "score": round(float(score), 4),
+        "area": doc["area"], "citations": doc.get("citations"), "score": round(float(score), 6),
         "highlights": {"title": marker.mark(doc["title"]),
                        "abstract": marker.snippet(doc["abstract"]) if doc["abstract"] else ""},
     }

@@ -1,0 +1,35 @@
+"""Highlights escape the data's markup before marking the matched words."""
+
+from __future__ import annotations
+
+from paperfind.index.tokenize import Analyzer
+from paperfind.search.highlight import Marker
+
+
+def marker(*words):
+    an = Analyzer()
+    return Marker({an.stem(w) for w in words}, an, set(words))
+
+
+def test_html_in_titles_is_escaped_and_matches_marked():
+    out = marker("attention").mark('<script>alert(1)</script> Attention & "Memory"')
+    assert "<script>" not in out and "&lt;script&gt;" in out
+    assert "<mark>Attention</mark>" in out and "&amp;" in out and "&quot;Memory&quot;" in out
+
+
+def test_stems_mark_inflected_forms_but_not_prefix_lookalikes():
+    out = marker("learning").mark("Learners learn; learned learning. Learnability")
+    assert "<mark>learn</mark>" in out and "<mark>learning</mark>" in out and "<mark>learned</mark>" in out
+    assert "<mark>Learnability</mark>" not in out
+
+
+def test_snippet_is_centred_on_the_matches():
+    text = " ".join(["filler"] * 200) + " regret bounds for bandits " + " ".join(["tail"] * 200)
+    out = marker("regret", "bandits").snippet(text)
+    assert out.startswith("…") and out.endswith("…")
+    assert "<mark>regret</mark>" in out and "<mark>bandits</mark>" in out and len(out) < 400
+
+
+def test_no_match_gives_the_start_of_the_text():
+    out = marker("zebra").snippet("Short abstract <b>bold</b>.")
+    assert out == "Short abstract &lt;b&gt;bold&lt;/b&gt;."
