@@ -59,7 +59,8 @@ def resolve_people(conn: sqlite3.Connection) -> int:
     """Recompute every person from all author slots, in one transaction; returns the count."""
     slots = conn.execute(
         "SELECT pa.paper_id, pa.position, pa.name, pa.name_fold, pa.profile_id, "
-        "pa.alias_profile_id, p.key FROM paper_authors pa JOIN papers p ON p.id = pa.paper_id "
+        "pa.alias_profile_id, p.key, pa.author_id FROM paper_authors pa "
+        "JOIN papers p ON p.id = pa.paper_id "
         "ORDER BY p.key, pa.position").fetchall()
     insts: dict[tuple[int, int], set[str]] = defaultdict(set)
     for paper_id, pos, inst in conn.execute(
@@ -88,7 +89,42 @@ def resolve_people(conn: sqlite3.Connection) -> int:
             first = evidence.setdefault(link, i)
             if first != i:
                 clusters.union(first, i)
+    _join_rare_names(keys, clusters)
     return _write_people(conn, slots, clusters)
+
+
+RARE_NAME_SCORE = 0.1  # expected namesakes below which one name is taken to be one person
+
+
+def _join_rare_names(keys: list[str], clusters: _Clusters) -> None:
+    """Join the clusters of a rare name, which is all the evidence a rare name needs.
+
+    "Huishuai Zhang" on two papers with no shared co-author is still one person; "Wei Wang"
+    is not. A name's rarity is estimated from the corpus: how many surnames its given name
+    goes with, times how many given names its surname goes with, over all names. Names that
+    two profile ids carry are never joined this way.
+    """
+    surnames: dict[str, set[str]] = defaultdict(set)
+    given: dict[str, set[str]] = defaultdict(set)
+    names = {k for k in keys if " " in k}
+    for name in names:
+        first, last = name.split(" ", 1)[0], name.rsplit(" ", 1)[1]
+        surnames[first].add(last)
+        given[last].add(first)
+    total = max(len(names), 1)
+    by_name: dict[str, list[int]] = defaultdict(list)
+    for i, key in enumerate(keys):
+        if key in names:
+            by_name[key].append(i)
+    for name, idxs in by_name.items():
+        first, last = name.split(" ", 1)[0], name.rsplit(" ", 1)[1]
+        if len(surnames[first]) * len(given[last]) / total >= RARE_NAME_SCORE:
+            continue
+        roots = {clusters.find(i) for i in idxs}
+        if len({clusters.profile[r] for r in roots if clusters.profile[r]}) > 1:
+            continue
+        for i in idxs[1:]:
+            clusters.union(idxs[0], i)
 
 
 def _canonical_profiles(slots: list[tuple]) -> dict[str, str]:
@@ -124,25 +160,35 @@ def _write_people(conn: sqlite3.Connection, slots: list[tuple], clusters: _Clust
     people.sort()
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute("UPDATE paper_authors SET author_id = NULL")
+        # a person keeps their number while their slug stays, so few slots need rewriting
+        old_ids = dict(conn.execute("SELECT slug, id FROM authors"))
+        next_id = max(old_ids.values(), default=0) + 1
         conn.execute("DELETE FROM author_aliases")
         conn.execute("DELETE FROM authors")
         taken: set[str] = set()
         author_rows, alias_rows, slot_rows = [], [], []
-        for n, (base, _, _, display, fold, pid, count, names, idxs) in enumerate(people, 1):
+        for base, _, _, display, fold, pid, count, names, idxs in people:
             slug, k = base, 1
             while slug in taken:  # namesakes: wei-wang, wei-wang-2, ... (never a taken slug)
                 k += 1
                 slug = f"{base}-{k}"
             taken.add(slug)
+            n = old_ids.get(slug)
+            if n is None:
+                n, next_id = next_id, next_id + 1
             author_rows.append((n, slug, display, fold, pid, count))
             alias_rows.extend((n, name) for name in names if name != display)
-            slot_rows.extend((n, slots[i][0], slots[i][1]) for i in idxs)
+            slot_rows.extend((n, slots[i][0], slots[i][1]) for i in idxs if slots[i][7] != n)
         conn.executemany("INSERT INTO authors(id, slug, name, name_fold, profile_id, paper_count) "
                          "VALUES (?,?,?,?,?,?)", author_rows)
         conn.executemany("INSERT INTO author_aliases(author_id, alias) VALUES (?, ?)", alias_rows)
+        bulk = len(slot_rows) > 20_000
+        if bulk:  # one index build beats maintaining it through a mass update
+            conn.execute("DROP INDEX IF EXISTS paper_authors_author")
         conn.executemany("UPDATE paper_authors SET author_id = ? WHERE paper_id = ? AND position = ?",
                          slot_rows)
+        if bulk:
+            conn.execute("CREATE INDEX paper_authors_author ON paper_authors(author_id)")
         _link_works(conn)
         conn.execute("INSERT INTO meta(key, value) SELECT 'people_version', value FROM meta "
                      "WHERE key = 'data_version' ON CONFLICT(key) DO UPDATE SET value = excluded.value")
