@@ -139,3 +139,20 @@ def test_several_affiliations_of_one_author_are_kept(tmp_path):
     first = store.paper(f"nips2018:{multi['id']}")["authors"][0]
     assert len(first["affiliations"]) >= 2
     assert all(a["slug"] for a in first["affiliations"])
+
+
+def test_a_rare_name_is_one_person_without_shared_coauthors(tmp_path):
+    """Huishuai Zhang's papers at ICLR 2018, ICML 2016 and NeurIPS 2015 share no co-author or
+    institution, yet a name this rare is one person."""
+    files = []
+    for venue, year, ident in [("iclr", 2018, "SJ19eUg0-"), ("icml", 2016, "9388669fbe"),
+                               ("nips", 2015, "5619"), ("nips", 2018, "11630")]:
+        files.append(write_slice(tmp_path / "data", venue, year,
+                                 pick(load_paperlist(venue, year), {ident}, extra=5)))
+    store = Store(tmp_path / "p.db")
+    ingest_paths(store, files, progress=False)
+    slugs = {a["id"] for key in ("iclr2018:SJ19eUg0-", "icml2016:9388669fbe", "nips2015:5619",
+                                 "nips2018:11630")
+             for a in store.paper(key)["authors"] if a["name"] == "Huishuai Zhang"}
+    assert len(slugs) == 1
+    assert store.author(slugs.pop())["paper_count"] == 4
