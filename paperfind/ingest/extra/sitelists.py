@@ -55,6 +55,7 @@ def _unescape(value: object) -> str:
     """Undo the `\\xfc` escapes a Python `repr` left in the strings, and HTML entities."""
     if not isinstance(value, str):
         return ""
+    value = value.replace("\\\\", "\\")  # LaTeX backslashes come doubled: `$\\\\alpha$`
     return html.unescape(_PY_ESCAPE.sub(lambda m: chr(int(m[1] or m[2], 16)), value))
 
 
