@@ -73,10 +73,9 @@ class UpdateStats:
 class VectorIndex:
     """Opened (memory-mapped) vectors of one model and text budget, searchable by exact cosine."""
 
-    def __init__(self, params: VectorParams, keys: list[str], hashes: list[str],
-                 vectors: np.ndarray, scales: np.ndarray | None) -> None:
+    def __init__(self, params: VectorParams, keys: list[str], hashes: list[str], vectors: np.ndarray) -> None:
         self.params, self.keys, self.hashes = params, keys, hashes
-        self._vectors, self._scales = vectors, scales
+        self._vectors = vectors  # float32: memory-mapped when stored as float32, else widened
         self._row = {key: i for i, key in enumerate(keys)}
 
     def __len__(self) -> int:
@@ -101,32 +100,23 @@ class VectorIndex:
         if vectors.shape != (params.count, params.dim) or len(keys) != params.count:
             raise VectorIndexError(f"{directory}: {VECTORS_FILE} is {vectors.shape}, {KEYS_FILE} has "
                                    f"{len(keys)} keys, {PARAMS_FILE} says {params.count} x {params.dim}")
-        scales = np.load(directory / SCALES_FILE, allow_pickle=False) if params.dtype == "int8" else None
-        return cls(params, keys, hashes, vectors, scales)
+        if params.dtype != "float32":
+            # numpy has no fast float16/int8 matrix product: widen once, search float32 in memory
+            scales = np.load(directory / SCALES_FILE, allow_pickle=False) if params.dtype == "int8" else 1.0
+            vectors = np.ascontiguousarray(np.asarray(vectors, dtype=np.float32) * scales, dtype=np.float32)
+        return cls(params, keys, hashes, vectors)
 
     def vector(self, key: str) -> np.ndarray | None:
-        """The stored (dequantised) vector of one paper, or None if it has none yet."""
+        """The stored vector of one paper (float32), or None if it has none yet."""
         row = self._row.get(key)
-        return None if row is None else self._dequantise(self._vectors[row:row + 1])[0]
+        return None if row is None else np.array(self._vectors[row], dtype=np.float32)
 
-    def _dequantise(self, block: np.ndarray) -> np.ndarray:
-        block = np.asarray(block, dtype=np.float32)
-        return block * self._scales if self._scales is not None else block
-
-    def scores(self, query: np.ndarray, chunk_rows: int = 32768) -> np.ndarray:
+    def scores(self, query: np.ndarray) -> np.ndarray:
         """Cosine similarity of `query` (unit length, dim) with every stored vector."""
         query = np.asarray(query, dtype=np.float32).reshape(-1)
         if query.shape[0] != self.params.dim:
             raise ValueError(f"query has dimension {query.shape[0]}, index has {self.params.dim}")
-        if self._scales is not None:
-            query = query * self._scales  # (q * s) . c  ==  q . (s * c)
-        if self._vectors.dtype == np.float32:
-            return np.asarray(self._vectors @ query)
-        out = np.empty(len(self), dtype=np.float32)
-        for start in range(0, len(self), chunk_rows):
-            block = np.asarray(self._vectors[start:start + chunk_rows], dtype=np.float32)
-            out[start:start + len(block)] = block @ query
-        return out
+        return np.asarray(self._vectors @ query)
 
     def search(self, query: np.ndarray, k: int = 100, exclude: Iterable[str] = ()) -> list[tuple[str, float]]:
         """Top `k` (key, cosine) by exact search, ties by key; `exclude` drops keys (e.g. the paper itself)."""
@@ -276,7 +266,7 @@ def update_vectors(directory: Path, docs: Iterable[PaperText], embedder: Embedde
     for i, (key, digest) in enumerate(zip(keys, hashes)):
         previous = old.get(key)
         if previous is not None and previous[0] == digest:
-            vectors[i] = old_index._dequantise(old_index._vectors[previous[1]:previous[1] + 1])[0]
+            vectors[i] = old_index._vectors[previous[1]]
             done[i] = True
         else:
             todo.append(i)

