@@ -1,0 +1,47 @@
+"""The `paperfind` command as a user runs it: real processes, real files, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.realdata import load_paperlist, write_slice
+
+
+def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "paperfind.cli", *args], capture_output=True,
+                          text=True, env={**os.environ, **(env or {})}, timeout=300)
+
+
+def test_ingest_reports_bad_files_in_one_line_and_keeps_the_good(tmp_path):
+    good = write_slice(tmp_path / "data", "colt", 2019, load_paperlist("colt", 2019)[:12])
+    bad = tmp_path / "data" / "uai" / "uai2019.json"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("[{\"title\": \"x\"", encoding="utf-8")
+    db = tmp_path / "p.db"
+    proc = run("ingest", "--db", str(db), str(tmp_path / "data"))
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "uai2019.json" in errors[0]
+    assert "12 added" in proc.stdout
+
+    stats = json.loads(run("stats", "--json", "--db", str(db)).stdout)
+    assert stats["papers"] == 12
+    assert [(r["venue"], r["year"], r["papers"]) for r in stats["venue_years"]] == [("colt", 2019, 12)]
+
+
+def test_db_location_comes_from_the_environment(tmp_path):
+    good = write_slice(tmp_path / "data", "colt", 2019, load_paperlist("colt", 2019)[:3])
+    db = tmp_path / "env.db"
+    proc = run("ingest", "--no-index", str(good), env={"PAPERFIND_DB": str(db)})
+    assert proc.returncode == 0, proc.stderr
+    assert db.exists()
+
+
+def test_stats_without_a_database_says_what_to_do(tmp_path):
+    proc = run("stats", "--db", str(tmp_path / "missing.db"))
+    assert proc.returncode == 1
+    assert "paperfind ingest" in proc.stderr and "Traceback" not in proc.stderr
