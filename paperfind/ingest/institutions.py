@@ -23,6 +23,8 @@ thousand strings.
 
 from __future__ import annotations
 
+import html
+
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -320,9 +322,9 @@ def resolve_affiliation(raw: str, norm: str = "", abbr: str = "", country: str =
     known. The country given wins over the table's (a Google author in London is in the
     United Kingdom). Junk ("", "-", "N/A", "Unknown") gives an empty slug.
     """
-    raw_text = raw.strip() if isinstance(raw, str) else ""
-    slug, name, table_country = _resolve(raw_text, norm if isinstance(norm, str) else "",
-                                         abbr if isinstance(abbr, str) else "")
+    raw_text = html.unescape(raw).strip() if isinstance(raw, str) else ""
+    norm = html.unescape(norm) if isinstance(norm, str) else ""
+    slug, name, table_country = _resolve(raw_text, norm, abbr if isinstance(abbr, str) else "")
     given = country.strip() if isinstance(country, str) else ""
     return Affiliation(raw=raw_text or (norm or "").strip(), slug=slug, name=name,
                        country=(given or table_country) if slug else given)

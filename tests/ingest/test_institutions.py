@@ -67,3 +67,9 @@ def test_display_and_info():
     assert institution_info("stanford").country == "United States"
     assert institution_info("university-of-potsdam") is None
     assert institution_display("university-of-potsdam") == "University Of Potsdam"
+
+
+def test_html_entities_in_affiliations_are_decoded():
+    """NeurIPS 2024's virtual-site export writes apostrophes as `&#x27;`."""
+    aff = resolve_affiliation("King&#x27;s College London")
+    assert aff.raw == "King's College London" and aff.slug == "kcl"
