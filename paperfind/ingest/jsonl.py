@@ -2,18 +2,35 @@
 
 It is how users bring their own lists and how the bundled corpus ships; `paperfind export`
 writes it. A bad line is reported with its line number; the other lines still go in.
+
+Export lines are trusted to be normalised already (no cleaning happens), so each one is
+checked field by field against the shape `Record.to_json` writes before it is built: a
+hand-edited or hostile file must be refused line by line here, not fail the database
+transaction of its whole file (or reach a page) later.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import re
 import zlib
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Any, Iterator
 
 from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.text import text_problem
 from paperfind.model import Record
+
+_TEXT_FIELDS = ("source_id", "title", "abstract", "tldr", "status", "track", "area", "bibtex",
+                "forum_id", "source", "key")
+_AFFILIATION_FIELDS = ("raw", "slug", "name", "country")
+_VENUE = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+# A key is the public id in URLs (/papers/{key}): `{venue}{year}:{id}`, no spaces or slashes.
+_KEY = re.compile(r"[a-z0-9_-]+\d{4}:[^\s/?#%\\]{1,200}")
+_MIN_YEAR, _MAX_YEAR = 1900, 2100
+_MAX_CITATIONS = 10**9
+_MAX_ITEMS = 5000  # authors, keywords or affiliations of one paper
 
 
 def read_export(path: Path) -> Iterator[Record | BadRecord]:
@@ -30,13 +47,126 @@ def read_export(path: Path) -> Iterator[Record | BadRecord]:
         except json.JSONDecodeError as exc:
             yield BadRecord(source, number, f"not JSON ({exc.msg} at column {exc.colno})")
             continue
+        except RecursionError:
+            yield BadRecord(source, number, "not JSON (nested too deeply)")
+            continue
         try:
-            record = Record.from_json(data)
+            record = Record.from_json(checked_export_line(data))
         except (TypeError, ValueError) as exc:
             yield BadRecord(source, number, str(exc))
             continue
         record.source_index = number
         yield record
+
+
+def checked_export_line(data: Any) -> dict[str, Any]:
+    """The line with null texts as "" (hand-written files use null); `ValueError` naming the
+    first field that has the wrong shape."""
+    if not isinstance(data, dict):
+        raise ValueError(f"line is {_kind(data)}, expected a JSON object")
+    data = {k: ("" if v is None and k in _TEXT_FIELDS else v) for k, v in data.items()}
+    for name in _TEXT_FIELDS:
+        _text(data, name)
+    venue = data.get("venue")
+    if not isinstance(venue, str) or not _VENUE.fullmatch(venue):
+        raise ValueError("field 'venue' must be a lower-case venue slug such as 'iclr' "
+                         f"(got {_shown(venue)})")
+    year = data.get("year")
+    if isinstance(year, str) and year.strip().isdigit():
+        year = data["year"] = int(year)
+    if not isinstance(year, int) or isinstance(year, bool) or not _MIN_YEAR <= year <= _MAX_YEAR:
+        raise ValueError(f"field 'year' must be a year between {_MIN_YEAR} and {_MAX_YEAR} "
+                         f"(got {_shown(data.get('year'))})")
+    if not (data.get("title") or "").strip():
+        raise ValueError("field 'title' must be a non-empty string")
+    key = data.get("key") or ""
+    if key and not _KEY.fullmatch(key):
+        raise ValueError("field 'key' must look like 'iclr2024:abc123' (no spaces or slashes, "
+                         f"at most 200 characters after the colon; got {_shown(key)})")
+    citations = data.get("citations")
+    if citations is not None and (not isinstance(citations, int) or isinstance(citations, bool)
+                                  or not 0 <= citations <= _MAX_CITATIONS):
+        raise ValueError(f"field 'citations' must be a count or null (got {_shown(citations)})")
+    if not isinstance(data.get("authors_ordered", True), bool):
+        raise ValueError("field 'authors_ordered' must be true or false")
+    for i, slot in enumerate(_items(data, "authors")):
+        where = f"authors[{i}]"
+        if not isinstance(slot, dict):
+            raise ValueError(f"field '{where}' must be an object with a 'name'")
+        unknown = sorted(set(slot) - {"name", "profile_id", "alias_profile_id", "affiliations"})
+        if unknown:
+            raise ValueError(f"field '{where}' has unknown field(s): {', '.join(unknown)}")
+        if not isinstance(slot.get("name"), str) or not slot["name"].strip():
+            raise ValueError(f"field '{where}.name' must be a non-empty string")
+        for name in ("name", "profile_id", "alias_profile_id"):
+            _text(slot, name, f"{where}.{name}")
+        _affiliations(slot, "affiliations", f"{where}.affiliations")
+    _affiliations(data, "paper_affiliations", "paper_affiliations")
+    for i, keyword in enumerate(_items(data, "keywords")):
+        if not isinstance(keyword, str) or not keyword.strip():
+            raise ValueError(f"field 'keywords[{i}]' must be a non-empty string")
+        _check(f"keywords[{i}]", keyword)
+    links = data.get("links") or {}
+    if not isinstance(links, dict):
+        raise ValueError("field 'links' must be an object of name → URL")
+    for name, url in links.items():
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise ValueError(f"field 'links.{name}' must be an http(s) URL (got {_shown(url)})")
+        _check(f"links.{name}", name)
+        _check(f"links.{name}", url)
+    return data
+
+
+def _text(data: dict[str, Any], name: str, where: str | None = None) -> None:
+    value = data.get(name)
+    if value is None:
+        return
+    if not isinstance(value, str):
+        raise ValueError(f"field '{where or name}' is {_kind(value)}, expected a string")
+    _check(where or name, value)
+
+
+def _check(where: str, value: str) -> None:
+    problem = text_problem(where, value)
+    if problem:
+        raise ValueError(problem)
+
+
+def _items(data: dict[str, Any], name: str, where: str | None = None) -> list[Any]:
+    value = data.get(name)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ValueError(f"field '{where or name}' is {_kind(value)}, expected a list")
+    if len(value) > _MAX_ITEMS:
+        raise ValueError(f"field '{where or name}' has {len(value):,} entries; "
+                         f"at most {_MAX_ITEMS:,} are taken")
+    return value
+
+
+def _affiliations(data: dict[str, Any], name: str, where: str) -> None:
+    for i, aff in enumerate(_items(data, name, where)):
+        if isinstance(aff, str):
+            _check(f"{where}[{i}]", aff)
+            continue
+        if not isinstance(aff, dict):
+            raise ValueError(f"field '{where}[{i}]' must be a string or an object")
+        unknown = sorted(set(aff) - set(_AFFILIATION_FIELDS))
+        if unknown:
+            raise ValueError(f"field '{where}[{i}]' has unknown field(s): {', '.join(unknown)}")
+        for part in _AFFILIATION_FIELDS:
+            _text(aff, part, f"{where}[{i}].{part}")
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", int: "a number",
+             float: "a number", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _read_lines(path: Path) -> list[str]:

@@ -24,7 +24,7 @@ from typing import Any, Iterator
 from paperfind.ingest.errors import BadRecord, SourceError
 from paperfind.ingest.institutions import resolve_affiliation
 from paperfind.ingest.names import clean_name, split_authors
-from paperfind.ingest.text import clean_text, clean_title
+from paperfind.ingest.text import clean_text, clean_title, text_problem
 from paperfind.ingest.venues import normalize_status
 from paperfind.model import Affiliation, AuthorSlot, Record
 
@@ -34,6 +34,12 @@ _ARXIV_ID = re.compile(r"(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+
 # Record link name → paperlists field.
 _LINK_FIELDS = (("site", "site"), ("pdf", "pdf"), ("openreview", "openreview"),
                 ("code", "github"), ("project", "project"), ("arxiv", "arxiv"), ("oa", "oa"))
+# Every field a record is built from; each is checked for size and encoding before use.
+_USED_FIELDS = ("id", "title", "abstract", "tldr", "author", "authorids", "or_profile", "aff",
+                "aff_unique_norm", "aff_unique_abbr", "aff_unique_index", "aff_country_unique",
+                "aff_country_unique_index", "keywords", "primary_area", "status", "track",
+                "bibtex") + tuple(source for _, source in _LINK_FIELDS)
+_MAX_CITATIONS = 10**9  # beyond any real count; larger numbers are a broken field
 
 
 class _BadField(Exception):
@@ -97,6 +103,7 @@ def _load_list(path: Path) -> list[Any]:
 
 
 def _to_record(item: dict[str, Any], venue: str, year: int, source: str, index: int) -> Record:
+    _check_text_fields(item)
     title = item.get("title")
     if title is None:
         raise _BadField("missing field 'title'")
@@ -120,6 +127,18 @@ def _to_record(item: dict[str, Any], venue: str, year: int, source: str, index: 
         forum_id=source_id if source_id and "openreview.net" in site else "",
         source=source, source_index=index,
     )
+
+
+def _check_text_fields(item: dict[str, Any]) -> None:
+    """Refuse a record whose text could not be stored whole (see `text_problem`)."""
+    for name in _USED_FIELDS:
+        value = item.get(name)
+        values = value if isinstance(value, list) else [value]
+        for part in values:
+            if isinstance(part, str):
+                problem = text_problem(name, part)
+                if problem:
+                    raise _BadField(problem)
 
 
 def _authors(item: dict[str, Any]) -> tuple[list[AuthorSlot], list[Affiliation]]:
@@ -262,7 +281,7 @@ def _citations(value: Any) -> int | None:
         return None
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
-    return value if isinstance(value, int) and value >= 0 else None
+    return value if isinstance(value, int) and 0 <= value <= _MAX_CITATIONS else None
 
 
 def _string(item: dict[str, Any], name: str) -> str:

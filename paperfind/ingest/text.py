@@ -42,6 +42,9 @@ _SUPERSCRIPT = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺
 _SUBSCRIPT = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
 _SCRIPT = re.compile(r"([\^_])(?:\{([0-9+\-=()n]{1,4})\}|([0-9n]))")
 _TRAILING_TITLE_JUNK = re.compile(r"[\s.]+$")
+# The longest field of the real data is a 16,262-character abstract; a field far beyond
+# that is a broken or hostile file, and would cost seconds of cleaning and a huge page.
+MAX_FIELD_CHARS = 100_000
 
 
 def clean_text(s: str | None) -> str:
@@ -58,6 +61,25 @@ def clean_text(s: str | None) -> str:
     if ("\\" in text or "$" in text or "{" in text) and _is_well_formed(text):
         text = _latex_to_text(text)
     return _WHITESPACE.sub(" ", text).strip()
+
+
+def text_problem(field: str, value: str) -> str | None:
+    """Why a source's text field cannot be stored (too long, not encodable), else None.
+
+    A lone UTF-16 surrogate (a JSON `\\ud800` escape without its pair) is a valid Python
+    string that no UTF-8 database or page can hold, so it is refused here, naming the field,
+    instead of failing the whole file's transaction later.
+    """
+    if len(value) > MAX_FIELD_CHARS:
+        return (f"field '{field}' is {len(value):,} characters long; "
+                f"at most {MAX_FIELD_CHARS:,} are taken")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return (f"field '{field}' contains an invalid character (a lone surrogate "
+                    f"U+{ord(value[exc.start]):04X} at position {exc.start})")
+    return None
 
 
 def clean_title(s: str | None) -> str:
