@@ -103,6 +103,11 @@ MIGRATIONS: list[tuple[str, str]] = [
     );
     CREATE INDEX keywords_keyword ON keywords(keyword);
     """),
+    # title-only sources look papers up by venue, year and title: without this the planner
+    # took the (venue, year) index and scanned a whole venue-year per record
+    ("0002_title_lookup", """
+    CREATE INDEX papers_venue_year_title ON papers(venue, year, title_norm);
+    """),
 ]
 
 
