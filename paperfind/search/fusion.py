@@ -13,12 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from paperfind.search.crosslingual import han_share
 
-Ranked = Sequence[tuple[str, float]]  # (paper key, score), best first
+# (paper key or index row, score), best first; keys must sort consistently (rows sorted by key do)
+Ranked = Sequence[tuple[Any, float]]
 
 RRF_K = 60
+SEMANTIC_DEPTH = 100  # the cosine rescaling spans the top 100, as when the weights were chosen
 _WORD = re.compile(r"[^\W\d_][\w'\-.]*", re.UNICODE)
 _NAME_PART = re.compile(r"^(?:[A-Z][a-z'\-]+|[A-Z]\.?|[A-Z][a-z]+-[A-Z][a-z]+|(?:van|von|de|der|da|di|del|le|la))$")
 _LOWER_NAME_PART = re.compile(r"^[a-z][a-z'\-]+$")
@@ -67,7 +70,7 @@ def classify_query(query: str) -> QueryKind:
 
 
 def weighted_rrf(lists: Sequence[Ranked], weights: Sequence[float], k: int = RRF_K,
-                 depth: int | None = None) -> list[tuple[str, float]]:
+                 depth: int | None = None) -> list[tuple[Any, float]]:
     """Weighted reciprocal rank fusion: score(key) = sum_i w_i / (k + rank_i(key)).
 
     A list with weight 0 contributes nothing; `depth` cuts each list before fusing.
@@ -75,11 +78,11 @@ def weighted_rrf(lists: Sequence[Ranked], weights: Sequence[float], k: int = RRF
     """
     if len(lists) != len(weights):
         raise ValueError(f"{len(lists)} ranked lists but {len(weights)} weights")
-    fused: dict[str, float] = {}
+    fused: dict[Any, float] = {}
     for ranked, weight in zip(lists, weights):
         if weight <= 0:
             continue
-        seen: set[str] = set()
+        seen: set[Any] = set()
         for rank, (key, _score) in enumerate(ranked[:depth] if depth else ranked, start=1):
             if key in seen:  # a key repeated in one list counts at its best rank only
                 continue
@@ -88,7 +91,7 @@ def weighted_rrf(lists: Sequence[Ranked], weights: Sequence[float], k: int = RRF
     return sorted(fused.items(), key=lambda item: (-item[1], item[0]))
 
 
-def convex_fusion(lexical: Ranked, semantic: Ranked, weight: float) -> list[tuple[str, float]]:
+def convex_fusion(lexical: Ranked, semantic: Ranked, weight: float) -> list[tuple[Any, float]]:
     """score = lexical / max(lexical) + weight * (cos - last cos) / (first cos - last cos).
 
     `semantic` is the semantic top list (best first, cosine scores); a paper outside it gets 0
@@ -107,7 +110,7 @@ def convex_fusion(lexical: Ranked, semantic: Ranked, weight: float) -> list[tupl
 
 
 def fuse(query: str, lexical: Ranked, semantic: Ranked, *,
-         kind: QueryKind | None = None) -> list[tuple[str, float]]:
+         kind: QueryKind | None = None) -> list[tuple[Any, float]]:
     """Hybrid ranking for `query` from its lexical and semantic candidates.
 
     `kind` overrides the classification (e.g. a caller that found the query to be an author's
@@ -119,16 +122,16 @@ def fuse(query: str, lexical: Ranked, semantic: Ranked, *,
         return _own_order(lexical)
     if not lexical:
         return _own_order(semantic)
-    return convex_fusion(lexical, semantic, kind.semantic_weight)
+    return convex_fusion(lexical, _own_order(semantic)[:SEMANTIC_DEPTH], kind.semantic_weight)
 
 
-def _best_scores(ranked: Ranked) -> dict[str, float]:
-    best: dict[str, float] = {}
+def _best_scores(ranked: Ranked) -> dict[Any, float]:
+    best: dict[Any, float] = {}
     for key, score in ranked:
         if key not in best or score > best[key]:
             best[key] = float(score)
     return best
 
 
-def _own_order(ranked: Ranked) -> list[tuple[str, float]]:
+def _own_order(ranked: Ranked) -> list[tuple[Any, float]]:
     return sorted(_best_scores(ranked).items(), key=lambda item: (-item[1], item[0]))

@@ -79,3 +79,11 @@ def test_convex_fusion_is_deterministic_and_orders_ties_by_key():
         assert fuse("learning a metric space for few-shot classification with prototypes", lex, sem) == first
     tied = convex_fusion([("b", 2.0), ("a", 2.0)], [("c", 0.5)], 0.0)
     assert [k for k, _ in tied] == ["a", "b", "c"]
+
+
+def test_fusion_takes_index_rows_as_well_as_keys():
+    rows_lexical = [(4, 9.0), (1, 7.5), (2, 7.5)]
+    rows_semantic = [(2, 0.91), (7, 0.90), (4, 0.80)]
+    fused = fuse("why does adaptive gradient descent generalise worse than plain SGD", rows_lexical,
+                 rows_semantic)
+    assert [r for r, _ in fused] == [4, 2, 1, 7]
