@@ -107,9 +107,9 @@ class DocTable:
         selected[rows] = True
         for facet in FACETS:
             if facet == "year":
-                years, counts = np.unique(np.asarray(self.year)[rows], return_counts=True)
-                pairs = [[int(y), int(c)] for y, c in zip(years, counts) if y > 0]
-                out["year"] = sorted(pairs, key=lambda p: -p[0])
+                years = self.year[rows]
+                counts = np.bincount(years[years > 0]) if len(rows) else np.zeros(0, int)
+                out["year"] = [[int(y), int(counts[y])] for y in np.flatnonzero(counts)[::-1]]
                 continue
             if facet == "institution":
                 codes = np.asarray(self.inst)[selected[self.inst_row]]

@@ -38,6 +38,7 @@ TEXT_FIELD_PARAMS: dict[str, tuple[float, float]] = {
 }
 TEXT_K1 = 1.2
 ALL_FIELDS = tuple(FIELD_PARAMS) + ("text",)
+MAX_SCORED_GROUPS = 64  # query words per search (one bit each in the match mask)
 TEXT_FIELDS = ("title", "abstract", "keywords")  # stemmed terms
 NAME_FIELDS = ("authors", "venue")  # folded, unstemmed words
 
@@ -129,20 +130,20 @@ class LexicalIndex:
         minimum-should-match. `mask` (bool per doc) zeroes filtered-out docs.
         """
         scores = np.zeros(self.n_docs, dtype=np.float32)
-        matched = np.zeros(self.n_docs, dtype=np.int16)
-        for group in groups:
-            hit = np.zeros(self.n_docs, dtype=bool)
-            best = np.zeros(self.n_docs, dtype=np.float32)
+        # one bit per group and doc: "this doc has this word", counted once at the end
+        dtype = np.uint32 if len(groups) <= 32 else np.uint64
+        bits = np.zeros(self.n_docs, dtype=dtype)
+        for g, group in enumerate(groups[:MAX_SCORED_GROUPS]):
+            flag = dtype(1 << g)
             for field, term, boost in group:
                 if term < 0 or boost <= 0:
                     continue
                 docs, weights = self.fields[field].column(term)
                 if len(docs) == 0:
                     continue
-                best[docs] += weights * boost
-                hit[docs] = True
-            scores += best
-            matched += hit
+                scores[docs] += weights if boost == 1.0 else weights * np.float32(boost)
+                bits[docs] |= flag
+        matched = np.bitwise_count(bits).astype(np.int16)
         if mask is not None:
             scores[~mask] = 0
             matched[~mask] = 0

@@ -100,7 +100,8 @@ def build_index(store: IndexSource, root: Path) -> Path:
         os.replace(tmp, root / "CURRENT")
         _fsync_dir(root)
         for old in _versions(root):
-            if old < n - 1:
+            unfinished = not (root / f"v{old}" / "params.json").exists()  # a build that died
+            if old < n - 1 or (old != n and unfinished):
                 shutil.rmtree(root / f"v{old}", ignore_errors=True)
     return target
 

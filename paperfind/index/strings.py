@@ -1,18 +1,30 @@
 """Sorted string tables on disk: the index's dictionaries without pickles or load-time dicts.
 
 A vocabulary of 200k terms or a name table of 700k forms would cost seconds to turn into a
-Python dict on every start. Kept as one sorted UTF-8 blob plus offsets (two .npy files,
-memory-mapped), a lookup is a binary search of ~20 string decodes.
+Python dict on every start. Kept as one sorted UTF-8 blob (`.blob.bin`) plus offsets
+(`.offsets.npy`), both memory-mapped, a lookup is a binary search of ~20 string decodes.
 """
 
 from __future__ import annotations
 
 import json
+import mmap
 from bisect import bisect_left, bisect_right
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
+
+
+_OFFSETS_AS_LIST = 300_000  # smaller tables keep offsets as a list: faster to index than numpy
+
+
+def _map_bytes(path: Path) -> bytes | mmap.mmap:
+    """The file's bytes, memory-mapped (an empty file cannot be mapped: plain b"")."""
+    if path.stat().st_size == 0:
+        return b""
+    with open(path, "rb") as f:
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def load_array(path: Path) -> np.ndarray:
@@ -23,9 +35,9 @@ def load_array(path: Path) -> np.ndarray:
 class StringTable(Sequence[str]):
     """An immutable sorted list of strings backed by `name.blob.npy` and `name.offsets.npy`."""
 
-    def __init__(self, blob: np.ndarray, offsets: np.ndarray) -> None:
-        self._blob = blob
-        self._offsets = offsets
+    def __init__(self, blob: bytes | mmap.mmap, offsets: np.ndarray) -> None:
+        self._blob = blob  # raw UTF-8; slicing an mmap gives bytes without numpy overhead
+        self._offsets = offsets.tolist() if len(offsets) <= _OFFSETS_AS_LIST else offsets
 
     def __len__(self) -> int:
         return len(self._offsets) - 1
@@ -35,8 +47,7 @@ class StringTable(Sequence[str]):
             return [self[j] for j in range(*i.indices(len(self)))]
         if i < 0:
             i += len(self)
-        start, end = int(self._offsets[i]), int(self._offsets[i + 1])
-        return bytes(self._blob[start:end]).decode("utf-8")
+        return self._blob[self._offsets[i]:self._offsets[i + 1]].decode("utf-8")
 
     def find(self, s: str) -> int:
         """The position of `s`, or -1."""
@@ -58,13 +69,12 @@ class StringTable(Sequence[str]):
         offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
         if encoded:
             offsets[1:] = np.cumsum([len(b) for b in encoded])
-        blob = np.frombuffer(b"".join(encoded), dtype=np.uint8)
-        np.save(root / f"{name}.blob.npy", blob)
+        (root / f"{name}.blob.bin").write_bytes(b"".join(encoded))
         np.save(root / f"{name}.offsets.npy", offsets)
 
     @classmethod
     def load(cls, root: Path, name: str) -> "StringTable":
-        return cls(load_array(root / f"{name}.blob.npy"), load_array(root / f"{name}.offsets.npy"))
+        return cls(_map_bytes(root / f"{name}.blob.bin"), load_array(root / f"{name}.offsets.npy"))
 
 
 class JsonRecords:

@@ -47,6 +47,7 @@ class DocFeatures:
 
 class SearchBackend(Protocol):
     n_docs: int
+    n_terms: int
     data_version: int
 
     def term_id(self, term: str) -> int: ...
@@ -83,10 +84,12 @@ class IndexBackend:
     def __init__(self, index: IndexVersion) -> None:
         self.index = index
         self.n_docs = index.docs.n
+        self.n_terms = int(index.params["n_terms"])
         self.data_version = index.data_version
         self._years = np.asarray(index.docs.year)
         self._citations = np.asarray(index.docs.citations)
         self._term_ids: dict[str, int] = {}  # memo: a query asks for the same terms many times
+        self.semantic = None  # a SemanticRetriever (paperfind.embed) once vectors exist
 
     def term_id(self, term: str) -> int:
         tid = self._term_ids.get(term)
@@ -104,8 +107,10 @@ class IndexBackend:
         return self.index.lexical.score(resolved, mask)
 
     def vector_candidates(self, text, mask, k):
-        # no vectors in this backend yet: semantic modes fall back to lexical
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        """Rows by cosine from the attached semantic retriever; none without vectors."""
+        if self.semantic is None:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        return self.semantic.vector_candidates(text, mask, k)
 
     def filter_mask(self, filters: Filters) -> np.ndarray | None:
         if filters.empty():

@@ -16,13 +16,14 @@ import numpy as np
 
 from paperfind.index.manager import IndexVersion, build_index, current_name, open_index
 from paperfind.index.names import INITIAL, PersonMatch
-from paperfind.index.tokenize import Analyzer
+from paperfind.index.tokenize import Analyzer, has_han
 from paperfind.search.backend import Filters, IndexBackend, SearchBackend
 from paperfind.search.highlight import Marker
+from paperfind.search.hybrid import fuse_rows
 from paperfind.search.plan import QueryPlan, build_plan, idf_of_groups
 from paperfind.search.query import ParsedQuery, parse_query
-from paperfind.search.rank import (GroupMap, adjacent_pairs, coverage, keyword_match,
-                                   phrase_present, title_features)
+from paperfind.search.rank import (GroupMap, Mapped, adjacent_pairs, idf_share, keyword_match,
+                                   phrase_present, title_in_query)
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
                                        hit, suggestion_text)
 from paperfind.search.settings import SearchSettings
@@ -67,11 +68,16 @@ class Searcher:
     """
 
     def __init__(self, store=None, index_root: Path | str | None = None,
-                 settings: SearchSettings | None = None) -> None:
+                 settings: SearchSettings | None = None, vector_dir: Path | str | None = None) -> None:
         if index_root is None:
             raise ValueError("Searcher needs an index_root (the database path + '.index')")
         self.store = store
         self.root = Path(index_root)
+        root = str(self.root)
+        self.vector_dir = Path(vector_dir) if vector_dir else (
+            Path(root[:-len(".index")] + ".vectors") if root.endswith(".index") else None)
+        self._semantic = None
+        self._translator = None
         self.settings = settings or SearchSettings()
         self.analyzer = Analyzer()
         self._index: IndexVersion | None = None
@@ -95,7 +101,36 @@ class Searcher:
             if index is not None:
                 self._index, self._backend = index, IndexBackend(index)
                 self._loaded_name = index.path.name
+                self._semantic = None  # rows changed: the vectors are aligned again
+        if self._backend is not None:
+            self._attach_vectors(self._backend)
         return self._backend
+
+    def _attach_vectors(self, backend: IndexBackend) -> None:
+        """Give the backend the semantic route once vectors exist beside the database."""
+        if not self.settings.use_vectors or self.vector_dir is None:
+            return
+        if self._semantic is None:
+            if not (self.vector_dir / "CURRENT").exists():
+                return
+            from paperfind.embed.retriever import SemanticRetriever  # heavy: only with vectors
+
+            keys = [backend.key_of(r) for r in range(backend.n_docs)]
+            self._semantic = SemanticRetriever(self.vector_dir, keys)
+        else:
+            self._semantic.reload()  # a newer generation written by the background embedder
+        backend.semantic = self._semantic
+
+    def _lexical_text(self, q: ParsedQuery) -> str | None:
+        """The English the lexical route searches for a Chinese query (the corpus is English)."""
+        if not has_han(q.text):
+            return None
+        from paperfind.search.crosslingual import ZhEnTranslator, lexical_query_text
+
+        if self._translator is None:
+            self._translator = ZhEnTranslator()
+        english = lexical_query_text(q.text, self._translator)
+        return english if english != q.text else None
 
     def is_stale(self) -> bool:
         """Whether the store has data the loaded index does not (an ingest since the build)."""
@@ -116,6 +151,10 @@ class Searcher:
         offset = max(0, min(int(request.offset or 0), self.settings.max_offset))
         sort = request.sort if request.sort in SORTS else "relevance"
         plan = build_plan(q, self.analyzer, backend)
+        if not plan.person_is_query and self.settings.translate_chinese:
+            english = self._lexical_text(q)
+            if english:
+                plan = build_plan(q, self.analyzer, backend, translation=english)
         mask = self._mask(backend, q, plan, merge_filters(request.filters, q))
         rows, relevance, used = self._rank(backend, q, plan, mask, offset + limit, mode)
         relevance = np.round(relevance, SCORE_DECIMALS)  # float noise must not beat the key order
@@ -167,7 +206,8 @@ class Searcher:
             return rows, np.zeros(len(rows)), "lexical"  # filter-only: sorted by citations
         scores, matched = backend.lexical_scores(plan.lexical(), mask)
         n = plan.known_groups(backend)
-        msm = 1 if q.any_of or n == 0 else (n if n <= 2 else n - 1 if n <= 4 else math.ceil(0.4 * n))
+        msm = 1 if q.any_of or n == 0 else (n if n <= 2 else n - 1 if n <= 4
+                                                  else math.ceil(self.settings.min_match_share * n))
         rows = np.flatnonzero((matched >= msm) & (scores > 0))
         if len(rows) < needed and msm > 1:
             rows = np.flatnonzero(scores > 0)
@@ -189,10 +229,11 @@ class Searcher:
         if len(person_rows) and plan.person_is_query:
             relevance += self._person_tiers(backend, plan, rows)
         used = "lexical"
-        if mode != "lexical":
-            vec_rows, _ = backend.vector_candidates(q.text, mask, self.settings.rerank_depth)
+        if mode != "lexical" and q.text.strip():
+            vec_rows, vec_scores = backend.vector_candidates(q.text, mask, self.settings.rerank_depth)
             if len(vec_rows):
-                rows, relevance, used = self._fuse(rows, relevance, vec_rows, mode, plan)
+                rows, relevance, used = fuse_rows(backend, q.text, rows, relevance, vec_rows,
+                                                  vec_scores, mode, plan.person_is_query)
         return rows, relevance, used
 
     def _person_rows(self, backend: SearchBackend, plan: QueryPlan, mask) -> np.ndarray:
@@ -228,40 +269,29 @@ class Searcher:
 
     def _rerank(self, backend, plan: QueryPlan, rows: np.ndarray, base: np.ndarray) -> np.ndarray:
         w = self.settings.weights
+        n = len(rows)
         groups = [[backend.term_id(s) for s, _ in g.stems] for g in plan.groups]
-        gm = GroupMap.build(groups, idf_of_groups(plan, backend))
-        title, abstract = backend.sequences("title"), backend.sequences("abstract")
-        keywords = backend.sequences("keywords")
-        q_in_t, t_in_q = title_features(gm, *title, rows)
-        pairs = adjacent_pairs(gm, *title, rows) + adjacent_pairs(gm, *abstract, rows)
-        proximity = np.minimum(pairs / max(gm.n_groups - 1, 1), 1.0)
+        gm = GroupMap(groups, idf_of_groups(plan, backend), backend.n_terms)
+        title = Mapped.gather(gm, *backend.sequences("title"), rows)
+        abstract = Mapped.gather(gm, *backend.sequences("abstract"), rows)
+        keywords = Mapped.gather(gm, *backend.sequences("keywords"), rows)
+        q_in_t = idf_share(gm, [title], n)
+        t_in_q = title_in_query(title, n)
+        pairs = adjacent_pairs(gm, title, n) + adjacent_pairs(gm, abstract, n)
         score = base / (base.max() or 1.0)
         score += w.title_match * (q_in_t * t_in_q) ** 2 + w.title_cover * q_in_t
-        score += w.title_in_query * t_in_q + w.proximity * proximity
+        score += w.title_in_query * t_in_q
+        score += w.proximity * np.minimum(pairs / max(gm.n_groups - 1, 1), 1.0)
         if w.coverage:
-            score += w.coverage * coverage(gm, [title, abstract, keywords], rows)
+            score += w.coverage * idf_share(gm, [title, abstract, keywords], n)
         if w.keyword:
-            score += w.keyword * keyword_match(gm, *keywords, rows)
+            score += w.keyword * keyword_match(gm, keywords, n)
         if plan.people and not plan.person_is_query:
             best = plan.people[0].score
             for m in plan.people[:self.settings.max_people]:
                 by = backend.author_mask([m.author_id])[rows]
                 score += np.where(by, w.author * m.score / best, 0.0)
         return score
-
-    def _fuse(self, rows, relevance, vec_rows, mode: str, plan: QueryPlan):
-        """Hybrid/semantic: reciprocal rank fusion, except where the query names a person."""
-        if plan.person_is_query:
-            return rows, relevance, "lexical"
-        k = self.settings.rrf_k
-        fused: dict[int, float] = {}
-        if mode == "hybrid":
-            for rank, i in enumerate(np.lexsort((rows, -relevance))[:1000]):
-                fused[int(rows[i])] = 1.0 / (k + rank + 1)
-        for rank, r in enumerate(vec_rows):
-            fused[int(r)] = fused.get(int(r), 0.0) + 1.0 / (k + rank + 1)
-        out = np.asarray(sorted(fused), dtype=np.int64)
-        return out, np.asarray([fused[int(r)] for r in out]), mode
 
     def _sort(self, backend: SearchBackend, rows: np.ndarray, relevance: np.ndarray,
               sort: str) -> np.ndarray:

@@ -27,8 +27,9 @@ class Marker:
         self.stems = set(stems)
         self.analyzer = analyzer
         prefixes = sorted({p for p in self.stems | set(words) if len(p) >= 2}, key=lambda p: (-len(p), p))
-        self._pattern = (re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, prefixes))
-                                    + r")[^\W_]*", re.IGNORECASE) if prefixes else None)
+        source = r"(?<![^\W_])(?:" + "|".join(map(re.escape, prefixes)) + r")[^\W_]*"
+        self._pattern = re.compile(source) if prefixes else None  # run on lower-cased text
+        self._pattern_ci = re.compile(source, re.IGNORECASE) if prefixes else None
         self._seen: dict[str, bool] = {}
 
     def _confirm(self, word: str) -> bool:
@@ -46,7 +47,10 @@ class Marker:
     def _matches(self, text: str) -> list[tuple[int, int]]:
         if self._pattern is None:
             return []
-        return [m.span() for m in self._pattern.finditer(text) if self._confirm(m.group(0))]
+        lower = text.lower()
+        if len(lower) != len(text):  # rare letters whose lower case is longer: slower path
+            return [m.span() for m in self._pattern_ci.finditer(text) if self._confirm(m.group(0))]
+        return [m.span() for m in self._pattern.finditer(lower) if self._confirm(m.group(0))]
 
     def _render(self, text: str, spans: list[tuple[int, int]]) -> str:
         out, last = [], 0

@@ -21,7 +21,8 @@ from paperfind.search.query import ParsedQuery
 FIELD_BOOSTS = {"text": 1.0, "title": 0.0, "abstract": 0.0, "keywords": 0.0, "authors": 0.5,
                 "venue": 0.2}
 TEXT_FIELDS = ("text", "title", "abstract", "keywords")
-MAX_GROUPS = 32
+TRANSLATION_WEIGHT = 0.6
+MAX_GROUPS = 32  # query words kept (the index scores up to 64)
 MAX_NAME_WINDOW_QUERY = 8  # longer free text is not searched for embedded names
 RARE_WORD_FREQ = 2  # a known word this rare may still be a typo of a common neighbour
 CORRECTION_RATIO = 30  # ... when the neighbour is this many times more frequent
@@ -57,7 +58,9 @@ class QueryPlan:
                 else:
                     alts += [(f, stem, FIELD_BOOSTS[f] * weight) for f in TEXT_FIELDS if FIELD_BOOSTS[f]]
             if not g.title_only:
-                alts += [(f, g.word, FIELD_BOOSTS[f]) for f in ("authors", "venue") if FIELD_BOOSTS[f]]
+                factor = g.stems[0][1]
+                alts += [(f, g.word, FIELD_BOOSTS[f] * factor) for f in ("authors", "venue")
+                         if FIELD_BOOSTS[f]]
             out.append(alts)
         return out
 
@@ -79,16 +82,26 @@ def _corrections(word: str, backend: SearchBackend) -> tuple[list[tuple[str, flo
     return [], None
 
 
+def _is_author_word(word: str, backend: SearchBackend) -> bool:
+    tid = backend.term_id(word)
+    return tid >= 0 and backend.doc_freq("authors", tid) > 0
+
+
 def _is_name_word(word: str, backend: SearchBackend) -> bool:
     """A word the author or venue fields know (`perez`, `neurips`) is no typo."""
     tid = backend.term_id(word)
     return tid >= 0 and (backend.doc_freq("authors", tid) > 0 or backend.doc_freq("venue", tid) > 0)
 
 
-def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend) -> QueryPlan:
+def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend, translation: str = "") -> QueryPlan:
+    """`translation` (a Chinese query's English rendering) adds words at `TRANSLATION_WEIGHT`:
+    a dictionary rendering is a guess, the user's own words are not."""
     plan = QueryPlan()
-    seen: set[str] = set()
-    for text, title_only in [(q.text, False)] + [(t, True) for t in q.titles]:
+    seen: set[tuple[str, bool]] = set()
+    sources = [(q.text, False, 1.0)] + [(t, True, 1.0) for t in q.titles]
+    if translation:
+        sources.append((translation, False, TRANSLATION_WEIGHT))
+    for text, title_only, factor in sources:
         for word in an.words(text):
             if an.is_stopword(word) or len(plan.groups) >= MAX_GROUPS:
                 continue
@@ -96,11 +109,11 @@ def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend) -> QueryPla
             if (stem, title_only) in seen:
                 continue
             seen.add((stem, title_only))
-            stems = [(stem, 1.0)]
+            stems = [(stem, factor)]
             if (not has_han(word) and backend.word_frequency(word) <= RARE_WORD_FREQ
                     and not _is_name_word(word, backend)):
                 alts, suggestion = _corrections(word, backend)
-                stems += [(an.stem(w), wt) for w, wt in alts if an.stem(w) != stem]
+                stems += [(an.stem(w), wt * factor) for w, wt in alts if an.stem(w) != stem]
                 if suggestion:
                     plan.corrections[word] = suggestion
             plan.groups.append(WordGroup(word, stems, title_only))
@@ -137,8 +150,11 @@ def find_people(text: str, backend: SearchBackend) -> tuple[list[PersonMatch], b
     found: dict[int, PersonMatch] = {}
     if len(tokens) > MAX_NAME_WINDOW_QUERY:
         return [], False  # a long description: its word pairs are not names
+    namelike = [_is_author_word(t, backend) for t in tokens]
     for size in (3, 2):
         for i in range(0, max(len(tokens) - size + 1, 0)):
+            if not (namelike[i] or namelike[i + size - 1]):
+                continue  # a name has its surname or given name in the author vocabulary
             for m in backend.people(" ".join(tokens[i:i + size])):
                 if m.kind != INITIAL and m.author_id not in found:
                     found[m.author_id] = m

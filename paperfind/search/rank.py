@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+SEPARATOR = -2  # marks a keyword boundary in a mapped keyword sequence
+
 
 @dataclass(frozen=True)
 class RankWeights:
@@ -27,110 +29,92 @@ class RankWeights:
     author: float = 0.6  # the paper is by a person the query names
 
 
-def _gather(indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Concatenated sequences of `rows` and, per element, the candidate number it belongs to."""
-    starts = np.asarray(indptr[rows], dtype=np.int64)
-    lengths = np.asarray(indptr[rows + 1], dtype=np.int64) - starts
-    total = int(lengths.sum())
-    owner = np.repeat(np.arange(len(rows)), lengths)
-    if total == 0:
-        return np.zeros(0, dtype=np.int64), owner
-    offsets = np.cumsum(lengths) - lengths
-    pos = np.arange(total) - np.repeat(offsets, lengths) + np.repeat(starts, lengths)
-    return np.asarray(indices[pos]), owner
+class GroupMap:
+    """Query term ids → the query word (group) they stand for, as a dense lookup table."""
+
+    def __init__(self, groups: list[list[int]], idf: list[float], n_terms: int) -> None:
+        self.n_groups = len(groups)
+        self.idf = np.asarray(idf, dtype=np.float64)
+        self._table = np.full(n_terms + 1, -1, dtype=np.int32)  # last slot: unknown/separator
+        for g in reversed(range(len(groups))):  # a term shared by two words maps to the first
+            for t in groups[g]:
+                if 0 <= t < n_terms:
+                    self._table[t] = g
+
+    def lookup(self, seq: np.ndarray) -> np.ndarray:
+        """Group number per element of `seq`, -1 where it is no query term, SEPARATOR for -1."""
+        if len(seq) == 0:
+            return np.zeros(0, dtype=np.int32)
+        groups = self._table[np.where(seq >= 0, seq, len(self._table) - 1)]
+        groups[seq < 0] = SEPARATOR
+        return groups
 
 
 @dataclass
-class GroupMap:
-    """Query term ids → the query word (group) they stand for."""
+class Mapped:
+    """One field's sequences of all candidates, concatenated and mapped to query groups."""
 
-    term_ids: np.ndarray  # sorted
-    group_of: np.ndarray  # aligned group numbers
-    idf: np.ndarray  # per group
-    n_groups: int
+    groups: np.ndarray  # group per element (-1: other word, SEPARATOR: keyword boundary)
+    owner: np.ndarray  # candidate number per element
+    lengths: np.ndarray  # sequence length per candidate
 
     @classmethod
-    def build(cls, groups: list[list[int]], idf: list[float]) -> "GroupMap":
-        pairs = {}
-        for g, terms in enumerate(groups):
-            for t in terms:
-                if t >= 0:
-                    pairs.setdefault(t, g)
-        ids = np.asarray(sorted(pairs), dtype=np.int64)
-        return cls(ids, np.asarray([pairs[t] for t in ids], dtype=np.int64),
-                   np.asarray(idf, dtype=np.float64), len(groups))
-
-    def lookup(self, seq: np.ndarray) -> np.ndarray:
-        """Group number per element of `seq`, -1 where it is no query term."""
-        if len(self.term_ids) == 0 or len(seq) == 0:
-            return np.full(len(seq), -1, dtype=np.int64)
-        pos = np.clip(np.searchsorted(self.term_ids, seq), 0, len(self.term_ids) - 1)
-        return np.where(self.term_ids[pos] == seq, self.group_of[pos], -1)
+    def gather(cls, gm: GroupMap, indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray) -> "Mapped":
+        starts = indptr[rows].astype(np.int64)
+        lengths = indptr[rows + 1].astype(np.int64) - starts
+        total = int(lengths.sum())
+        owner = np.repeat(np.arange(len(rows)), lengths)
+        if total == 0:
+            return cls(np.zeros(0, dtype=np.int32), owner, lengths)
+        pos = np.arange(total) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+        return cls(gm.lookup(indices[pos]), owner, lengths)
 
 
-def title_features(gm: GroupMap, indptr, indices, rows) -> tuple[np.ndarray, np.ndarray]:
-    """(share of query idf found in the title, share of title terms that are query terms)."""
-    seq, owner = _gather(indptr, indices, rows)
-    groups = gm.lookup(seq)
-    n = len(rows)
-    lengths = np.bincount(owner, minlength=n).astype(np.float64)
-    hit = groups >= 0
-    title_in_query = np.bincount(owner[hit], minlength=n) / np.maximum(lengths, 1)
-    pairs = np.unique(owner[hit] * max(gm.n_groups, 1) + groups[hit])
-    total_idf = gm.idf.sum() or 1.0
-    query_in_title = np.bincount(pairs // max(gm.n_groups, 1),
-                                 weights=gm.idf[pairs % max(gm.n_groups, 1)], minlength=n) / total_idf
-    return query_in_title, title_in_query
+def _group_bits(fields: list[Mapped], n: int) -> np.ndarray:
+    """Per candidate, a bit mask of the query words (groups) it contains in any of `fields`."""
+    bits = np.zeros(n, dtype=np.uint64)
+    for m in fields:
+        hit = m.groups >= 0
+        np.bitwise_or.at(bits, m.owner[hit], np.left_shift(np.uint64(1), m.groups[hit].astype(np.uint64)))
+    return bits
 
 
-def coverage(gm: GroupMap, sequences: list[tuple[np.ndarray, np.ndarray]], rows) -> np.ndarray:
-    """Per candidate, the idf-weighted share of query words found in any of the sequences."""
-    n = len(rows)
+def idf_share(gm: GroupMap, fields: list[Mapped], n: int) -> np.ndarray:
+    """Per candidate, the idf-weighted share of query words found in any of `fields`."""
     if gm.n_groups == 0:
         return np.zeros(n)
-    found = []
-    for indptr, indices in sequences:
-        seq, owner = _gather(indptr, indices, rows)
-        groups = gm.lookup(seq)
-        hit = groups >= 0
-        found.append(owner[hit] * gm.n_groups + groups[hit])
-    pairs = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
-    return np.bincount(pairs // gm.n_groups, weights=gm.idf[pairs % gm.n_groups],
-                       minlength=n) / (gm.idf.sum() or 1.0)
+    bits = _group_bits(fields, n)
+    present = (bits[:, None] >> np.arange(gm.n_groups, dtype=np.uint64)) & np.uint64(1)
+    return present.astype(np.float64) @ gm.idf / (gm.idf.sum() or 1.0)
 
 
-def adjacent_pairs(gm: GroupMap, indptr, indices, rows) -> np.ndarray:
+def title_in_query(title: Mapped, n: int) -> np.ndarray:
+    """Per candidate, the share of its title terms that are query terms."""
+    hit = title.groups >= 0
+    return np.bincount(title.owner[hit], minlength=n) / np.maximum(title.lengths, 1)
+
+
+def adjacent_pairs(gm: GroupMap, m: Mapped, n: int) -> np.ndarray:
     """Per candidate, how many distinct consecutive query word pairs occur side by side."""
-    n = len(rows)
-    if gm.n_groups < 2:
+    if gm.n_groups < 2 or len(m.groups) < 2:
         return np.zeros(n)
-    seq, owner = _gather(indptr, indices, rows)
-    groups = gm.lookup(seq)
-    if len(groups) < 2:
-        return np.zeros(n)
-    a, b = groups[:-1], groups[1:]
-    same_doc = owner[:-1] == owner[1:]
-    hit = same_doc & (a >= 0) & (b == a + 1)
-    pairs = np.unique(owner[:-1][hit] * gm.n_groups + a[hit])
+    a, b = m.groups[:-1], m.groups[1:]
+    hit = (m.owner[:-1] == m.owner[1:]) & (a >= 0) & (b == a + 1)
+    pairs = np.unique(m.owner[:-1][hit] * gm.n_groups + a[hit])
     return np.bincount(pairs // gm.n_groups, minlength=n).astype(np.float64)
 
 
-def keyword_match(gm: GroupMap, indptr, indices, rows) -> np.ndarray:
+def keyword_match(gm: GroupMap, keywords: Mapped, n: int) -> np.ndarray:
     """1 where one of the paper's keywords is exactly the query's words, in order."""
-    n = len(rows)
     out = np.zeros(n)
-    if gm.n_groups == 0:
+    if gm.n_groups == 0 or len(keywords.groups) == 0:
         return out
-    seq, owner = _gather(indptr, indices, rows)
-    if len(seq) == 0:
-        return out
-    groups = gm.lookup(seq)
-    groups[seq < 0] = -2  # keyword separators
     target = list(range(gm.n_groups))
-    for i in np.unique(owner[groups >= 0]):
+    groups, owner = keywords.groups, keywords.owner
+    for i in np.unique(owner[groups >= 0]).tolist():
         current: list[int] = []
-        for g in groups[owner == i].tolist() + [-2]:
-            if g == -2:
+        for g in groups[owner == i].tolist() + [SEPARATOR]:
+            if g == SEPARATOR:
                 if current == target:
                     out[i] = 1.0
                     break

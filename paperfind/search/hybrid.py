@@ -1,0 +1,47 @@
+"""Joining the semantic route to the lexical one, in the backend's row space.
+
+The fusion rule itself (a convex sum of normalised lexical score and rescaled cosine, with a
+weight per query kind) lives in `paperfind.search.fusion`; this module feeds it the lexical
+ranking's head and the vector candidates, and puts the fused order back into rows. Rows
+beyond the fused head keep their lexical order below it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paperfind.search.backend import SearchBackend
+
+FUSION_DEPTH = 1000  # lexical rows handed to the fusion
+
+
+def fuse_rows(backend: SearchBackend, text: str, rows: np.ndarray, relevance: np.ndarray,
+              vec_rows: np.ndarray, vec_scores: np.ndarray, mode: str,
+              is_name: bool) -> tuple[np.ndarray, np.ndarray, str]:
+    """(rows, relevance, mode used) after fusing the vector candidates into the lexical ranking."""
+    from paperfind.search.fusion import QUERY_KINDS, fuse
+
+    if mode == "semantic":
+        return vec_rows.astype(np.int64), vec_scores.astype(np.float64), "semantic"
+    order = np.lexsort((rows, -relevance))
+    head, tail = order[:FUSION_DEPTH], order[FUSION_DEPTH:]
+    row_of: dict[str, int] = {}
+    lexical = []
+    for i in head.tolist():
+        key = backend.key_of(int(rows[i]))
+        row_of[key] = int(rows[i])
+        lexical.append((key, float(relevance[i])))
+    semantic = []
+    for r, score in zip(vec_rows.tolist(), vec_scores.tolist()):
+        key = backend.key_of(int(r))
+        row_of[key] = int(r)
+        semantic.append((key, float(score)))
+    fused = fuse(text, lexical, semantic, kind=QUERY_KINDS["name"] if is_name else None)
+    fused_rows = np.asarray([row_of[k] for k, _ in fused], dtype=np.int64)
+    tail = tail[~np.isin(rows[tail], fused_rows)]  # vector candidates from the lexical tail moved up
+    out_rows = np.concatenate([fused_rows, rows[tail].astype(np.int64)])
+    fused_scores = np.asarray([s for _, s in fused], dtype=np.float64)
+    floor = float(fused_scores.min()) if len(fused_scores) else 1.0
+    rest = relevance[tail]
+    rest = floor * 0.5 * rest / max(float(rest.max()), 1e-9) if len(rest) else rest
+    return out_rows, np.concatenate([fused_scores, rest]), "hybrid"
