@@ -1,5 +1,9 @@
 """What every response gets: security headers, the remembered language, and the catch-all.
 
+It is also where request size is bounded, before any route runs: the portal is read-only, so
+a request with a body is refused (413), as are a query string or headers far beyond what any
+page or client sends (414, 431). The server would otherwise read and parse them in full.
+
 A plain ASGI middleware (not Starlette's BaseHTTPMiddleware) so it costs almost nothing per
 request and can still answer with the error shape when a route raised before responding.
 """
@@ -12,7 +16,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from paperfind.web.errors import internal_error
+from paperfind.web.errors import WebError, internal_error
 from paperfind.web.i18n import COOKIE, LANGUAGES
 
 # No inline script anywhere (script-src 'self'); inline SVG charts need no style attributes.
@@ -27,6 +31,24 @@ SECURITY_HEADERS = {
     "cross-origin-opener-policy": "same-origin",
 }
 LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
+# 2,000 Chinese characters percent-encoded are 18,000 bytes; filters add a few hundred more.
+MAX_QUERY_STRING_BYTES = 32_768
+MAX_HEADER_BYTES = 32_768
+
+
+def request_too_large(scope: Scope) -> WebError | None:
+    """The error for a request beyond our limits, or None."""
+    if len(scope.get("query_string", b"")) > MAX_QUERY_STRING_BYTES:
+        return WebError(414, "uri_too_long",
+                        f"the query string is longer than {MAX_QUERY_STRING_BYTES:,} bytes")
+    headers = scope.get("headers", [])
+    if sum(len(k) + len(v) for k, v in headers) > MAX_HEADER_BYTES:
+        return WebError(431, "headers_too_large",
+                        f"the request headers are longer than {MAX_HEADER_BYTES:,} bytes")
+    for name, value in headers:
+        if (name == b"content-length" and value.strip() not in (b"", b"0")) or name == b"transfer-encoding":
+            return WebError(413, "too_large", "requests carry no body here; this site is read-only")
+    return None
 
 
 def requested_language(scope: Scope) -> str | None:
@@ -48,6 +70,9 @@ class PortalMiddleware:
             return
         remember = requested_language(scope)
         started = False
+        head = scope.get("method") == "HEAD"
+        if head:  # a HEAD is the GET without its body (monitors and link checkers send it)
+            scope = {**scope, "method": "GET"}
 
         async def send_with_headers(message: Message) -> None:
             nonlocal started
@@ -60,8 +85,18 @@ class PortalMiddleware:
                 if remember:
                     headers.append("set-cookie", f"{COOKIE}={remember}; Path=/; "
                                    f"Max-Age={LANGUAGE_COOKIE_SECONDS}; SameSite=Lax")
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
             await send(message)
 
+        refused = request_too_large(scope)
+        if refused is not None:
+            request = Request(scope)
+            response = request.app.state.respond_error(request, refused.status, refused.code,
+                                                       refused.message)
+            response.headers["connection"] = "close"
+            await response(scope, receive, send_with_headers)
+            return
         try:
             await self.app(scope, receive, send_with_headers)
         except Exception as exc:

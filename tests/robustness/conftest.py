@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
+
+import httpx
+import uvicorn
+
+from paperfind.core import Paperfind
+from paperfind.settings import Settings
+from paperfind.web.app import create_app
 
 REPO = Path(__file__).resolve().parents[2]
 # Tables a source file's ingest writes (people resolution is checked separately).
@@ -49,3 +61,52 @@ def snapshot(db: Path, where_source: str | None = None) -> dict[str, list[tuple]
                 for t in PAPER_TABLES}
     finally:
         conn.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class LivePortal:
+    url: str
+    paperfind: Paperfind
+    client: httpx.Client
+    server: uvicorn.Server
+
+
+@contextmanager
+def live_portal(db: Path) -> Iterator[LivePortal]:
+    """The real app over `db`, served by uvicorn on a free loopback port in a thread."""
+    port = free_port()
+    pf = Paperfind(Settings(db_path=db, port=port, semantic=False))
+    server = uvicorn.Server(uvicorn.Config(create_app(pf), host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        assert thread.is_alive(), "the portal did not start"
+        time.sleep(0.02)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        with httpx.Client(base_url=url, timeout=60) as client:
+            yield LivePortal(url, pf, client, server)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def raw_request(url: str, request: bytes) -> bytes:
+    """Send raw bytes to the portal (for requests httpx refuses to build); the status line back."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(request)
+        data = b""
+        try:
+            while b"\r\n" not in data and (chunk := sock.recv(65536)):
+                data += chunk
+        except ConnectionResetError:
+            pass
+    return data.split(b"\r\n", 1)[0]
