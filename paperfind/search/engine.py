@@ -227,7 +227,7 @@ class Searcher:
                 relevance[rest] = floor * 0.5 * relevance[rest] / max(float(relevance[rest].max()), 1e-9)
             relevance[top] = reranked
         if len(person_rows) and plan.person_is_query:
-            relevance += self._person_tiers(backend, plan, rows)
+            relevance += self._person_tiers(backend, plan, rows, relevance)
         used = "lexical"
         if mode != "lexical" and q.text.strip():
             vec_rows, vec_scores = backend.vector_candidates(q.text, mask, self.settings.rerank_depth)
@@ -239,20 +239,51 @@ class Searcher:
     def _person_rows(self, backend: SearchBackend, plan: QueryPlan, mask) -> np.ndarray:
         if not plan.people:
             return np.zeros(0, dtype=np.int64)
-        people = plan.people[:self.settings.max_people]
-        allowed = backend.author_mask([m.author_id for m in people])
-        if mask is not None:
-            allowed &= mask
-        return np.flatnonzero(allowed)
+        rows, _ = backend.papers_by([m.author_id for m in plan.people[:self.settings.max_people]])
+        rows = np.unique(rows)
+        return rows[mask[rows]] if mask is not None else rows
 
-    def _person_tiers(self, backend: SearchBackend, plan: QueryPlan, rows: np.ndarray) -> np.ndarray:
-        """A name query: each person's papers form a tier, most likely person first."""
-        bonus = np.zeros(len(rows))
+    def _person_rank(self, backend: SearchBackend, plan: QueryPlan, rows: np.ndarray) -> np.ndarray:
+        """Per row, the rank of the most likely named person among its authors (-1: none)."""
         people = plan.people[:self.settings.max_people]
-        for rank, person in enumerate(reversed(people)):
-            tier = PERSON_TIER * (rank + 1)
-            in_person = backend.author_mask([person.author_id])[rows]
-            bonus = np.where(in_person & (bonus < tier), tier, bonus)
+        rank_of = {m.author_id: i for i, m in enumerate(people)}
+        paper_rows, ids = backend.papers_by(list(rank_of))
+        best = np.full(backend.n_docs, len(people), dtype=np.int64)
+        np.minimum.at(best, paper_rows, np.asarray([rank_of[int(i)] for i in ids], dtype=np.int64))
+        out = best[rows]
+        return np.where(out < len(people), out, -1)
+
+    def _person_tiers(self, backend: SearchBackend, plan: QueryPlan, rows: np.ndarray,
+                      relevance: np.ndarray) -> np.ndarray:
+        """A name query: the named people's papers above all others.
+
+        A full name orders them person by person (most likely first). An initial ("H. Zhang")
+        fits many people about equally, so their papers are interleaved: each person's best
+        paper, then each one's second, ...
+        """
+        rank = self._person_rank(backend, plan, rows)
+        bonus = np.zeros(len(rows))
+        named = rank >= 0
+        if not named.any():
+            return bonus
+        people = min(len(plan.people), self.settings.max_people)
+        ambiguous = plan.people[0].kind == INITIAL and people > 1
+        if not ambiguous:
+            bonus[named] = PERSON_TIER * (people - rank[named])
+            return bonus
+        k = self.settings.interleave_people
+        bonus[named] = PERSON_TIER * (people - rank[named])  # beyond the first k: one by one
+        idx = np.flatnonzero(named & (rank < k))
+        if len(idx) == 0:
+            return bonus
+        order = idx[np.lexsort((rows[idx], -relevance[idx], rank[idx]))]  # by person, then relevance
+        within = np.zeros(len(rows), dtype=np.int64)
+        seen: dict[int, int] = {}
+        for i in order.tolist():
+            within[i] = seen.get(int(rank[i]), 0)
+            seen[int(rank[i])] = within[i] + 1
+        key = within[idx] * k + rank[idx]
+        bonus[idx] = PERSON_TIER * (people + 1 + (key.max() - key))
         return bonus
 
     def _with_phrases(self, backend, plan: QueryPlan, rows, scores) -> np.ndarray:
@@ -287,10 +318,9 @@ class Searcher:
         if w.keyword:
             score += w.keyword * keyword_match(gm, keywords, n)
         if plan.people and not plan.person_is_query:
-            best = plan.people[0].score
-            for m in plan.people[:self.settings.max_people]:
-                by = backend.author_mask([m.author_id])[rows]
-                score += np.where(by, w.author * m.score / best, 0.0)
+            rank = self._person_rank(backend, plan, rows)
+            evidence = np.asarray([m.score for m in plan.people[:self.settings.max_people]] + [0.0])
+            score += w.author * evidence[rank] / plan.people[0].score  # rank -1 picks the 0.0
         return score
 
     def _sort(self, backend: SearchBackend, rows: np.ndarray, relevance: np.ndarray,

@@ -13,7 +13,7 @@ WORDS = st.sampled_from(["regret", "bandits", "robot", "learning", "Haipeng", "L
                          "reinforcment", "H.", "status:oral", "area:", ")", "(", "\\"])
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.text(max_size=200), st.integers(-5, 500), st.integers(-5, 20_000),
        st.sampled_from(["relevance", "newest", "citations", "bogus"]))
 def test_random_text_never_raises(searcher, text, limit, offset, sort):
@@ -22,7 +22,7 @@ def test_random_text_never_raises(searcher, text, limit, offset, sort):
     r.to_json()
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.lists(WORDS, max_size=12).map(" ".join),
        st.dictionaries(st.sampled_from(["venue", "year_from", "year_to", "inst", "area", "status",
                                         "bogus"]),
