@@ -90,6 +90,7 @@ class IndexBackend:
         self._years = np.asarray(index.docs.year)
         self._citations = np.asarray(index.docs.citations)
         self._term_ids: dict[str, int] = {}  # memo: a query asks for the same terms many times
+        self._word_freq: dict[str, int] = {}
         self.semantic = None  # a SemanticRetriever (paperfind.embed) once vectors exist
 
     def term_id(self, term: str) -> int:
@@ -180,4 +181,9 @@ class IndexBackend:
         return self.index.spelling.candidates(word)
 
     def word_frequency(self, word: str) -> int:
-        return self.index.spelling.frequency(word)
+        freq = self._word_freq.get(word)
+        if freq is None:
+            if len(self._word_freq) > 200_000:
+                self._word_freq.clear()
+            freq = self._word_freq[word] = self.index.spelling.frequency(word)
+        return freq

@@ -83,6 +83,7 @@ class Searcher:
         self._index: IndexVersion | None = None
         self._backend: SearchBackend | None = None
         self._loaded_name: str | None = None
+        self._current_stamp: tuple[int, int] | None = None
 
     # -- index lifecycle ----------------------------------------------------------------------
     def _store(self):
@@ -92,6 +93,15 @@ class Searcher:
 
     def backend(self) -> SearchBackend | None:
         """The backend of the current index version, reopened when CURRENT has moved."""
+        try:  # CURRENT is replaced (new inode) on every build: a stat tells us, no read needed
+            st = (self.root / "CURRENT").stat()
+            stamp = (st.st_ino, st.st_mtime_ns)
+        except FileNotFoundError:
+            stamp = None
+        if stamp is not None and stamp == self._current_stamp and self._backend is not None:
+            self._attach_vectors(self._backend)
+            return self._backend
+        self._current_stamp = stamp
         name = current_name(self.root)
         if name is None and self.store is not None and self._backend is None:
             build_index(self._store(), self.root)

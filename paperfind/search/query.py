@@ -52,6 +52,8 @@ def _clean(raw: object) -> str:
     text = raw if isinstance(raw, str) else ("" if raw is None else str(raw))
     text = text[:MAX_QUERY_CHARS]
     # control and format characters (NUL, zero-width, bidi marks) become spaces
+    if text.isprintable():
+        return text
     return "".join(" " if unicodedata.category(c)[0] == "C" else c for c in text)
 
 
