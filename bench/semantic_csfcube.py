@@ -33,7 +33,7 @@ def score(runs: dict[str, list[str]]) -> dict:
     out = subprocess.run([sys.executable, str(EVAL / "score.py"), str(EVAL / "csfcube_dev.jsonl"), fh.name,
                           "--json"], capture_output=True, text=True, check=True).stdout
     Path(fh.name).unlink()
-    return json.loads(out)
+    return json.loads(out)["metrics"]
 
 
 def main() -> None:
