@@ -15,11 +15,11 @@ from pathlib import Path
 import numpy as np
 
 from paperfind.index.manager import IndexVersion, build_index, current_name, open_index
-from paperfind.index.names import INITIAL, PersonMatch
 from paperfind.index.tokenize import Analyzer, has_han
 from paperfind.search.backend import Filters, IndexBackend, SearchBackend
 from paperfind.search.highlight import Marker
 from paperfind.search.hybrid import fuse_rows
+from paperfind.search.people import person_rank, person_rows, person_tiers
 from paperfind.search.plan import QueryPlan, build_plan, idf_of_groups
 from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import (GroupMap, Mapped, adjacent_pairs, idf_share, keyword_match,
@@ -28,8 +28,7 @@ from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchRespon
                                        hit, suggestion_text)
 from paperfind.search.settings import SearchSettings
 
-PERSON_TIER = 1000.0
-SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision  # a name query's people outrank any lexical score
+SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
 
 
 def _as_list(value) -> list[str]:
@@ -221,9 +220,9 @@ class Searcher:
         rows = np.flatnonzero((matched >= msm) & (scores > 0))
         if len(rows) < needed and msm > 1:
             rows = np.flatnonzero(scores > 0)
-        person_rows = self._person_rows(backend, plan, mask)
-        if len(person_rows):
-            rows = np.union1d(rows, person_rows)
+        named_rows = person_rows(backend, plan, mask, self.settings.max_people)
+        if len(named_rows):
+            rows = np.union1d(rows, named_rows)
         if plan.phrases:
             rows = self._with_phrases(backend, plan, rows, scores)
         relevance = scores[rows].astype(np.float64)
@@ -236,8 +235,9 @@ class Searcher:
                 floor = max(float(reranked.min()), 1e-6)
                 relevance[rest] = floor * 0.5 * relevance[rest] / max(float(relevance[rest].max()), 1e-9)
             relevance[top] = reranked
-        if len(person_rows) and plan.person_is_query:
-            relevance += self._person_tiers(backend, plan, rows, relevance)
+        if len(named_rows) and plan.person_is_query:
+            relevance += person_tiers(backend, plan, rows, relevance, self.settings.max_people,
+                                      self.settings.interleave_people)
         used = "lexical"
         if mode != "lexical" and q.text.strip():
             vec_rows, vec_scores = backend.vector_candidates(q.text, mask, self.settings.rerank_depth)
@@ -245,56 +245,6 @@ class Searcher:
                 rows, relevance, used = fuse_rows(backend, q.text, rows, relevance, vec_rows,
                                                   vec_scores, mode, plan.person_is_query)
         return rows, relevance, used
-
-    def _person_rows(self, backend: SearchBackend, plan: QueryPlan, mask) -> np.ndarray:
-        if not plan.people:
-            return np.zeros(0, dtype=np.int64)
-        rows, _ = backend.papers_by([m.author_id for m in plan.people[:self.settings.max_people]])
-        rows = np.unique(rows)
-        return rows[mask[rows]] if mask is not None else rows
-
-    def _person_rank(self, backend: SearchBackend, plan: QueryPlan, rows: np.ndarray) -> np.ndarray:
-        """Per row, the rank of the most likely named person among its authors (-1: none)."""
-        people = plan.people[:self.settings.max_people]
-        rank_of = {m.author_id: i for i, m in enumerate(people)}
-        paper_rows, ids = backend.papers_by(list(rank_of))
-        best = np.full(backend.n_docs, len(people), dtype=np.int64)
-        np.minimum.at(best, paper_rows, np.asarray([rank_of[int(i)] for i in ids], dtype=np.int64))
-        out = best[rows]
-        return np.where(out < len(people), out, -1)
-
-    def _person_tiers(self, backend: SearchBackend, plan: QueryPlan, rows: np.ndarray,
-                      relevance: np.ndarray) -> np.ndarray:
-        """A name query: the named people's papers above all others.
-
-        A full name orders them person by person (most likely first). An initial ("H. Zhang")
-        fits many people about equally, so their papers are interleaved: each person's best
-        paper, then each one's second, ...
-        """
-        rank = self._person_rank(backend, plan, rows)
-        bonus = np.zeros(len(rows))
-        named = rank >= 0
-        if not named.any():
-            return bonus
-        people = min(len(plan.people), self.settings.max_people)
-        ambiguous = plan.people[0].kind == INITIAL and people > 1
-        if not ambiguous:
-            bonus[named] = PERSON_TIER * (people - rank[named])
-            return bonus
-        k = self.settings.interleave_people
-        bonus[named] = PERSON_TIER * (people - rank[named])  # beyond the first k: one by one
-        idx = np.flatnonzero(named & (rank < k))
-        if len(idx) == 0:
-            return bonus
-        order = idx[np.lexsort((rows[idx], -relevance[idx], rank[idx]))]  # by person, then relevance
-        within = np.zeros(len(rows), dtype=np.int64)
-        seen: dict[int, int] = {}
-        for i in order.tolist():
-            within[i] = seen.get(int(rank[i]), 0)
-            seen[int(rank[i])] = within[i] + 1
-        key = within[idx] * k + rank[idx]
-        bonus[idx] = PERSON_TIER * (people + 1 + (key.max() - key))
-        return bonus
 
     def _with_phrases(self, backend, plan: QueryPlan, rows, scores) -> np.ndarray:
         """Keep rows containing every quoted phrase (checked among the best-scored rows)."""
@@ -328,7 +278,7 @@ class Searcher:
         if w.keyword:
             score += w.keyword * keyword_match(gm, keywords, n)
         if plan.people and not plan.person_is_query:
-            rank = self._person_rank(backend, plan, rows)
+            rank = person_rank(backend, plan, rows, self.settings.max_people)
             evidence = np.asarray([m.score for m in plan.people[:self.settings.max_people]] + [0.0])
             score += w.author * evidence[rank] / plan.people[0].score  # rank -1 picks the 0.0
         return score
