@@ -112,9 +112,12 @@ def build_into(source: IndexSource, root: Path) -> dict:
 
     SpellIndex.build(spell_counts, root)
     NameIndex.build(list(source.iter_author_entries()), root)
+    names_of = getattr(source, "institution_names", None)  # optional: slug -> display name
+    inst_names = dict(names_of()) if callable(names_of) else {}
     params = {"format": FORMAT_VERSION, "n_docs": len(docs), "n_terms": len(vocab),
               "data_version": int(source.data_version()), "fields": FIELD_PARAMS,
               "text_fields": TEXT_FIELD_PARAMS, "text_k1": TEXT_K1, "labels": labels,
-              "venue_names": [venue_names.get(v, v) for v in labels["venue"]]}
+              "venue_names": [venue_names.get(v, v) for v in labels["venue"]],
+              "institution_names": [inst_names.get(i, "") for i in labels["institution"]]}
     save_params(root, params)
     return params

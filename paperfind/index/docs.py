@@ -45,7 +45,11 @@ class AuthorEntry:
 
 
 class IndexSource(Protocol):
-    """What `build_index` needs from a store: the two streams and a version number."""
+    """What `build_index` needs from a store: the two streams and a version number.
+
+    A source may also offer `institution_names() -> dict[slug, name]`, so that `inst:` can
+    be given a name ("inst:Carnegie") as well as a slug.
+    """
 
     def iter_index_docs(self) -> Iterator[IndexDoc]: ...
 
@@ -58,10 +62,14 @@ class DocsSource:
     """An in-memory `IndexSource`, for building an index without a database (benches, exports)."""
 
     def __init__(self, docs: Iterable[IndexDoc], authors: Iterable[AuthorEntry],
-                 version: int = 1) -> None:
+                 version: int = 1, institutions: dict[str, str] | None = None) -> None:
         self.docs = list(docs)
         self.authors = list(authors)
         self.version = version
+        self.institutions = dict(institutions or {})
+
+    def institution_names(self) -> dict[str, str]:
+        return self.institutions
 
     def iter_index_docs(self) -> Iterator[IndexDoc]:
         return iter(self.docs)

@@ -39,6 +39,8 @@ class DocTable:
         self.n = len(self.keys)
         self.labels: dict[str, list[str]] = params["labels"]  # venue/status/area/institution values
         self.venue_names: list[str] = params["venue_names"]
+        self.institution_names: list[str] = params.get("institution_names") or [
+            ""] * len(self.labels["institution"])
         self.venue = load_array(root / "meta.venue.npy")
         self.year = load_array(root / "meta.year.npy")
         self.status = load_array(root / "meta.status.npy")

@@ -124,8 +124,12 @@ class IndexBackend:
             codes = docs.label_codes("venue", lambda lab: any(
                 _label_match(v, lab, names.get(lab, "")) for v in filters.venues))
             mask &= docs.mask_codes("venue", codes)
-        for facet, wanted in (("institution", filters.insts), ("area", filters.areas),
-                              ("status", filters.statuses)):
+        if filters.insts:
+            names = dict(zip(docs.labels["institution"], docs.institution_names))
+            codes = docs.label_codes("institution", lambda lab: any(
+                _label_match(w, lab, names.get(lab, "")) for w in filters.insts))
+            mask &= docs.mask_codes("institution", codes)
+        for facet, wanted in (("area", filters.areas), ("status", filters.statuses)):
             if wanted:
                 codes = docs.label_codes(facet, lambda lab: any(_label_match(w, lab) for w in wanted))
                 mask &= docs.mask_codes(facet, codes)
