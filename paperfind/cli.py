@@ -158,7 +158,23 @@ def serve(db_path: Path | None, host: str | None, port: int | None) -> None:
 
     app = _app(db_path, host=host, port=port)
     app.ensure_database()
+    app.update_vectors_in_background()
     run(app)
+
+
+@main.command()
+@DB_OPTION
+def embed(db_path: Path | None) -> None:
+    """Compute the vectors for semantic search: only papers new or changed since the last run.
+
+    Slow on a CPU (about 30 papers a second); an interrupted run resumes where it stopped.
+    """
+    app = _app(db_path)
+    if not app.settings.db_path.exists():
+        raise click.ClickException(f"no database at {app.settings.db_path}; run `paperfind ingest` first")
+    stats = app.update_vectors()
+    click.echo(f"{stats.total} papers: {stats.embedded} embedded, {stats.reused} unchanged, "
+               f"{stats.removed} removed")
 
 
 if __name__ == "__main__":

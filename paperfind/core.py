@@ -6,6 +6,7 @@ two `Paperfind` objects with different settings can live in one process.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import threading
 from pathlib import Path
@@ -34,15 +35,22 @@ class Paperfind:
         return store
 
     def ingest(self, paths: list[Path], force: bool = False, progress: bool | None = None,
-               build_index: bool = True) -> IngestReport:
-        """Ingest files, then bring the search index in step with the database."""
+               build_index: bool = True, vectors: bool = True) -> IngestReport:
+        """Ingest files, then bring the search index (and existing vectors) in step."""
         report = ingest_paths(self.store(), paths, force=force, progress=progress)
         if build_index:
             self.refresh_index(progress=progress)
+        if vectors and self.settings.semantic and (self.vector_dir / "CURRENT").exists() \
+                and report.changed:
+            self.update_vectors(progress=progress)
         return report
 
     def ensure_database(self, progress: bool | None = None) -> bool:
-        """Build the database from the bundled corpus when there is none; True if it was built."""
+        """Build the database from the bundled corpus when there is none; True if it was built.
+
+        The bundled corpus ships with its vectors, which are copied beside the new database so
+        semantic search works at once; `update_vectors` later embeds only what changed.
+        """
         db = self.settings.db_path
         if db.exists() and Store(db).paper_count() > 0:
             self.refresh_index(progress=progress)
@@ -52,8 +60,42 @@ class Paperfind:
             raise FileNotFoundError(f"no database at {db} and no bundled corpus at {corpus}")
         print(f"paperfind: building {db} from {corpus.name} (first start only)...",
               file=sys.stderr)
-        self.ingest([corpus], progress=progress)
+        self.ingest([corpus], progress=progress, vectors=False)
+        bundled = bundled_vectors(corpus)
+        if self.settings.semantic and bundled.is_dir() and not self.vector_dir.exists():
+            shutil.copytree(bundled, self.vector_dir)
         return True
+
+    # -- vectors ---------------------------------------------------------------------------
+
+    @property
+    def vector_dir(self) -> Path:
+        return self.settings.db_path.with_name(self.settings.db_path.name + ".vectors")
+
+    def update_vectors(self, progress: bool | None = None) -> Any:
+        """Embed the papers that are new or changed since the vectors were computed."""
+        from paperfind.embed.build import build_vectors, tqdm_progress
+
+        show = sys.stderr.isatty() if progress is None else progress
+        return build_vectors(self.settings.db_path, self.vector_dir,
+                             progress=tqdm_progress("embedding") if show else None)
+
+    def update_vectors_in_background(self) -> threading.Thread | None:
+        """Run `update_vectors` in a thread, so lexical search answers meanwhile."""
+        if not self.settings.semantic:
+            return None
+
+        def work() -> None:
+            try:
+                stats = self.update_vectors(progress=False)
+                print(f"paperfind: vectors up to date ({stats.embedded} embedded, "
+                      f"{stats.reused} unchanged)", file=sys.stderr)
+            except Exception as exc:  # semantic search is optional: say why, keep serving
+                print(f"paperfind: vectors not updated: {exc}", file=sys.stderr)
+
+        thread = threading.Thread(target=work, name="paperfind-vectors", daemon=True)
+        thread.start()
+        return thread
 
     # -- the index and search ------------------------------------------------------------
 
@@ -70,8 +112,16 @@ class Paperfind:
     def searcher(self) -> Any:
         """The shared searcher; it reloads the index by itself when a newer one appears."""
         from paperfind.search.engine import Searcher
+        from paperfind.search.settings import SearchSettings
 
         with self._searcher_lock:
             if self._searcher is None:
-                self._searcher = Searcher(self.store, self.settings.index_dir)
+                self._searcher = Searcher(self.store, self.settings.index_dir,
+                                          SearchSettings(use_vectors=self.settings.semantic),
+                                          vector_dir=self.vector_dir)
             return self._searcher
+
+
+def bundled_vectors(corpus: Path) -> Path:
+    """The vector directory shipped beside a bundled corpus file."""
+    return corpus.with_name(corpus.name.split(".")[0] + ".vectors")
