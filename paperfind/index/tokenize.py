@@ -18,6 +18,8 @@ _HAN_RUN = re.compile(f"[{HAN}]+")
 _WORD = re.compile(f"[{HAN}]+|[^\\W_{HAN}]+")
 _HAS_HAN = re.compile(f"[{HAN}]")
 _PUNCT_ONLY = re.compile(r"^[\W_]+$")
+# combining marks left by NFKD decomposition (accents, umlauts, cedillas, ...)
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 # Function words of English titles and questions: they carry no topic. Written for this project.
 STOPWORDS = frozenset("""
@@ -36,9 +38,9 @@ STOPWORDS_ZH = frozenset("的 了 和 与 及 在 是 中 对 于 为 以 用 �
 
 def fold(text: str) -> str:
     """Lower-case, strip diacritics (Rocktäschel → rocktaschel); Han characters are kept."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return text.casefold()
+    if text.isascii():  # most titles and abstracts: nothing to decompose
+        return text.lower()
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text)).casefold()
 
 
 def has_han(text: str) -> bool:
@@ -56,8 +58,11 @@ class Analyzer:
     # -- words -----------------------------------------------------------------------------
     def words(self, text: str) -> list[str]:
         """Folded words in order, stop words kept, Han runs segmented into words."""
+        folded = fold(text)
+        if not _HAS_HAN.search(folded):
+            return _WORD.findall(folded)
         out: list[str] = []
-        for w in _WORD.findall(fold(text)):
+        for w in _WORD.findall(folded):
             if _HAN_RUN.fullmatch(w):
                 out.extend(self._segment(w))
             else:
