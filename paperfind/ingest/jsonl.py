@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, Any, Iterator
 
 from paperfind.ingest.errors import BadRecord, SourceError
-from paperfind.ingest.text import text_problem
+from paperfind.ingest.text import text_problem, usable_id
 from paperfind.model import Record
 
 _TEXT_FIELDS = ("source_id", "title", "abstract", "tldr", "status", "track", "area", "bibtex",
@@ -27,7 +27,7 @@ _TEXT_FIELDS = ("source_id", "title", "abstract", "tldr", "status", "track", "ar
 _AFFILIATION_FIELDS = ("raw", "slug", "name", "country")
 _VENUE = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 # A key is the public id in URLs (/papers/{key}): `{venue}{year}:{id}`, no spaces or slashes.
-_KEY = re.compile(r"[a-z0-9_-]+\d{4}:[^\s/?#%\\]{1,200}")
+_KEY = re.compile(r"[a-z0-9_-]+\d{4}:[^\s/?#%\\]{1,200}")  # `usable_id` after the colon
 _MIN_YEAR, _MAX_YEAR = 1900, 2100
 _MAX_CITATIONS = 10**9
 _MAX_ITEMS = 5000  # authors, keywords or affiliations of one paper
@@ -83,6 +83,10 @@ def checked_export_line(data: Any) -> dict[str, Any]:
     if key and not _KEY.fullmatch(key):
         raise ValueError("field 'key' must look like 'iclr2024:abc123' (no spaces or slashes, "
                          f"at most 200 characters after the colon; got {_shown(key)})")
+    for name in ("source_id", "forum_id"):
+        if data.get(name) and not usable_id(data[name]):
+            raise ValueError(f"field '{name}' must be an id without spaces, slashes, '?', '#', '%' "
+                             f"or backslashes, at most 200 characters (got {_shown(data[name])})")
     citations = data.get("citations")
     if citations is not None and (not isinstance(citations, int) or isinstance(citations, bool)
                                   or not 0 <= citations <= _MAX_CITATIONS):

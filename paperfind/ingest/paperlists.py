@@ -24,7 +24,7 @@ from typing import Any, Iterator
 from paperfind.ingest.errors import BadRecord, SourceError
 from paperfind.ingest.institutions import resolve_affiliation
 from paperfind.ingest.names import clean_name, split_authors
-from paperfind.ingest.text import clean_text, clean_title, text_problem
+from paperfind.ingest.text import clean_text, clean_title, text_problem, usable_id
 from paperfind.ingest.venues import normalize_status
 from paperfind.model import Affiliation, AuthorSlot, Record
 
@@ -114,6 +114,8 @@ def _to_record(item: dict[str, Any], venue: str, year: int, source: str, index: 
         raise _BadField("field 'title' is empty")
     authors, paper_affiliations = _authors(item)
     source_id = _string(item, "id").strip()
+    if not usable_id(source_id):
+        source_id = ""  # not usable in a URL: the paper gets a key derived from its content
     links = _links(item)
     site = links.get("site", "")
     return Record(

@@ -45,6 +45,7 @@ _TRAILING_TITLE_JUNK = re.compile(r"[\s.]+$")
 # The longest field of the real data is a 16,262-character abstract; a field far beyond
 # that is a broken or hostile file, and would cost seconds of cleaning and a huge page.
 MAX_FIELD_CHARS = 100_000
+_USABLE_ID = re.compile(r"[^\s/?#%\\]{1,200}")
 
 
 def clean_text(s: str | None) -> str:
@@ -80,6 +81,12 @@ def text_problem(field: str, value: str) -> str | None:
             return (f"field '{field}' contains an invalid character (a lone surrogate "
                     f"U+{ord(value[exc.start]):04X} at position {exc.start})")
     return None
+
+
+def usable_id(ident: str) -> bool:
+    """Whether a source's id can become part of a paper key, which is a URL path segment
+    (`/papers/iclr2024:abc`): no spaces, slashes, `?`, `#`, `%` or backslashes, not too long."""
+    return bool(_USABLE_ID.fullmatch(ident))
 
 
 def clean_title(s: str | None) -> str:

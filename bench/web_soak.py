@@ -1,0 +1,176 @@
+"""Soak: 60 s at 50 concurrent clients on /api/search, with the kinds of queries people send.
+
+Queries are generated from the database (never from the eval sets): whole titles, title
+fragments, author names, keywords, and some of each with a venue or year filter or another sort
+order. `paperfind serve` runs in its own process at normal priority; the load generator (asyncio
++ httpx, one process) should run under `nice`. Reports requests/s, p50/p95/p99/max latency,
+errors (anything but 200, and transport failures), and the server's resident memory before the
+load, during it (peak) and after; appends them to bench/RESULTS.md.
+
+    nice .venv/bin/python bench/web_soak.py --db /tmp/paperfind-crash/crash.db
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sqlite3
+import sys
+import threading
+import time
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.readers_during_writes import percentile, start_server  # noqa: E402
+from bench.web_load import free_port  # noqa: E402
+
+
+def query_mix(db: Path, n: int = 2000, seed: int = 60) -> list[tuple[str, dict[str, str]]]:
+    """(kind, params) pairs: titles, fragments, names, keywords, some filtered or sorted."""
+    rng = random.Random(seed)
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    titles = [r for r in conn.execute("SELECT title, venue, year FROM papers ORDER BY random() LIMIT 5000")]
+    names = [n for (n,) in conn.execute("SELECT name FROM authors WHERE paper_count >= 2 "
+                                        "ORDER BY random() LIMIT 3000")]
+    keywords = [k for (k,) in conn.execute("SELECT keyword FROM keywords GROUP BY keyword "
+                                           "HAVING COUNT(*) >= 3 ORDER BY random() LIMIT 3000")]
+    conn.close()
+    mix = []
+    for i in range(n):
+        title, venue, year = rng.choice(titles)
+        kind = ["title", "fragment", "name", "keyword", "name", "fragment"][i % 6]
+        if kind == "title":
+            params = {"q": title}
+        elif kind == "fragment":
+            words = title.split()
+            size = min(len(words), rng.randint(2, 4))
+            start = rng.randint(0, max(0, len(words) - size))
+            params = {"q": " ".join(words[start:start + size])}
+        elif kind == "name":
+            params = {"q": rng.choice(names) if names else title}
+        else:
+            params = {"q": rng.choice(keywords) if keywords else title}
+        extra = rng.random()
+        if extra < 0.1:
+            params["venue"] = venue
+        elif extra < 0.2:
+            params["year"] = str(year)
+        elif extra < 0.25:
+            params["sort"] = rng.choice(["newest", "citations"])
+        mix.append((kind, params))
+    return mix
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process and its children's main (the server is one process)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def soak(url: str, mix: list[tuple[str, dict[str, str]]], clients: int, seconds: float) -> dict:
+    latencies: dict[str, list[float]] = {}
+    errors: Counter[str] = Counter()
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+        deadline = time.perf_counter() + seconds
+
+        async def worker(k: int) -> None:
+            i = k
+            while time.perf_counter() < deadline:
+                kind, params = mix[i % len(mix)]
+                i += clients
+                started = time.perf_counter()
+                try:
+                    response = await client.get("/api/search", params=params)
+                except httpx.HTTPError as exc:
+                    errors[type(exc).__name__] += 1
+                    continue
+                latencies.setdefault(kind, []).append((time.perf_counter() - started) * 1000)
+                if response.status_code != 200:
+                    errors[f"HTTP {response.status_code}"] += 1
+
+        began = time.perf_counter()
+        await asyncio.gather(*(worker(k) for k in range(clients)))
+        elapsed = time.perf_counter() - began
+    return {"latencies": latencies, "errors": errors, "elapsed": elapsed}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=Path("/tmp/paperfind-crash/crash.db"))
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--no-write", action="store_true", help="Print only; leave RESULTS.md.")
+    args = parser.parse_args()
+    if not args.db.exists():
+        raise SystemExit(f"no database at {args.db}; run bench/crash_ingest.py or paperfind ingest first")
+    mix = query_mix(args.db)
+    conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
+    papers = conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
+    conn.close()
+    port = free_port()
+    server = start_server(args.db, port)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        with httpx.Client(base_url=url, timeout=60) as client:  # warm up: every kind once
+            for _, params in mix[:30]:
+                client.get("/api/search", params=params)
+        before = rss_mb(server.pid)
+        peak = [before]
+        stop = threading.Event()
+
+        def sample() -> None:
+            while not stop.wait(1.0):
+                peak.append(rss_mb(server.pid))
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        result = asyncio.run(soak(url, mix, args.clients, args.seconds))
+        stop.set()
+        sampler.join()
+        after = rss_mb(server.pid)
+        alive = httpx.get(f"{url}/api/stats", timeout=30).status_code
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+    every = [ms for values in result["latencies"].values() for ms in values]
+    errors = sum(result["errors"].values())
+    rps = len(every) / result["elapsed"]
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = ["| queries | requests | req/s | p50 ms | p95 ms | p99 ms | max ms |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for kind, values in sorted(result["latencies"].items()) + [("all", every)]:
+        lines.append(f"| {kind} | {len(values):,} | {len(values) / result['elapsed']:.1f} | "
+                     f"{percentile(values, 50):.0f} | {percentile(values, 95):.0f} | "
+                     f"{percentile(values, 99):.0f} | {max(values):.0f} |")
+    lines += [
+        "",
+        f"Measured {when}: {args.clients} concurrent clients for {result['elapsed']:.0f} s against "
+        f"one `paperfind serve` process on {papers:,} papers; {len(mix):,} queries generated from "
+        f"the database (whole titles, 2-4-word title fragments, author names, keywords; 25% with a "
+        f"venue or year filter or another sort). Errors: **{errors}** "
+        f"{dict(result['errors']) if errors else ''}; {rps:.1f} req/s. Server RSS: {before:.0f} MB "
+        f"before, {max(peak):.0f} MB peak, {after:.0f} MB after; answering after the soak: {alive}. "
+        f"Load generator under `nice` on the same 2 cores (and shared with the team's jobs).",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if not args.no_write:
+        from bench.common import append_results
+        append_results("Robustness: 60 s soak at 50 clients (bench/web_soak.py)", text)
+    if errors:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()
