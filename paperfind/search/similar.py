@@ -1,0 +1,254 @@
+"""Similar papers: for one paper, the other papers most like it ("more like this").
+
+Four signals over every indexed paper, each scaled so that the paper itself would score 1:
+- words: BM25F of the paper's own strongest title + abstract terms against the index, divided
+  by the paper's score against itself (so the scale does not depend on the abstract's length);
+- keywords: BM25 of the paper's author keywords in the keyword field, on the same scale (so a
+  keyword every paper has weighs as little as its idf);
+- meaning: cosine of the paper's vector with the others, above the corpus' mean cosine,
+  divided by the room up to 1 (e5 cosines of unrelated papers sit near 0.75, not 0);
+- authors: the share of the paper's people who also wrote the other paper.
+Words and meaning carry the topic and are weighted alike (CSFCube dev, bench/similar_quality.py);
+shared people and keywords add a little, so a co-author's paper on another topic does not beat a
+paper on the same problem. Without vectors (not embedded yet, or none at all) the meaning signal
+is skipped. The paper itself and other versions of its work (same `work_id`, or the same
+normalised title: a workshop paper and its main-track version) are never listed, and another
+paper appears once, as its best-scored version.
+Deterministic: scores are rounded, ties go to the smaller row, and rows are in key order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from paperfind.index.tokenize import Analyzer
+from paperfind.ingest.text import normalize_title
+from paperfind.search.backend import SearchBackend
+
+SCORE_DECIMALS = 6
+SIGNALS = ("words", "meaning", "authors", "keywords")
+_TERMS_PER_CALL = 64  # the lexical scorer reads at most this many groups per call
+
+
+@dataclass(frozen=True)
+class SimilarSettings:
+    """Weights of the blend and the size of the lexical query (chosen on CSFCube dev)."""
+
+    words_weight: float = 1.0
+    meaning_weight: float = 1.0
+    authors_weight: float = 0.05  # all people shared: a nudge among topical equals
+    keywords_weight: float = 1.0  # a keyword shared counts twice (the text field has them too)
+    max_terms: int = 64  # the paper's strongest terms that make its lexical query
+    max_limit: int = 100
+
+
+@dataclass(frozen=True)
+class SimilarPaper:
+    """One similar paper: key, blended score, and why (signal names, strongest first)."""
+
+    key: str
+    score: float
+    reasons: tuple[str, ...]
+    signals: dict[str, float] = field(default_factory=dict)  # each signal's share of the score
+    shared_authors: tuple[str, ...] = ()
+    shared_keywords: tuple[str, ...] = ()
+    title: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "title": self.title, "score": self.score,
+                "reasons": list(self.reasons), "signals": dict(self.signals),
+                "shared_authors": list(self.shared_authors),
+                "shared_keywords": list(self.shared_keywords)}
+
+
+class UnknownPaper(LookupError):
+    """The key names no indexed paper."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"no paper with key {key!r} in the index")
+        self.key = key
+
+
+class NeighbourSource(Protocol):
+    """The semantic side (`paperfind.embed.retriever.SemanticRetriever` is one)."""
+
+    def similar_rows(self, row: int, mask: np.ndarray | None,
+                     k: int) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+@dataclass
+class Signals:
+    """Each signal over all rows (0 where it says nothing); `meaning` is None without vectors."""
+
+    words: np.ndarray
+    meaning: np.ndarray | None
+    authors: np.ndarray
+    keywords: np.ndarray
+
+
+def weighted_terms(backend: SearchBackend, analyzer: Analyzer, title: str, abstract: str,
+                   settings: SimilarSettings) -> list[tuple[str, float]]:
+    """The paper's lexical query: its strongest terms, each boosted by its count in the paper.
+
+    The whole title + abstract as one BM25 query (counts linear, as a query repeating a word
+    weighs it more; sub-linear counts measured lower on CSFCube dev), cut to the terms with the
+    largest count x idf, which also keeps words like "model" (a third of the corpus) from
+    costing time on a large index.
+    """
+    counts: Counter[str] = Counter(analyzer.terms(title))
+    counts.update(analyzer.terms(abstract))
+    n = max(backend.n_docs, 1)
+    ranked = []
+    for term, tf in counts.items():
+        df = backend.doc_freq("text", backend.term_id(term))
+        if df > 0:
+            ranked.append((term, float(tf), tf * math.log1p((n - df + 0.5) / (df + 0.5))))
+    ranked.sort(key=lambda t: (-t[2], t[0]))
+    return [(term, boost) for term, boost, _ in ranked[:settings.max_terms]]
+
+
+def _term_scores(backend: SearchBackend, field_name: str,
+                 terms: list[tuple[str, float]]) -> np.ndarray:
+    scores = np.zeros(backend.n_docs, dtype=np.float64)
+    for start in range(0, len(terms), _TERMS_PER_CALL):
+        chunk = terms[start:start + _TERMS_PER_CALL]
+        part, _ = backend.lexical_scores([[(field_name, t, b)] for t, b in chunk], None)
+        scores += part
+    return scores
+
+
+def meaning_scores(semantic: NeighbourSource | None, row: int, n_docs: int) -> np.ndarray | None:
+    """Cosine above the corpus mean, scaled to [0, 1]; None when the paper has no vector."""
+    if semantic is None:
+        return None
+    rows, cosines = semantic.similar_rows(row, None, n_docs)
+    if len(rows) == 0:
+        return None
+    cosines = cosines.astype(np.float64)
+    mean = float(cosines.mean())
+    out = np.zeros(n_docs, dtype=np.float64)
+    out[rows] = np.clip((cosines - mean) / max(1.0 - mean, 1e-6), 0.0, 1.0)
+    out[row] = 1.0
+    return out
+
+
+def similarity_signals(backend: SearchBackend, row: int, *, semantic: NeighbourSource | None = None,
+                       settings: SimilarSettings | None = None,
+                       analyzer: Analyzer | None = None) -> Signals:
+    """Every signal of the paper at `row` against every row (the paper itself scores 1)."""
+    settings = settings or SimilarSettings()
+    analyzer = analyzer or Analyzer()
+    doc = backend.stored(row)
+    terms = weighted_terms(backend, analyzer, doc.get("title", ""), doc.get("abstract", ""), settings)
+    text_scores = _term_scores(backend, "text", terms)
+    keyword_terms = Counter(t for k in doc.get("keywords") or [] for t in analyzer.terms(k))
+    keyword_scores = _term_scores(backend, "keywords", sorted(keyword_terms.items()))
+    # one scale for both: the paper's own score on words and keywords together, so keywords
+    # everybody uses ("deep learning") weigh as little as their idf, not as much as all words
+    own = float(text_scores[row] + keyword_scores[row])
+    scale = 1.0 / own if own > 0 else 0.0
+    words = np.minimum(text_scores * scale, 1.0)
+    keywords = np.minimum(keyword_scores * scale, 1.0)
+    people = sorted({int(a) for a in backend.features(row).author_ids if int(a) > 0})
+    authors = np.zeros(backend.n_docs, dtype=np.float64)
+    if people:
+        rows, ids = backend.papers_by(people)
+        pairs = np.unique(np.stack([rows, ids]), axis=1)  # one count per person and paper
+        authors = np.bincount(pairs[0], minlength=backend.n_docs).astype(np.float64) / len(people)
+    return Signals(words, meaning_scores(semantic, row, backend.n_docs), authors, keywords)
+
+
+def blend(signals: Signals, settings: SimilarSettings) -> dict[str, np.ndarray]:
+    """Each signal's weighted contribution (their sum is the score); meaning only if present."""
+    parts = {"words": settings.words_weight * signals.words,
+             "authors": settings.authors_weight * signals.authors,
+             "keywords": settings.keywords_weight * signals.keywords}
+    if signals.meaning is not None:
+        parts["meaning"] = settings.meaning_weight * signals.meaning
+    return parts
+
+
+def ranked_rows(scores: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+    """`rows` (default: all) best first by rounded score, ties by row (= key order)."""
+    rows = np.arange(len(scores)) if rows is None else np.asarray(rows, dtype=np.int64)
+    rounded = np.round(scores[rows], SCORE_DECIMALS)
+    return rows[np.lexsort((rows, -rounded))]
+
+
+def similar_papers(backend: SearchBackend, key: str, limit: int = 10, *,
+                   semantic: NeighbourSource | None = None, settings: SimilarSettings | None = None,
+                   analyzer: Analyzer | None = None) -> list[SimilarPaper]:
+    """The `limit` papers most similar to the paper `key`, best first; raises `UnknownPaper`.
+
+    `semantic` defaults to the retriever attached to the backend (`backend.semantic`), if any.
+    """
+    settings = settings or SimilarSettings()
+    row = backend.row_of(key)
+    if row < 0:
+        raise UnknownPaper(key)
+    limit = max(0, min(int(limit), settings.max_limit))
+    if limit == 0:
+        return []
+    if semantic is None:
+        semantic = getattr(backend, "semantic", None)
+    parts = blend(similarity_signals(backend, row, semantic=semantic, settings=settings,
+                                     analyzer=analyzer), settings)
+    total = sum(parts.values())
+    total[row] = 0.0
+    candidates = np.flatnonzero(total > 0)
+    own = backend.stored(row)
+    own_title = normalize_title(own.get("title", ""))
+    own_people = {int(a): name for a, name in own.get("authors") or [] if int(a) > 0}
+    own_keywords = {_keyword(k): k for k in own.get("keywords") or [] if _keyword(k)}
+    out: list[SimilarPaper] = []
+    seen_works, seen_titles = {own.get("work_id")}, {own_title}
+    for r in _best_first(total, candidates, limit):
+        doc = backend.stored(int(r))
+        title = normalize_title(doc.get("title", ""))
+        if doc.get("work_id") in seen_works or title in seen_titles:
+            continue  # a version of this paper, or of a paper already listed
+        seen_works.add(doc.get("work_id"))
+        seen_titles.add(title)
+        out.append(_result(doc, float(total[r]), {n: float(p[r]) for n, p in parts.items()},
+                           own_people, own_keywords))
+        if len(out) == limit:
+            break
+    return out
+
+
+def _best_first(total: np.ndarray, candidates: np.ndarray, limit: int) -> Iterator[int]:
+    """Candidates best first: a partial sort of the likely top, the full order only if the
+    top was mostly other versions of the paper (rare)."""
+    depth = min(len(candidates), 2 * limit + 16)
+    if depth < len(candidates):
+        part = np.argpartition(-total[candidates], depth - 1)[:depth]
+        cut = total[candidates][part].min()
+        head = ranked_rows(total, candidates[total[candidates] > cut])
+        yield from head.tolist()
+        seen = set(head.tolist())
+        yield from (r for r in ranked_rows(total, candidates).tolist() if r not in seen)
+    else:
+        yield from ranked_rows(total, candidates).tolist()
+
+
+def _keyword(text: str) -> str:
+    return " ".join(str(text).casefold().split())
+
+
+def _result(doc: dict, score: float, parts: dict[str, float], own_people: dict[int, str],
+            own_keywords: dict[str, str]) -> SimilarPaper:
+    shares = {n: round(v / score, 3) for n, v in parts.items() if v > 0}
+    reasons = tuple(n for n in sorted(shares, key=lambda n: (-shares[n], SIGNALS.index(n)))
+                    if shares[n] >= 0.05)
+    people = tuple(name for a, name in doc.get("authors") or [] if int(a) in own_people)
+    keywords = tuple(own_keywords[k] for k in dict.fromkeys(_keyword(k) for k in doc.get("keywords") or [])
+                     if k in own_keywords)
+    return SimilarPaper(key=doc["key"], score=round(score, SCORE_DECIMALS), reasons=reasons,
+                        signals=shares, shared_authors=people, shared_keywords=keywords,
+                        title=doc.get("title", ""))
