@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 
 from paperfind.index.strings import JsonRecords, StringTable, load_array, load_csr
 
@@ -54,6 +55,7 @@ class DocTable:
         self.abstract_seq = Sequences(*load_csr(root, "seq.abstract"))
         self.keyword_seq = Sequences(*load_csr(root, "seq.keywords"))
         self.stored = JsonRecords.load(root, "stored")
+        self._inst_matrix: sp.csr_matrix | None = None
 
     # -- lookups ---------------------------------------------------------------------------
     def row_of(self, key: str) -> int:
@@ -105,8 +107,6 @@ class DocTable:
     def facets(self, rows: np.ndarray, top: int = 20) -> dict[str, list[list]]:
         """Counts per facet value over `rows`, most frequent first, ties by value."""
         out: dict[str, list[list]] = {}
-        selected = np.zeros(self.n, dtype=bool)
-        selected[rows] = True
         for facet in FACETS:
             if facet == "year":
                 years = self.year[rows]
@@ -114,20 +114,38 @@ class DocTable:
                 out["year"] = [[int(y), int(counts[y])] for y in np.flatnonzero(counts)[::-1]]
                 continue
             if facet == "institution":
-                codes = np.asarray(self.inst)[selected[self.inst_row]]
                 labels = self.labels["institution"]
+                selected = np.zeros(self.n, dtype=np.float32)
+                selected[rows] = 1.0
+                counts = np.rint(self._papers_by_institution() @ selected).astype(np.int64)
+                out[facet] = _top_pairs(counts, labels, top)
+                continue
             else:
                 codes = np.asarray({"venue": self.venue, "status": self.status,
                                     "area": self.area}[facet])[rows]
                 labels = self.labels[facet]
             counts = np.bincount(codes, minlength=len(labels)) if len(codes) else np.zeros(0, int)
-            present = np.flatnonzero(counts)
-            if len(present) > 4 * top:  # only the most frequent can make the list
-                present = present[np.argsort(-counts[present], kind="stable")[:4 * top]]
-            pairs = [[labels[i], int(counts[i])] for i in present.tolist() if labels[i]]
-            pairs.sort(key=lambda p: (-p[1], p[0]))
-            out[facet] = pairs[:top]
+            out[facet] = _top_pairs(counts, labels, top)
         return out
+
+    def _papers_by_institution(self) -> sp.csr_matrix:
+        """institutions x papers incidence, built on first use: a facet is one product with it."""
+        if self._inst_matrix is None:
+            ones = np.ones(len(self.inst), dtype=np.float32)
+            by_paper = sp.csr_matrix((ones, self.inst, self.inst_indptr),
+                                     shape=(self.n, len(self.labels["institution"])))
+            self._inst_matrix = by_paper.T.tocsr()
+        return self._inst_matrix
+
+
+def _top_pairs(counts: np.ndarray, labels: list[str], top: int) -> list[list]:
+    """[label, count] of the most frequent labels, ties by label."""
+    present = np.flatnonzero(counts)
+    if len(present) > 4 * top:  # only the most frequent can make the list
+        present = present[np.argsort(-counts[present], kind="stable")[:4 * top]]
+    pairs = [[labels[i], int(counts[i])] for i in present.tolist() if labels[i]]
+    pairs.sort(key=lambda p: (-p[1], p[0]))
+    return pairs[:top]
 
 
 def save_params(root: Path, params: dict) -> None:

@@ -23,7 +23,7 @@ from paperfind.search.people import person_rank, person_rows, person_tiers
 from paperfind.search.plan import QueryPlan, build_plan, idf_of_groups
 from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import (GroupMap, Mapped, adjacent_pairs, idf_share, keyword_match,
-                                   phrase_present, title_in_query)
+                                   phrase_present, title_in_query, top_order)
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
                                        hit, suggestion_text)
 from paperfind.search.settings import SearchSettings
@@ -167,8 +167,7 @@ class Searcher:
         mask = self._mask(backend, q, plan, merge_filters(request.filters, q))
         rows, relevance, used = self._rank(backend, q, plan, mask, offset + limit, mode)
         relevance = np.round(relevance, SCORE_DECIMALS)  # float noise must not beat the key order
-        order = self._sort(backend, rows, relevance, sort)
-        page = order[offset:offset + limit]
+        page = self._sort(backend, rows, relevance, sort, offset + limit)[offset:offset + limit]
         stems = {s for g in plan.groups for s, _ in g.stems} | {s for p in plan.phrases for s in p}
         marker = Marker(stems, self.analyzer, {g.word for g in plan.groups})
         results = [hit(backend.stored(int(r)), relevance[i], marker)
@@ -226,12 +225,16 @@ class Searcher:
         if plan.phrases:
             rows = self._with_phrases(backend, plan, rows, scores)
         relevance = scores[rows].astype(np.float64)
-        top_n = min(len(rows), self.settings.rerank_depth)
+        # a long description's BM25 order is already informative; short queries (topics,
+        # titles) need the wider pool for their keyword and title features
+        depth = self.settings.rerank_depth if n <= 4 else self.settings.rerank_depth_long
+        top_n = min(len(rows), depth)
         if top_n:
-            order = np.lexsort((rows, -relevance))
-            top, rest = order[:top_n], order[top_n:]
+            top = top_order(rows, relevance, top_n)
             reranked = self._rerank(backend, plan, rows[top], relevance[top])
-            if len(rest):  # below every re-ranked row, in BM25 order
+            rest = np.ones(len(rows), dtype=bool)
+            rest[top] = False
+            if rest.any():  # below every re-ranked row, in BM25 order
                 floor = max(float(reranked.min()), 1e-6)
                 relevance[rest] = floor * 0.5 * relevance[rest] / max(float(relevance[rest].max()), 1e-9)
             relevance[top] = reranked
@@ -284,8 +287,9 @@ class Searcher:
         return score
 
     def _sort(self, backend: SearchBackend, rows: np.ndarray, relevance: np.ndarray,
-              sort: str) -> np.ndarray:
-        """Positions into `rows` in display order; every order ends with the row (= key)."""
+              sort: str, k: int) -> np.ndarray:
+        """Positions into `rows` of the first `k` in display order; every order ends with the
+        row (= key)."""
         years = backend.years()[rows]
         cites = backend.citations()[rows]
         if sort == "newest":
@@ -294,4 +298,4 @@ class Searcher:
             return np.lexsort((rows, -relevance, -cites))
         if not relevance.any():  # filter-only query: most cited, then newest
             return np.lexsort((rows, -years, -cites))
-        return np.lexsort((rows, -relevance))
+        return top_order(rows, relevance, k)

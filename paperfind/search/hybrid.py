@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from paperfind.search.backend import SearchBackend
+from paperfind.search.rank import top_order
 
 FUSION_DEPTH = 1000  # lexical rows handed to the fusion
 
@@ -23,8 +24,10 @@ def fuse_rows(backend: SearchBackend, text: str, rows: np.ndarray, relevance: np
 
     if mode == "semantic":
         return vec_rows.astype(np.int64), vec_scores.astype(np.float64), "semantic"
-    order = np.lexsort((rows, -relevance))
-    head, tail = order[:FUSION_DEPTH], order[FUSION_DEPTH:]
+    head = top_order(rows, relevance, FUSION_DEPTH)
+    in_head = np.zeros(len(rows), dtype=bool)
+    in_head[head] = True
+    tail = np.flatnonzero(~in_head)
     row_of: dict[str, int] = {}
     lexical = []
     for i in head.tolist():

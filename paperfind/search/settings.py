@@ -9,7 +9,8 @@ from paperfind.search.rank import RankWeights
 
 @dataclass(frozen=True)
 class SearchSettings:
-    rerank_depth: int = 200  # candidates the second stage looks at
+    rerank_depth: int = 200  # candidates the second stage looks at (queries of <= 4 words)
+    rerank_depth_long: int = 100  # ... and for longer queries (descriptions, questions)
     min_match_share: float = 0.4  # a long query's papers must contain this share of its words
     phrase_check_depth: int = 2000  # candidates checked for a quoted phrase
     max_limit: int = 100
