@@ -149,14 +149,16 @@ def index(db_path: Path | None) -> None:
 @click.option("--host", default=None, help="Address to bind (default 127.0.0.1, or $PAPERFIND_HOST).")
 @click.option("--port", type=click.IntRange(1, 65535), default=None,
               help="Port (default 8000, or $PAPERFIND_PORT).")
-def serve(db_path: Path | None, host: str | None, port: int | None) -> None:
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Server processes (default 1, or $PAPERFIND_WORKERS); one per core serves most.")
+def serve(db_path: Path | None, host: str | None, port: int | None, workers: int | None) -> None:
     """Serve the portal and its JSON API; builds the database from the bundled corpus if needed.
 
-    Example: paperfind serve --port 8000
+    Example: paperfind serve --port 8000 --workers 2
     """
     from paperfind.web.server import run
 
-    app = _app(db_path, host=host, port=port)
+    app = _app(db_path, host=host, port=port, workers=workers)
     app.ensure_database()
     app.update_vectors_in_background()
     run(app)

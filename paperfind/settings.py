@@ -18,6 +18,7 @@ class Settings:
     db_path: Path = Path("paperfind.db")  # PAPERFIND_DB
     host: str = "127.0.0.1"  # PAPERFIND_HOST; loopback unless told otherwise
     port: int = 8000  # PAPERFIND_PORT
+    workers: int = 1  # PAPERFIND_WORKERS: server processes; each maps the same index files
     corpus_path: Path = BUNDLED_CORPUS  # PAPERFIND_CORPUS: what `serve` builds a new database from
     max_query_chars: int = 2000  # longer queries are cut, not refused
     max_page_size: int = 100
@@ -42,6 +43,12 @@ class Settings:
                 values["port"] = int(env["PAPERFIND_PORT"])
             except ValueError:
                 raise ValueError(f"PAPERFIND_PORT must be a number, not {env['PAPERFIND_PORT']!r}")
+        if env.get("PAPERFIND_WORKERS"):
+            try:
+                values["workers"] = max(1, int(env["PAPERFIND_WORKERS"]))
+            except ValueError:
+                raise ValueError("PAPERFIND_WORKERS must be a number, "
+                                 f"not {env['PAPERFIND_WORKERS']!r}") from None
         if env.get("PAPERFIND_CORPUS"):
             values["corpus_path"] = Path(env["PAPERFIND_CORPUS"])
         if env.get("PAPERFIND_SEMANTIC", "").strip().lower() in {"0", "false", "no", "off"}:

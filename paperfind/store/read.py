@@ -81,6 +81,10 @@ class ReadMixin:
     def venue_names(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT slug, name FROM venues"))
 
+    def institution_names(self) -> dict[str, str]:
+        """Display names by slug, so `inst:` matches "Peking University" as well as `pku`."""
+        return dict(self.conn.execute("SELECT slug, name FROM institutions"))
+
     # -- people --------------------------------------------------------------------------
 
     def author(self, slug: str) -> dict[str, Any] | None:
