@@ -190,3 +190,13 @@ def test_semantic_modes_fall_back_to_lexical_without_vectors(searcher):
     a = search(searcher, "regret bandits", limit=10)
     b = search(searcher, "regret bandits", limit=10, mode="hybrid")
     assert keys(a) == keys(b) and b.mode == "lexical"
+
+
+def test_institution_filter_by_display_name(searcher, slice_store):
+    store, _ = slice_store
+    everything = search(searcher, "learning", limit=100)
+    slug = everything.facets["institution"][0][0]
+    name = store.institution_names()[slug]
+    by_slug = search(searcher, f"learning inst:{slug}", limit=50)
+    by_name = search(searcher, f'learning inst:"{name}"', limit=50)
+    assert keys(by_name) == keys(by_slug) and by_name.total == by_slug.total
