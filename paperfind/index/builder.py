@@ -22,7 +22,7 @@ from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.index.tokenize import Analyzer
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5  # 5: stored papers carry their authors' public slugs
 KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
 _SPELL_WORD = re.compile(r"^[a-z]+$")
 
@@ -103,15 +103,18 @@ def build_into(source: IndexSource, root: Path) -> dict:
     save_csr(root, "meta.author", [d.author_ids for d in docs], dtype=np.int64)
     np.save(root / "meta.author_row.npy", np.repeat(
         np.arange(len(docs), dtype=np.int32), [len(d.author_ids) for d in docs]))
+    people = list(source.iter_author_entries())
+    slug_of = {p.id: p.slug for p in people}  # results name people by their page's slug
     JsonRecords.save(({"title": d.title, "abstract": d.abstract,
                        "authors": [[int(i), n] for i, n in zip(d.author_ids, d.authors)],
+                       "author_slugs": [slug_of.get(int(i), "") for i in d.author_ids],
                        "keywords": d.keywords, "venue": d.venue, "venue_name": d.venue_name,
                        "year": d.year, "status": d.status, "area": d.area,
                        "institutions": d.institutions, "citations": d.citations,
                        "work_id": d.work_id} for d in docs), root, "stored")
 
     SpellIndex.build(spell_counts, root)
-    NameIndex.build(list(source.iter_author_entries()), root)
+    NameIndex.build(people, root)
     names_of = getattr(source, "institution_names", None)  # optional: slug -> display name
     inst_names = dict(names_of()) if callable(names_of) else {}
     params = {"format": FORMAT_VERSION, "n_docs": len(docs), "n_terms": len(vocab),

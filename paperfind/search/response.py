@@ -43,7 +43,8 @@ def hit(doc: dict, score: float, marker: Marker) -> dict:
     """One result object of the JSON contract from a stored doc."""
     return {
         "key": doc["key"], "title": doc["title"],
-        "authors": [{"id": int(i), "name": n} for i, n in doc["authors"]],
+        "authors": [{"id": slug, "name": n} for slug, (_, n) in
+                    zip(doc.get("author_slugs") or [""] * len(doc["authors"]), doc["authors"])],
         "institutions": doc["institutions"], "venue": doc["venue"],
         "venue_name": doc["venue_name"], "year": doc["year"], "status": doc["status"],
         "area": doc["area"], "citations": doc.get("citations"), "score": round(float(score), 6),

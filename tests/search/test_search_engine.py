@@ -200,3 +200,12 @@ def test_institution_filter_by_display_name(searcher, slice_store):
     by_slug = search(searcher, f"learning inst:{slug}", limit=50)
     by_name = search(searcher, f'learning inst:"{name}"', limit=50)
     assert keys(by_name) == keys(by_slug) and by_name.total == by_slug.total
+
+
+def test_result_authors_are_named_by_their_page_slug(searcher, slice_store):
+    store, _ = slice_store
+    hit = search(searcher, "learning", limit=5).results[0]
+    first = hit["authors"][0]
+    page = store.author(first["id"])
+    assert page is not None and page["name"] == first["name"]
+    assert any(p["key"] == hit["key"] for p in page["papers"])
