@@ -8,7 +8,8 @@ Four signals over every indexed paper, each scaled so that the paper itself woul
 - meaning: cosine of the paper's vector with the others, above the corpus' mean cosine,
   divided by the room up to 1 (e5 cosines of unrelated papers sit near 0.75, not 0);
 - authors: the share of the paper's people who also wrote the other paper.
-Words and meaning carry the topic and are weighted alike (CSFCube dev, bench/similar_quality.py);
+Words and meaning carry the topic, meaning at half the weight of words (on CSFCube dev a larger
+weight lowered nDCG@20 for both title and title + 48-word vectors: bench/similar_quality.py);
 shared people and keywords add a little, so a co-author's paper on another topic does not beat a
 paper on the same problem. Without vectors (not embedded yet, or none at all) the meaning signal
 is skipped. The paper itself and other versions of its work (same `work_id`, or the same
@@ -41,7 +42,7 @@ class SimilarSettings:
     """Weights of the blend and the size of the lexical query (chosen on CSFCube dev)."""
 
     words_weight: float = 1.0
-    meaning_weight: float = 1.0
+    meaning_weight: float = 0.5  # CSFCube dev: 1.0 did worse with title and words48 vectors
     authors_weight: float = 0.05  # all people shared: a nudge among topical equals
     keywords_weight: float = 1.0  # a keyword shared counts twice (the text field has them too)
     max_terms: int = 64  # the paper's strongest terms that make its lexical query
