@@ -1,10 +1,10 @@
 """Similar papers: for one paper, the other papers most like it ("more like this").
 
-Four signals over every indexed paper, each scaled so that the paper itself would score 1:
+Four signals over every indexed paper, each on a scale where the paper itself is the top:
 - words: BM25F of the paper's own strongest title + abstract terms against the index, divided
   by the paper's score against itself (so the scale does not depend on the abstract's length);
-- keywords: BM25 of the paper's author keywords in the keyword field, on the same scale (so a
-  keyword every paper has weighs as little as its idf);
+- keywords: BM25 of the paper's author keywords in the keyword field, divided by the same
+  self-score (words + keywords), so a keyword every paper has weighs as little as its idf;
 - meaning: cosine of the paper's vector with the others, above the corpus' mean cosine,
   divided by the room up to 1 (e5 cosines of unrelated papers sit near 0.75, not 0);
 - authors: the share of the paper's people who also wrote the other paper.
