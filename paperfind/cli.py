@@ -179,5 +179,33 @@ def embed(db_path: Path | None) -> None:
                f"{stats.removed} removed")
 
 
+
+@main.command()
+@click.argument("key")
+@DB_OPTION
+@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def similar(key: str, db_path: Path | None, limit: int, as_json: bool) -> None:
+    """Papers similar to one paper (its other versions are never listed).
+
+    Example: paperfind similar nips2017:9372
+    """
+    from paperfind.search.similar import UnknownPaper
+
+    app = _app(db_path)
+    app.ensure_database()
+    try:
+        found = app.searcher().similar(key, limit=limit)
+    except UnknownPaper:
+        raise click.ClickException(f"no paper with key {key!r} (keys look like iclr2018:B11bwYgfM)")
+    if as_json:
+        click.echo(json.dumps({"key": key, "results": found}, indent=2, ensure_ascii=False))
+        return
+    for n, paper in enumerate(found, 1):
+        click.echo(f"{n:>2}. {paper['title']}")
+        click.echo(f"    {paper['venue_name']} {paper['year']}  ({paper['key']})  "
+                   f"score {paper['score']:.3f}  {', '.join(paper['reasons'])}")
+
+
 if __name__ == "__main__":
     main()

@@ -14,7 +14,8 @@ from paperfind.web.params import Paging, SearchParams, YearParam, paging_params,
 from paperfind.web.render import Pages
 from paperfind.web.searching import search_view
 from paperfind.web.views import (area_view, author_view, institution_view, paper_count,
-                                 paper_view, similar_supported, stats_view, venue_view)
+                                 paper_view, similar_supported, similar_view, stats_view,
+                                 venue_view)
 
 SlugPath = Annotated[str, Path(max_length=300)]
 
@@ -40,8 +41,10 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
     @router.get("/papers/{key}", response_class=HTMLResponse)
     def paper(request: Request, key: SlugPath) -> HTMLResponse:
         data = paper_view(app_pf(request), key)
+        similar = similar_view(app_pf(request), key, 8)["results"] if has_similar else []
         return pages.render(request, "paper.html", {
             "paper": data, "json_url": f"/api/papers/{quote(key, safe=':')}",
+            "similar": similar,
             "similar_url": f"/api/papers/{quote(key, safe=':')}/similar" if has_similar else None})
 
     @router.get("/authors/{author_id}", response_class=HTMLResponse)

@@ -47,10 +47,14 @@ def similar_supported(pf: Paperfind) -> bool:
 
 
 def similar_view(pf: Paperfind, key: str, limit: int = 10) -> dict[str, Any]:
+    from paperfind.search.similar import UnknownPaper
+
     if pf.store().paper_cards([key]) == []:
         raise not_found(f"no paper with key {key!r}")
-    found = pf.searcher().similar(key, limit=limit)
-    results = found.to_json()["results"] if hasattr(found, "to_json") else list(found)
+    try:
+        results = pf.searcher().similar(key, limit=limit)
+    except UnknownPaper:  # in the database, not yet in the index being rebuilt
+        results = []
     return {"key": key, "results": results}
 
 

@@ -45,3 +45,20 @@ def test_stats_without_a_database_says_what_to_do(tmp_path):
     proc = run("stats", "--db", str(tmp_path / "missing.db"))
     assert proc.returncode == 1
     assert "paperfind ingest" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_similar_lists_other_papers_and_refuses_unknown_keys(tmp_path):
+    records = load_paperlist("colt", 2019)[:25]
+    write_slice(tmp_path / "data", "colt", 2019, records)
+    db = tmp_path / "p.db"
+    assert run("ingest", "--db", str(db), str(tmp_path / "data")).returncode == 0
+    key = f"colt2019:{records[0]['id']}"
+    proc = run("similar", key, "--json", "--limit", "5", "--db", str(db),
+               env={"PAPERFIND_SEMANTIC": "0"})
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)["results"]
+    assert 0 < len(found) <= 5 and key not in {p["key"] for p in found}
+    assert all(p["venue_name"] == "COLT" and p["reasons"] for p in found)
+    missing = run("similar", "colt2019:nope", "--db", str(db))
+    assert missing.returncode == 1 and "no paper with key" in missing.stderr
+    assert "Traceback" not in missing.stderr

@@ -168,3 +168,16 @@ def test_security_headers_on_every_response(portal, path):
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
     assert headers["x-content-type-options"] == "nosniff"
     assert headers["referrer-policy"]
+
+
+def test_similar_papers_route_and_the_paper_page_list(portal):
+    data = portal.get(f"/api/papers/{GPQA}/similar", params={"limit": 5}).json()
+    assert data["key"] == GPQA and 0 < len(data["results"]) <= 5
+    first = data["results"][0]
+    assert GPQA not in {r["key"] for r in data["results"]}
+    assert {"key", "title", "authors", "venue_name", "year", "score", "reasons"} <= set(first)
+    page = portal.get(f"/papers/{GPQA}").text
+    assert 'id="similar"' in page and first["key"] in page  # rendered by the server
+    assert_error(portal.get("/api/papers/colm2024:nothing/similar"), 404, "not_found")
+    assert_error(portal.get(f"/api/papers/{GPQA}/similar", params={"limit": 1000}), 422,
+                 "invalid_parameter")

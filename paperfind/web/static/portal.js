@@ -1,4 +1,4 @@
-// paperfind portal: search-as-you-type, BibTeX copy, similar papers. Our own small script;
+// paperfind portal: search-as-you-type and BibTeX copy. Our own small script;
 // every page works without it (the server renders the same cards).
 "use strict";
 (function () {
@@ -208,26 +208,8 @@
     });
   }
 
-  async function setupSimilar() {
-    const box = document.getElementById("similar");
-    if (!box || !box.dataset.src) return;
-    try {
-      const response = await fetch(box.dataset.src, { headers: { Accept: "application/json" } });
-      if (!response.ok) { box.hidden = true; return; }
-      const data = await response.json();
-      const list = box.querySelector(".similar-list");
-      const cfg = { authors_shown: document.body.classList.contains("lang-en") ? 3 : 10,
-        strings: { et_al: document.body.classList.contains("lang-en") ? "et al." : "等" } };
-      for (const p of data.results) list.appendChild(paperCard(p, cfg));
-      if (!data.results.length) box.hidden = true;
-    } catch (err) {
-      box.hidden = true;
-    }
-  }
-
   document.addEventListener("DOMContentLoaded", () => {
     setupSearch();
     setupCopy();
-    setupSimilar();
   });
 })();
