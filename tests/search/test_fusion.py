@@ -86,4 +86,5 @@ def test_fusion_takes_index_rows_as_well_as_keys():
     rows_semantic = [(2, 0.91), (7, 0.90), (4, 0.80)]
     fused = fuse("why does adaptive gradient descent generalise worse than plain SGD", rows_lexical,
                  rows_semantic)
-    assert [r for r, _ in fused] == [2, 4, 1, 7]  # 0.83 + 0.2, 1.0, 0.83, 0.2 * 0.91
+    # a description: weight 0.1 → 2: 0.83 + 0.1, 4: 1.0 + 0, 1: 0.83, 7: 0.1 * 0.91
+    assert [r for r, _ in fused] == [4, 2, 1, 7]
