@@ -92,12 +92,12 @@ def queries_from(db: Path, n: int = 300, seed: int = 11) -> list[str]:
 
 
 def library_reader(pf: Paperfind, queries: list[str], seen: Observed, stop: threading.Event,
-                   offset: int = 0) -> None:
+                   offset: int = 0, pause_s: float = 0.0) -> None:
     """Search in process; every result must be a paper of the database with its authors."""
     searcher = pf.searcher()
     store = pf.store()
     i = offset
-    while not stop.is_set():
+    while not stop.wait(pause_s):
         q = queries[i % len(queries)]
         i += 1
         started = time.perf_counter()
@@ -126,11 +126,11 @@ def _has_authors(conn: sqlite3.Connection, key: str) -> bool:
 
 
 def http_reader(url: str, queries: list[str], seen: Observed, stop: threading.Event,
-                offset: int = 0) -> None:
+                offset: int = 0, pause_s: float = 0.0) -> None:
     """Search over HTTP; every result must open as a paper page's JSON twin."""
     i = offset
     with httpx.Client(base_url=url, timeout=60) as client:
-        while not stop.is_set():
+        while not stop.wait(pause_s):
             q = queries[i % len(queries)]
             i += 1
             started = time.perf_counter()
@@ -209,7 +209,7 @@ def ingest_cli(db: Path, paths: list[Path], nice: bool = True) -> subprocess.Pop
 
 
 def run(db: Path, base: list[Path], write: list[Path], idle_s: float, after_s: float,
-        library_threads: int, http_threads: int) -> tuple[Observed, dict]:
+        library_threads: int, http_threads: int, pause_s: float = 0.0) -> tuple[Observed, dict]:
     """The whole experiment; returns what the readers saw and a few facts about the run."""
     from bench.web_load import free_port
 
@@ -222,10 +222,10 @@ def run(db: Path, base: list[Path], write: list[Path], idle_s: float, after_s: f
     port = free_port()
     server = start_server(db, port)
     seen, stop = Observed(), threading.Event()
-    threads = [threading.Thread(target=library_reader, args=(pf, queries, seen, stop, k * 37))
+    threads = [threading.Thread(target=library_reader, args=(pf, queries, seen, stop, k * 37, pause_s))
                for k in range(library_threads)]
     threads += [threading.Thread(target=http_reader, args=(f"http://127.0.0.1:{port}", queries,
-                                                           seen, stop, k * 53))
+                                                           seen, stop, k * 53, pause_s))
                 for k in range(http_threads)]
     threads.append(threading.Thread(target=snapshot_checker, args=(db, seen, stop)))
     facts: dict = {"base_papers": pf.store().paper_count()}
@@ -274,6 +274,8 @@ def main() -> None:
     parser.add_argument("--after-seconds", type=float, default=10.0)
     parser.add_argument("--library-threads", type=int, default=1)
     parser.add_argument("--http-threads", type=int, default=2)
+    parser.add_argument("--pause-ms", type=float, default=0.0,
+                        help="Think time between a reader's requests (0: as fast as possible).")
     parser.add_argument("--no-write", action="store_true", help="Print only; leave RESULTS.md.")
     args = parser.parse_args()
     args.db.parent.mkdir(parents=True, exist_ok=True)
@@ -287,7 +289,7 @@ def main() -> None:
         write = [p for p in sorted(lists.iterdir()) if p.is_dir() and p.name not in BASE_VENUES]
         write.append(DATA / "extra")
     seen, facts = run(args.db, base, write, args.idle_seconds, args.after_seconds,
-                      args.library_threads, args.http_threads)
+                      args.library_threads, args.http_threads, args.pause_ms / 1000)
     table = summary(seen)
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     note = [
@@ -296,7 +298,8 @@ def main() -> None:
         f"the writer (`nice paperfind ingest` in a second process, then its index rebuild) took "
         f"{facts['write_s']:.0f} s and ended with {facts['papers']:,} papers (exit code "
         f"{facts['writer_code']}). Readers: {args.library_threads} in-process `Searcher` thread(s), "
-        f"{args.http_threads} HTTP client thread(s) against `paperfind serve`, a snapshot checker every "
+        f"{args.http_threads} HTTP client thread(s) against `paperfind serve` ({args.pause_ms:.0f} ms "
+        f"between requests), a snapshot checker every "
         f"0.5 s ({seen.checks} snapshots). Index versions served in process: "
         f"{' → '.join(seen.index_versions) or '-'}. All on the same 2 cores.",
         f"Errors or half-updated answers: **{len(seen.errors)}**"
