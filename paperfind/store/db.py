@@ -7,6 +7,7 @@ file never leaves part of a file behind. Readers use WAL snapshots and never blo
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 from dataclasses import dataclass, field
@@ -138,6 +139,11 @@ class Store(ReadMixin):
                     summary.updated += 1
                 affected.add(key)
                 in_memory[key] = record
+            if old and summary.skipped:
+                # an unreadable record may be one of these: keep what the file said before
+                summary.notes.append(f"{len(old)} record(s) of the previous version were kept, "
+                                     f"since {len(summary.skipped)} record(s) could not be read")
+                old = {}
             for ident, (key, _) in old.items():
                 conn.execute("DELETE FROM records WHERE source_id = ? AND ident = ?",
                              (source_id, ident))
@@ -170,15 +176,25 @@ class Store(ReadMixin):
         """The paper this record describes: by its own key, its forum id, its id, or its title."""
         if record.key:
             return record.key
-        if record.forum_id:
+        if _url_safe(record.forum_id):
             return paper_key(record.venue, record.year, record.forum_id)
         if title_only:
             matched = paper_rows.match_title(self.conn, record, summary.notes)
             if matched:
                 return matched
-        if record.source_id and ident == record.source_id:
+        if _url_safe(record.source_id) and ident == record.source_id:
             return paper_key(record.venue, record.year, record.source_id)
+        if not _url_safe(ident):
+            ident = content_key(record).split(":", 1)[1]
         return paper_key(record.venue, record.year, ident)
+
+
+_UNSAFE = re.compile(r"[\s/?#%\\]")
+
+
+def _url_safe(ident: str) -> bool:
+    """Whether an id can stand in a paper key, which is a URL path segment."""
+    return bool(ident) and len(ident) <= 200 and not _UNSAFE.search(ident)
 
 
 def _record_ident(record: Record, seen: set[str]) -> str:
