@@ -74,6 +74,9 @@ def main() -> None:
                 ("paperlists (213 files)", [str(DATA / "paperlists")])]
         if args.with_extra:
             sets.append(("paperlists + extra", [str(DATA / "paperlists"), str(DATA / "extra")]))
+        bundled = REPO / "paperfind" / "data" / "default-corpus.jsonl.gz"
+        if bundled.exists():  # what `paperfind serve` does on a fresh clone
+            sets.append(("bundled corpus (first start of serve)", [str(bundled)]))
         for name, paths in sets:
             db = Path(tmp) / f"{len(rows)}.db"
             read_s, read_mb, out = run_measured([python, "-c", READ_ONLY, *paths])
