@@ -99,8 +99,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen:
-    cmd = [str(Path(sys.executable).parent / "paperfind"), "serve", "--db", str(db), "--port", str(port)]
+def start_server(db: Path, port: int, workers: int = 1) -> subprocess.Popen:
+    cmd = [str(Path(sys.executable).parent / "paperfind"), "serve", "--db", str(db), "--port", str(port),
+           "--workers", str(workers)]
     proc = subprocess.Popen(cmd, cwd=REPO)
     deadline = time.monotonic() + 1800  # the first start may build the database
     while time.monotonic() < deadline:
@@ -122,6 +123,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--clients", default="1,8,32")
     parser.add_argument("--queries", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
     parser.add_argument("--no-write", action="store_true", help="Print only; leave RESULTS.md.")
     args = parser.parse_args()
 
@@ -130,7 +132,7 @@ def main() -> None:
     queries = sample_queries(pf, args.queries)
     papers = pf.store().paper_count()
     port = free_port()
-    server = start_server(args.db, port)
+    server = start_server(args.db, port, args.workers)
     rows = []
     try:
         httpx.get(f"http://127.0.0.1:{port}/api/search", params={"q": queries[0]})  # warm up
@@ -151,12 +153,14 @@ def main() -> None:
         table.append(f"| {what} | {clients} | {r['requests']} | {r['rps']:.0f} | {r['p50']:.1f} | "
                      f"{r['p95']:.1f} | {r['errors']} |")
     note = (f"\n{papers:,} papers; {len(queries)} queries (title fragments of 3-5 words and author "
-            f"names drawn from the database), {args.seconds:.0f} s per row, one uvicorn process, "
+            f"names drawn from the database), {args.seconds:.0f} s per row, {args.workers} uvicorn "
+            f"process(es), "
             f"the load generator on the same 2 cores. Run: `nice .venv/bin/python bench/web_load.py`.")
     text = "\n".join(table) + "\n" + note
     print(text)
     if not args.no_write:
-        append_results("Web: /api/search under load (bench/web_load.py)", text)
+        append_results(f"Web: /api/search under load, {args.workers} worker(s) (bench/web_load.py)",
+                       text)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from paperfind.index.manager import IndexVersion, build_index, current_name, ope
 from paperfind.index.tokenize import Analyzer, has_han
 from paperfind.search.backend import Filters, IndexBackend, SearchBackend
 from paperfind.search.highlight import Marker
+from paperfind.search.fusion import classify_query
 from paperfind.search.hybrid import fuse_rows
 from paperfind.search.people import person_rank, person_rows, person_tiers
 from paperfind.search.plan import QueryPlan, build_plan, idf_of_groups
@@ -257,7 +258,10 @@ class Searcher:
             relevance += person_tiers(backend, plan, rows, relevance, self.settings.max_people,
                                       self.settings.interleave_people)
         used = "lexical"
-        if mode != "lexical" and q.text.strip():
+        if mode == "hybrid" and len(rows) and getattr(backend, "semantic", None) is not None and (
+                plan.person_is_query or classify_query(q.text).semantic_weight == 0):
+            used = "hybrid"  # this kind of query ranks lexically: spare the query embedding
+        elif mode != "lexical" and q.text.strip():
             vec_rows, vec_scores = backend.vector_candidates(q.text, mask, self.settings.rerank_depth)
             if len(vec_rows):
                 rows, relevance, used = fuse_rows(backend, q.text, rows, relevance, vec_rows,

@@ -23,10 +23,10 @@ def hybrid_searcher(slice_store, tmp_path_factory):
 
 def test_hybrid_mode_fuses_vector_candidates(hybrid_searcher):
     searcher, embedded = hybrid_searcher
-    r = searcher.search(SearchRequest(q="regret bounds for online learning", limit=20, mode="hybrid"))
+    r = searcher.search(SearchRequest(q="regret bounds for online learning", limit=100, mode="hybrid"))
     assert r.mode == "hybrid"
     assert set(embedded) & {h["key"] for h in r.results}
-    again = searcher.search(SearchRequest(q="regret bounds for online learning", limit=20, mode="hybrid"))
+    again = searcher.search(SearchRequest(q="regret bounds for online learning", limit=100, mode="hybrid"))
     assert [h["key"] for h in r.results] == [h["key"] for h in again.results]
 
 
