@@ -109,6 +109,13 @@ class Paperfind:
         build_index(store, self.settings.index_dir)
         return True
 
+    def warm_up(self) -> None:
+        """Load what the first queries would otherwise wait for: the index, the Chinese
+        segmenter's dictionary (2 s) and, with vectors, the query model."""
+        from paperfind.search.response import SearchRequest
+
+        self.searcher().search(SearchRequest(q="模型 model", limit=1))
+
     def searcher(self) -> Any:
         """The shared searcher; it reloads the index by itself when a newer one appears."""
         from paperfind.search.engine import Searcher

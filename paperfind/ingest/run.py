@@ -99,6 +99,7 @@ def ingest_paths(store: Store, paths: list[Path], force: bool = False,
     from tqdm import tqdm
 
     report = IngestReport()
+    store.use_large_cache()
     files = discover(paths)
     report.files = len(files)
     planned: list[tuple[Path, Reader]] = []

@@ -167,7 +167,7 @@ class Searcher:
     # -- search -------------------------------------------------------------------------------
     def search(self, request: SearchRequest) -> SearchResponse:
         started = time.perf_counter()
-        q = parse_query(request.q)
+        q = parse_query((request.q or "")[:self.settings.max_query_chars])
         backend = self.backend()
         mode = request.mode if request.mode in MODES else "lexical"
         if backend is None:

@@ -13,6 +13,7 @@ class SearchSettings:
     rerank_depth_long: int = 100  # ... and for longer queries (descriptions, questions)
     min_match_share: float = 0.4  # a long query's papers must contain this share of its words
     phrase_check_depth: int = 2000  # candidates checked for a quoted phrase
+    max_query_chars: int = 2000  # longer queries are cut (a 20,000-word query took seconds)
     max_limit: int = 100
     max_offset: int = 10_000
     max_people: int = 20  # people whose papers are put first for a name query

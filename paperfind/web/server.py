@@ -30,9 +30,12 @@ def run(paperfind: Paperfind) -> None:
         uvicorn.run("paperfind.web.server:create_app_from_env", factory=True,
                     workers=settings.workers, **options)
     else:
+        paperfind.warm_up()
         uvicorn.run(create_app(paperfind), **options)
 
 
 def create_app_from_env() -> FastAPI:
     """The application of one worker process, from the settings in the environment."""
-    return create_app(Paperfind(Settings.from_env()))
+    paperfind = Paperfind(Settings.from_env())
+    paperfind.warm_up()
+    return create_app(paperfind)

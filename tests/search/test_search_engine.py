@@ -209,3 +209,10 @@ def test_result_authors_are_named_by_their_page_slug(searcher, slice_store):
     page = store.author(first["id"])
     assert page is not None and page["name"] == first["name"]
     assert any(p["key"] == hit["key"] for p in page["papers"])
+
+
+def test_a_huge_query_is_cut_not_slow_or_failing(searcher):
+    huge = "learning " * 20_000
+    r = search(searcher, huge, limit=5)
+    assert huge.startswith(r.query.strip()) and len(r.query) <= searcher.settings.max_query_chars
+    assert r.total > 0
