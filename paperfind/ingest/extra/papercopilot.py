@@ -66,18 +66,29 @@ def _items(path: Path) -> Iterator[tuple[int, dict] | BadRecord]:
             yield item
 
 
-def read_venues(path: Path) -> Iterator[Record | BadRecord]:
-    """Venue file records; an `author` field left empty (NeurIPS 2023) gives no authors."""
-    venue, year = _venue_year(path)
+def _with_forum_ids(path: Path) -> Iterator[tuple[int, dict, str] | BadRecord]:
+    """(index, object, forum id) per record of a file keyed by forum id; a record without one
+    is reported."""
     for item in _items(path):
         if isinstance(item, BadRecord):
             yield item
             continue
         index, obj = item
         forum_id = str(obj.get("id") or "").strip()
-        if not forum_id:
+        if forum_id:
+            yield index, obj, forum_id
+        else:
             yield BadRecord(str(path), index, "no 'id'")
+
+
+def read_venues(path: Path) -> Iterator[Record | BadRecord]:
+    """Venue file records; an `author` field left empty (NeurIPS 2023) gives no authors."""
+    venue, year = _venue_year(path)
+    for item in _with_forum_ids(path):
+        if isinstance(item, BadRecord):
+            yield item
             continue
+        index, obj, forum_id = item
         authors, paper_affs = build.openreview_authors(obj)
         if not authors and isinstance(obj.get("aff"), str):
             paper_affs = build.paper_level_affiliations(obj["aff"].split(";"))
@@ -93,15 +104,11 @@ def read_venues(path: Path) -> Iterator[Record | BadRecord]:
 def read_init(path: Path) -> Iterator[Record | BadRecord]:
     """Submissions as listed during review: no authors (anonymous), no decision yet."""
     venue, year = _venue_year(path)
-    for item in _items(path):
+    for item in _with_forum_ids(path):
         if isinstance(item, BadRecord):
             yield item
             continue
-        index, obj = item
-        forum_id = str(obj.get("id") or "").strip()
-        if not forum_id:
-            yield BadRecord(str(path), index, "no 'id'")
-            continue
+        index, obj, forum_id = item
         yield build.new_record(
             path, index, venue, year, obj.get("title"), source_id=forum_id, forum_id=forum_id,
             keywords=build.split_keywords(obj.get("keywords")),
