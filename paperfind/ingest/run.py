@@ -164,7 +164,13 @@ def _checked(item: Record | BadRecord, source: str) -> Record | BadRecord:
     if isinstance(item, BadRecord):
         return item
     item.source = source
-    for name, value in item.to_json().items():
+    data = item.to_json()
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+        return item
+    except UnicodeEncodeError:
+        pass
+    for name, value in data.items():  # rare: find the field to name in the message
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
