@@ -22,7 +22,7 @@ from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.index.tokenize import Analyzer
 
-FORMAT_VERSION = 5  # 5: stored papers carry their authors' public slugs
+FORMAT_VERSION = 6  # 5: stored papers carry their authors' public slugs; 6: and their track
 KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
 _SPELL_WORD = re.compile(r"^[a-z]+$")
 
@@ -109,7 +109,7 @@ def build_into(source: IndexSource, root: Path) -> dict:
                        "authors": [[int(i), n] for i, n in zip(d.author_ids, d.authors)],
                        "author_slugs": [slug_of.get(int(i), "") for i in d.author_ids],
                        "keywords": d.keywords, "venue": d.venue, "venue_name": d.venue_name,
-                       "year": d.year, "status": d.status, "area": d.area,
+                       "year": d.year, "status": d.status, "area": d.area, "track": d.track,
                        "institutions": d.institutions, "citations": d.citations,
                        "work_id": d.work_id} for d in docs), root, "stored")
 

@@ -29,6 +29,7 @@ class IndexDoc:
     institutions: list[str]  # institution slugs
     citations: int | None
     work_id: int
+    track: str = ""  # the venue's track, shown where a paper has no area
 
 
 @dataclass

@@ -47,7 +47,8 @@ def hit(doc: dict, score: float, marker: Marker) -> dict:
                     zip(doc.get("author_slugs") or [""] * len(doc["authors"]), doc["authors"])],
         "institutions": doc["institutions"], "venue": doc["venue"],
         "venue_name": doc["venue_name"], "year": doc["year"], "status": doc["status"],
-        "area": doc["area"], "citations": doc.get("citations"), "score": round(float(score), 6),
+        "area": doc["area"], "track": doc.get("track", ""), "citations": doc.get("citations"),
+        "score": round(float(score), 6),
         "highlights": {"title": marker.mark(doc["title"]),
                        "abstract": marker.snippet(doc["abstract"]) if doc["abstract"] else ""},
     }

@@ -214,14 +214,14 @@ class ReadMixin:
             if slug not in insts[pid]:
                 insts[pid].append(slug)
         venues = self.venue_names()
-        for (pid, key, title, abstract, venue, year, status, _track, area, citations, _links,
+        for (pid, key, title, abstract, venue, year, status, track, area, citations, _links,
              _ordered, work_id, keywords, *_rest) in self.conn.execute(f"{_CARD_SQL} ORDER BY key"):
             names = authors.get(pid, [])
             yield IndexDoc(key=key, title=title, abstract=abstract, authors=[n for n, _ in names],
                            author_ids=[a for _, a in names], keywords=json.loads(keywords),
                            venue=venue, venue_name=venues.get(venue, venue), year=year,
                            status=status, area=area, institutions=insts.get(pid, []),
-                           citations=citations, work_id=work_id or pid)
+                           citations=citations, work_id=work_id or pid, track=track)
 
     def iter_author_entries(self) -> Iterator[AuthorEntry]:
         """Every resolved person with what author cards and name lookups need."""

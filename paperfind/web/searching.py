@@ -1,9 +1,8 @@
 """The search page's data: validated parameters in, the search response plus display fields out.
 
-The searcher answers with the JSON contract of paperfind.search; the portal adds what pages
-link with (each author's public id, the slug of /authors/{id}) and the venue names facets
-show, from one batched store read. /api/search returns exactly this dict, and the page and
-the search-as-you-type script draw it.
+The searcher answers with the JSON contract of paperfind.search (authors by the slug of
+/authors/{id}, each card's track); the portal adds the venue names facets show.
+/api/search returns exactly this dict, and the page and the search-as-you-type script draw it.
 """
 
 from __future__ import annotations
@@ -42,7 +41,6 @@ def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
     if params.mode:
         request.mode = params.mode
     data = pf.searcher().search(request).to_json()
-    _add_public_ids(pf, data["results"])
     venue_names = pf.store().venue_names()
     data["facets"] = {name: [{"value": str(v), "count": c,
                               "label": venue_names.get(v, v) if name == "venue" else str(v),
@@ -53,13 +51,3 @@ def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
     data["sort"] = params.sort
     return data
 
-
-def _add_public_ids(pf: Paperfind, results: list[dict[str, Any]]) -> None:
-    """Authors as {id: slug, name}, and each card's track, read for all results at once."""
-    cards = {c["key"]: c for c in pf.store().paper_cards([r["key"] for r in results])}
-    for result in results:
-        card = cards.get(result["key"])
-        if card is None:
-            continue
-        result["authors"] = [{"id": a["id"], "name": a["name"]} for a in card["authors"]]
-        result["track"] = card["track"]

@@ -216,3 +216,11 @@ def test_a_huge_query_is_cut_not_slow_or_failing(searcher):
     r = search(searcher, huge, limit=5)
     assert huge.startswith(r.query.strip()) and len(r.query) <= searcher.settings.max_query_chars
     assert r.total > 0
+
+
+def test_results_carry_the_track_shown_on_cards(searcher, slice_store):
+    store, _ = slice_store
+    hits = search(searcher, "learning", limit=10).results
+    cards = {c["key"]: c for c in store.paper_cards([h["key"] for h in hits])}
+    assert [h["track"] for h in hits] == [cards[h["key"]]["track"] for h in hits]
+    assert any(h["track"] for h in hits)
