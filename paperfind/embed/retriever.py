@@ -36,6 +36,11 @@ class SemanticRetriever:
         self._generation: str | None = None
         self.reload()
 
+    @property
+    def generation(self) -> str | None:
+        """The vector generation being searched (None until vectors are loaded)."""
+        return self._generation
+
     def reload(self) -> bool:
         """Pick up a newer vector generation (the background embedder writes checkpoints)."""
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from paperfind.index.manager import IndexVersion, build_index, current_name, open_index
 from paperfind.index.tokenize import Analyzer, has_han
 from paperfind.search.backend import Filters, IndexBackend, SearchBackend
+from paperfind.search.cache import ResultCache, request_key
 from paperfind.search.highlight import Marker
 from paperfind.search.fusion import classify_query
 from paperfind.search.hybrid import fuse_rows
@@ -84,6 +86,7 @@ class Searcher:
         self._backend: SearchBackend | None = None
         self._loaded_name: str | None = None
         self._current_stamp: tuple[int, int] | None = None
+        self.cache = ResultCache(self.settings.result_cache)
 
     # -- index lifecycle ----------------------------------------------------------------------
     def _store(self):
@@ -142,6 +145,11 @@ class Searcher:
         english = lexical_query_text(q.text, self._translator)
         return english if english != q.text else None
 
+    def generation(self) -> tuple:
+        """What the current answers are computed from: the index version and the vectors'
+        generation; a response cached under another generation is never served."""
+        return (self._loaded_name, self._semantic.generation if self._semantic is not None else None)
+
     def is_stale(self) -> bool:
         """Whether the store has data the loaded index does not (an ingest since the build)."""
         backend = self.backend()
@@ -172,6 +180,11 @@ class Searcher:
         mode = request.mode if request.mode in MODES else "lexical"
         if backend is None:
             return SearchResponse(q.raw, 0, 0.0, [], [], {}, None, "lexical")
+        key = request_key(request, self.generation())
+        cached = self.cache.get(key)
+        if cached is not None:  # hits are copied: a caller may decorate its results
+            return replace(cached, results=[dict(r) for r in cached.results],
+                           took_ms=(time.perf_counter() - started) * 1000)
         limit = max(1, min(int(request.limit or 10), self.settings.max_limit))
         offset = max(0, min(int(request.offset or 0), self.settings.max_offset))
         sort = request.sort if request.sort in SORTS else "relevance"
@@ -191,9 +204,11 @@ class Searcher:
         people = plan.people if plan.person_is_query or q.authors else plan.people[:2]
         cards = [author_card(backend.person_card(m)) for m in people[:self.settings.author_cards]]
         took = (time.perf_counter() - started) * 1000
-        return SearchResponse(q.raw, int(len(rows)), took, results, cards,
-                              backend.facets(rows) if len(rows) or mask is not None else {},
-                              suggestion_text(q.raw, plan.corrections), used)
+        response = SearchResponse(q.raw, int(len(rows)), took, results, cards,
+                                  backend.facets(rows) if len(rows) or mask is not None else {},
+                                  suggestion_text(q.raw, plan.corrections), used)
+        self.cache.put(key, replace(response, results=[dict(r) for r in results]))
+        return response
 
     def _mask(self, backend: SearchBackend, q: ParsedQuery, plan: QueryPlan,
               filters: Filters) -> np.ndarray | None:
