@@ -28,19 +28,11 @@ def fuse_rows(backend: SearchBackend, text: str, rows: np.ndarray, relevance: np
     in_head = np.zeros(len(rows), dtype=bool)
     in_head[head] = True
     tail = np.flatnonzero(~in_head)
-    row_of: dict[str, int] = {}
-    lexical = []
-    for i in head.tolist():
-        key = backend.key_of(int(rows[i]))
-        row_of[key] = int(rows[i])
-        lexical.append((key, float(relevance[i])))
-    semantic = []
-    for r, score in zip(vec_rows.tolist(), vec_scores.tolist()):
-        key = backend.key_of(int(r))
-        row_of[key] = int(r)
-        semantic.append((key, float(score)))
+    # rows are papers in key order, so rows serve as the fusion's keys (its ties go by key)
+    lexical = list(zip(rows[head].tolist(), relevance[head].tolist()))
+    semantic = list(zip(vec_rows.tolist(), vec_scores.tolist()))
     fused = fuse(text, lexical, semantic, kind=QUERY_KINDS["name"] if is_name else None)
-    fused_rows = np.asarray([row_of[k] for k, _ in fused], dtype=np.int64)
+    fused_rows = np.asarray([r for r, _ in fused], dtype=np.int64)
     tail = tail[~np.isin(rows[tail], fused_rows)]  # vector candidates from the lexical tail moved up
     out_rows = np.concatenate([fused_rows, rows[tail].astype(np.int64)])
     fused_scores = np.asarray([s for _, s in fused], dtype=np.float64)
