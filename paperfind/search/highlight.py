@@ -28,8 +28,9 @@ class Marker:
         self.analyzer = analyzer
         prefixes = sorted({p for p in self.stems | set(words) if len(p) >= 2}, key=lambda p: (-len(p), p))
         source = r"(?<![^\W_])(?:" + "|".join(map(re.escape, prefixes)) + r")[^\W_]*"
+        self._source = source
         self._pattern = re.compile(source) if prefixes else None  # run on lower-cased text
-        self._pattern_ci = re.compile(source, re.IGNORECASE) if prefixes else None
+        self._pattern_ci: re.Pattern | None = None  # compiled when a text needs it (rarely)
         self._seen: dict[str, bool] = {}
 
     def _confirm(self, word: str) -> bool:
@@ -49,6 +50,8 @@ class Marker:
             return []
         lower = text.lower()
         if len(lower) != len(text):  # rare letters whose lower case is longer: slower path
+            if self._pattern_ci is None:
+                self._pattern_ci = re.compile(self._source, re.IGNORECASE)
             return [m.span() for m in self._pattern_ci.finditer(text) if self._confirm(m.group(0))]
         return [m.span() for m in self._pattern.finditer(lower) if self._confirm(m.group(0))]
 

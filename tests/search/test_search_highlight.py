@@ -33,3 +33,9 @@ def test_snippet_is_centred_on_the_matches():
 def test_no_match_gives_the_start_of_the_text():
     out = marker("zebra").snippet("Short abstract <b>bold</b>.")
     assert out == "Short abstract &lt;b&gt;bold&lt;/b&gt;."
+
+
+def test_text_whose_lower_case_is_longer_still_marks_the_right_span():
+    # "İ".lower() is two characters: spans found on lower-cased text would be shifted
+    out = marker("bandits").mark("İstanbul bandits and Bandits")
+    assert out == "İstanbul <mark>bandits</mark> and <mark>Bandits</mark>"
