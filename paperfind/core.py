@@ -6,6 +6,7 @@ two `Paperfind` objects with different settings can live in one process.
 
 from __future__ import annotations
 
+import copy
 import shutil
 import sys
 import threading
@@ -23,6 +24,7 @@ class Paperfind:
         self._local = threading.local()
         self._searcher_lock = threading.Lock()
         self._searcher: Any = None
+        self._stats: tuple[tuple, dict[str, Any]] | None = None  # (data versions, counts)
 
     # -- the database --------------------------------------------------------------------
 
@@ -65,6 +67,20 @@ class Paperfind:
         if self.settings.semantic and bundled.is_dir() and not self.vector_dir.exists():
             shutil.copytree(bundled, self.vector_dir)
         return True
+
+    def stats(self) -> dict[str, Any]:
+        """The database's counts, recomputed only when the data or the people changed.
+
+        Counting every venue-year takes most of a second on a large database, and every visit of
+        /stats or /api/stats would pay it; the counts only move when an ingest commits.
+        """
+        store = self.store()
+        version = (store.data_version(), store.meta("people_version"))
+        memo = self._stats
+        if memo is None or memo[0] != version:
+            memo = (version, store.stats())
+            self._stats = memo
+        return copy.deepcopy(memo[1])
 
     # -- vectors ---------------------------------------------------------------------------
 

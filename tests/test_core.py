@@ -50,3 +50,16 @@ def test_semantic_off_never_touches_vectors(tmp_path):
     assert not app.vector_dir.exists()
     response = app.searcher().search(SearchRequest(q="learning", mode="hybrid"))
     assert response.mode == "lexical"
+
+
+def test_stats_follow_every_ingest_and_stay_the_stores_counts(tmp_path):
+    app = Paperfind(Settings(db_path=tmp_path / "p.db"))
+    first = write_slice(tmp_path / "src", "colt", 2019, load_paperlist("colt", 2019)[:10])
+    app.ingest([first], progress=False, build_index=False, vectors=False)
+    stats = app.stats()
+    assert stats == app.store().stats() and stats["papers"] == 10
+    stats["papers"] = -1  # a caller's change stays its own
+    assert app.stats()["papers"] == 10
+    second = write_slice(tmp_path / "src", "uai", 2019, load_paperlist("uai", 2019)[:7])
+    app.ingest([second], progress=False, build_index=False, vectors=False)
+    assert app.stats() == app.store().stats() and app.stats()["papers"] == 17

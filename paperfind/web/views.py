@@ -95,7 +95,7 @@ def area_view(pf: Paperfind, name: str, paging: Paging) -> dict[str, Any]:
 
 
 def stats_view(pf: Paperfind) -> dict[str, Any]:
-    return pf.store().stats()
+    return pf.stats()
 
 
 def paper_count(pf: Paperfind) -> int:
