@@ -1,13 +1,19 @@
-"""Soak: 60 s at 50 concurrent clients on /api/search, with the kinds of queries people send.
+"""Soak: minutes at 50 concurrent clients on /api/search, with the kinds of queries people send.
 
 Queries are generated from the database (never from the eval sets): whole titles, title
 fragments, author names, keywords, and some of each with a venue or year filter or another sort
 order. `paperfind serve` runs in its own process at normal priority; the load generator (asyncio
 + httpx, one process) should run under `nice`. Reports requests/s, p50/p95/p99/max latency,
 errors (anything but 200, and transport failures), and the server's resident memory before the
-load, during it (peak) and after; appends them to bench/RESULTS.md.
+load, during it (peak, and each minute) and after; appends them to bench/RESULTS.md.
 
-    nice .venv/bin/python bench/web_soak.py --db /tmp/paperfind-crash/crash.db
+Memory is split as Linux reports it: anonymous (the heap: what a leak grows) and file-backed
+(the memory-mapped index and vector files, which the kernel can drop and re-read at will).
+The mix is larger than the server's response cache, so the cache fills, then evicts, and most
+requests are computed: a cache that grew without bound or a leak on the search path would show
+as anonymous memory still rising in the last minutes.
+
+    nice .venv/bin/python bench/web_soak.py --db /tmp/paperfind-crash/crash.db --seconds 600
 """
 
 from __future__ import annotations
@@ -68,12 +74,15 @@ def query_mix(db: Path, n: int = 2000, seed: int = 60) -> list[tuple[str, dict[s
     return mix
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process and its children's main (the server is one process)."""
+def rss_mb(pid: int) -> dict[str, float]:
+    """Resident memory of the server process in MB: total, anonymous and file-backed."""
+    fields = {"VmRSS:": "total", "RssAnon:": "anon", "RssFile:": "file"}
+    out = {"total": 0.0, "anon": 0.0, "file": 0.0}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+        name = line.split(maxsplit=1)[0] if line else ""
+        if name in fields:
+            out[fields[name]] = int(line.split()[1]) / 1024
+    return out
 
 
 async def soak(url: str, mix: list[tuple[str, dict[str, str]]], clients: int, seconds: float) -> dict:
@@ -109,11 +118,12 @@ def main() -> None:
     parser.add_argument("--db", type=Path, default=Path("/tmp/paperfind-crash/crash.db"))
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--mix", type=int, default=20000, help="queries generated (cache holds 2048)")
     parser.add_argument("--no-write", action="store_true", help="Print only; leave RESULTS.md.")
     args = parser.parse_args()
     if not args.db.exists():
         raise SystemExit(f"no database at {args.db}; run bench/crash_ingest.py or paperfind ingest first")
-    mix = query_mix(args.db)
+    mix = query_mix(args.db, args.mix)
     conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
     papers = conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
     conn.close()
@@ -125,12 +135,13 @@ def main() -> None:
             for _, params in mix[:30]:
                 client.get("/api/search", params=params)
         before = rss_mb(server.pid)
-        peak = [before]
+        samples = [(0.0, before)]
         stop = threading.Event()
+        began = time.monotonic()
 
         def sample() -> None:
             while not stop.wait(1.0):
-                peak.append(rss_mb(server.pid))
+                samples.append((time.monotonic() - began, rss_mb(server.pid)))
 
         sampler = threading.Thread(target=sample)
         sampler.start()
@@ -159,15 +170,32 @@ def main() -> None:
         f"one `paperfind serve` process on {papers:,} papers; {len(mix):,} queries generated from "
         f"the database (whole titles, 2-4-word title fragments, author names, keywords; 25% with a "
         f"venue or year filter or another sort). Errors: **{errors}** "
-        f"{dict(result['errors']) if errors else ''}; {rps:.1f} req/s. Server RSS: {before:.0f} MB "
-        f"before, {max(peak):.0f} MB peak, {after:.0f} MB after; answering after the soak: {alive}. "
-        f"Load generator under `nice` on the same 2 cores (and shared with the team's jobs).",
+        f"{dict(result['errors']) if errors else ''}; {rps:.1f} req/s; answering after the soak: "
+        f"{alive}. Load generator under `nice` on the same 2 cores.",
+        "",
+        "| server memory, MB | total | anonymous | file-backed (mapped index, vectors) |",
+        "|---|---:|---:|---:|",
+        f"| before the load (warmed up) | {before['total']:.0f} | {before['anon']:.0f} | {before['file']:.0f} |",
     ]
+    minute = 60.0
+    while minute < result["elapsed"]:
+        at = min(samples, key=lambda s: abs(s[0] - minute))[1]
+        lines.append(f"| after {minute / 60:.0f} min | {at['total']:.0f} | {at['anon']:.0f} | {at['file']:.0f} |")
+        minute += 60.0
+    top = {k: max(s[1][k] for s in samples) for k in ("total", "anon", "file")}
+    lines.append(f"| peak | {top['total']:.0f} | {top['anon']:.0f} | {top['file']:.0f} |")
+    lines.append(f"| after the load | {after['total']:.0f} | {after['anon']:.0f} | {after['file']:.0f} |")
+    half = [s for s in samples if s[0] >= result["elapsed"] / 2]
+    if len(half) >= 2:
+        span_min = (half[-1][0] - half[0][0]) / 60
+        slope = (half[-1][1]["anon"] - half[0][1]["anon"]) / span_min if span_min else 0.0
+        lines += ["", f"Anonymous memory over the second half of the run: {slope:+.1f} MB per minute."]
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
         from bench.common import append_results
-        append_results("Robustness: 60 s soak at 50 clients (bench/web_soak.py)", text)
+        append_results(f"Robustness: {args.seconds:.0f} s soak at {args.clients} clients (bench/web_soak.py)",
+                       text)
     if errors:
         raise SystemExit(1)
 
