@@ -18,7 +18,7 @@ from paperfind.web.params import (MAX_EXPORT, Format, Paging, SearchParams, Year
                                   paging_params, search_params)
 from paperfind.web.searching import search_view
 from paperfind.web.views import (Paging as _Paging, area_view, author_view, institution_view,
-                                 paper_view, similar_supported, similar_view, stats_view,
+                                 paper_view, similar_view, stats_view,
                                  venue_view)
 
 ERROR_SCHEMA = {"application/json": {"example": error_body(404, "not_found", "no paper with key 'x'")}}
@@ -73,11 +73,10 @@ def build_api_router(pf: Paperfind) -> APIRouter:
         return _file(export.bibtex_entry(paper) + "\n", f"{key.replace(':', '-')}.bib",
                      "application/x-bibtex; charset=utf-8")
 
-    if similar_supported(pf):
-        @router.get("/papers/{key}/similar", summary="Papers similar to this one")
-        def api_similar(request: Request, key: KeyPath,
-                        limit: Annotated[int, Query(ge=1, le=50)] = 10) -> JSONResponse:
-            return JSONResponse(similar_view(_pf(request), key, limit))
+    @router.get("/papers/{key}/similar", summary="Papers similar to this one")
+    def api_similar(request: Request, key: KeyPath,
+                    limit: Annotated[int, Query(ge=1, le=50)] = 10) -> JSONResponse:
+        return JSONResponse(similar_view(_pf(request), key, limit))
 
     @router.get("/authors/{author_id}", summary="One author: papers, co-authors, institutions")
     def api_author(request: Request, author_id: SlugPath) -> JSONResponse:

@@ -14,7 +14,7 @@ from paperfind.web.params import Paging, SearchParams, YearParam, paging_params,
 from paperfind.web.render import Pages
 from paperfind.web.searching import search_view
 from paperfind.web.views import (area_view, author_view, institution_view, paper_count,
-                                 paper_view, similar_supported, similar_view, stats_view,
+                                 paper_view, similar_view, stats_view,
                                  venue_view)
 
 SlugPath = Annotated[str, Path(max_length=300)]
@@ -22,7 +22,6 @@ SlugPath = Annotated[str, Path(max_length=300)]
 
 def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
     router = APIRouter(include_in_schema=False)
-    has_similar = similar_supported(pf)
 
     def app_pf(request: Request) -> Paperfind:
         return request.app.state.paperfind
@@ -41,11 +40,10 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
     @router.get("/papers/{key}", response_class=HTMLResponse)
     def paper(request: Request, key: SlugPath) -> HTMLResponse:
         data = paper_view(app_pf(request), key)
-        similar = similar_view(app_pf(request), key, 8)["results"] if has_similar else []
+        similar = similar_view(app_pf(request), key, 8, known=True)["results"]
         return pages.render(request, "paper.html", {
             "paper": data, "json_url": f"/api/papers/{quote(key, safe=':')}",
-            "similar": similar,
-            "similar_url": f"/api/papers/{quote(key, safe=':')}/similar" if has_similar else None})
+            "similar": similar, "similar_url": f"/api/papers/{quote(key, safe=':')}/similar"})
 
     @router.get("/authors/{author_id}", response_class=HTMLResponse)
     def author(request: Request, author_id: SlugPath) -> HTMLResponse:

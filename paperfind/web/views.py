@@ -39,17 +39,11 @@ def paper_view(pf: Paperfind, key: str) -> dict[str, Any]:
     return paper
 
 
-def similar_supported(pf: Paperfind) -> bool:
-    """Similar papers exist once the searcher offers them (the semantic issue)."""
-    from paperfind.search.engine import Searcher
-
-    return callable(getattr(Searcher, "similar", None))
-
-
-def similar_view(pf: Paperfind, key: str, limit: int = 10) -> dict[str, Any]:
+def similar_view(pf: Paperfind, key: str, limit: int = 10, *, known: bool = False) -> dict[str, Any]:
+    """Papers like `key`; `known` skips the existence check when the caller just read the paper."""
     from paperfind.search.similar import UnknownPaper
 
-    if pf.store().paper_cards([key]) == []:
+    if not known and pf.store().paper_cards([key]) == []:
         raise not_found(f"no paper with key {key!r}")
     try:
         results = pf.searcher().similar(key, limit=limit)
