@@ -19,8 +19,11 @@ def run(paperfind: Paperfind) -> None:
     they rebuild the same settings from the environment (`create_app_from_env`).
     """
     settings = paperfind.settings
+    # keep-alive 30 s, not uvicorn's 5: under load a response can take seconds, and a client
+    # reusing a connection the server is closing sees a dropped request (browsers retry, API
+    # clients often do not); an idle connection costs a socket.
     options = dict(host=settings.host, port=settings.port, log_level="warning",
-                   proxy_headers=False, server_header=False)
+                   proxy_headers=False, server_header=False, timeout_keep_alive=30)
     print(f"paperfind: serving http://{settings.host}:{settings.port}/ "
           f"({settings.workers} worker{'s' if settings.workers > 1 else ''})", flush=True)
     if settings.workers > 1:
