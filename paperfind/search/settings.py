@@ -22,3 +22,4 @@ class SearchSettings:
     weights: RankWeights = field(default_factory=RankWeights)
     use_vectors: bool = True  # semantic/hybrid modes use vectors beside the database when present
     translate_chinese: bool = True  # Chinese queries also search their English rendering
+    overlap_embedding: bool = True  # embed the query on a worker thread while the lexical route runs
