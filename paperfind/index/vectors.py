@@ -77,11 +77,12 @@ class VectorIndex:
 
     def __init__(self, params: VectorParams, keys: list[str], hashes: list[str], vectors: np.ndarray,
                  ann: AnnIndex | None = None, ann_status: str = "not loaded",
-                 generation: Path | None = None) -> None:
+                 generation: Path | None = None, vectors_in_graph: bool = False) -> None:
         self.params, self.keys, self.hashes = params, keys, hashes
         self._vectors = vectors  # float32: memory-mapped when stored as float32, else widened
         self._row = {key: i for i, key in enumerate(keys)}
         self.ann, self.ann_status, self.generation = ann, ann_status, generation
+        self._vectors_in_graph = vectors_in_graph  # `vectors` is a view of the graph's storage
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -106,12 +107,21 @@ class VectorIndex:
         if vectors.shape != (params.count, params.dim) or len(keys) != params.count:
             raise VectorIndexError(f"{directory}: {VECTORS_FILE} is {vectors.shape}, {KEYS_FILE} has "
                                    f"{len(keys)} keys, {PARAMS_FILE} says {params.count} x {params.dim}")
-        if params.dtype != "float32":
+        ann, status = AnnIndex.open(directory, params.count, params.dim) if use_ann else (None, "not used")
+        in_graph = params.dtype != "float32" and ann is not None
+        if in_graph:
+            vectors = ann.stored_vectors()  # the graph holds them widened already: one copy, not two
+        elif params.dtype != "float32":
             # numpy has no fast float16/int8 matrix product: widen once, search float32 in memory
             scales = np.load(directory / SCALES_FILE, allow_pickle=False) if params.dtype == "int8" else 1.0
             vectors = np.ascontiguousarray(np.asarray(vectors, dtype=np.float32) * scales, dtype=np.float32)
-        ann, status = AnnIndex.open(directory, params.count, params.dim) if use_ann else (None, "not used")
-        return cls(params, keys, hashes, vectors, ann, status, directory)
+        return cls(params, keys, hashes, vectors, ann, status, directory, in_graph)
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes held for search: the float32 vectors, plus the graph (which may hold them itself)."""
+        graph = self.ann.nbytes if self.ann is not None else 0
+        return graph + (0 if self._vectors_in_graph else int(self._vectors.nbytes))
 
     def vector(self, key: str) -> np.ndarray | None:
         """The stored vector of one paper (float32), or None if it has none yet."""

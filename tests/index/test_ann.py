@@ -141,3 +141,14 @@ def test_incremental_update_builds_the_graph_of_the_new_vectors(tmp_path):
     rows, _ = after.ann.search(after.vector(docs[7].key), 1)
     assert after.keys[rows[0]] == docs[7].key
     assert ANN_MIN_VECTORS > 8  # the default threshold leaves small corpora exact
+
+
+def test_exact_search_reads_the_graphs_copy_of_the_vectors(tmp_path, real):
+    write_slice(tmp_path, real[0])
+    ensure_ann(tmp_path, min_vectors=N)
+    graph, exact = VectorIndex.open(tmp_path), VectorIndex.open(tmp_path, use_ann=False)
+    np.testing.assert_array_equal(graph._vectors, exact._vectors)
+    assert graph.memory_bytes < exact.memory_bytes + graph.ann.nbytes  # one float32 copy, not two
+    q = real[1][3]
+    np.testing.assert_array_equal(graph.scores(q), exact.scores(q))
+    assert graph.search(q, k=5) == exact.search(q, k=5)
