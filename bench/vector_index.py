@@ -229,8 +229,10 @@ def hybrid_rows(label: str, index_root: Path, exact_dir: Path, ann_dir: Path, pe
         texts = [item["query"] for item in load_set(set_name)][:per_set]
         times = {name: [] for name in searchers}
         embed, cached, embedded = [], [], []
-        for text in texts:  # interleaved, so all see the same machine load
-            for name, searcher in searchers.items():
+        names = list(searchers)
+        for i, text in enumerate(texts):  # interleaved, so all see the same machine load ...
+            for name in names[i % 3:] + names[:i % 3]:  # ... and each goes first as often
+                searcher = searchers[name]
                 encoder = searcher._semantic._encoder
                 encoder._cache.clear()
                 start = time.perf_counter()
@@ -285,6 +287,7 @@ def main() -> None:
     ap.add_argument("--work", type=Path, required=True)
     ap.add_argument("--libraries", action="store_true")
     ap.add_argument("--per-set", type=int, default=60)
+    ap.add_argument("--parts", default="retrieval,hybrid,threads", help="which tables to measure")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     from paperfind.index.ann import ANN_MIN_VECTORS
@@ -297,17 +300,18 @@ def main() -> None:
              ("bundled slice", slice_vectors(args.work / "bundled.db.vectors", args.work / "slice30k.vectors", 30_000)),
              ("bundled slice", slice_vectors(args.work / "bundled.db.vectors", args.work / "slice40k.vectors", 40_000)),
              ("bundled", args.work / "bundled.db.vectors")]
-    for label, directory in sizes:
+    parts = set(args.parts.split(","))
+    for label, directory in sizes if "retrieval" in parts else ():
         retrieval += retrieval_rows(label, directory, vectors, (400, 200, 600))
-    if args.libraries:
+    if args.libraries and "retrieval" in parts:
         retrieval += library_rows("bundled", args.work / "bundled.db.vectors", vectors, 400)
     hybrid = []
-    for corpus in ("default", "bundled"):
+    for corpus in ("default", "bundled") if "hybrid" in parts else ():
         index_root, exact_dir, ann_dir = prepare(args.work, corpus)
         ensure_ann(ann_dir, min_vectors=1)
         hybrid += hybrid_rows(corpus, index_root, exact_dir, ann_dir, args.per_set)
     sample = [t for name in SETS for t in [i["query"] for i in load_set(name)][:25]]
-    threads = {n: embed_times(n, sample) for n in (1, 2)}
+    threads = {n: embed_times(n, sample) for n in (1, 2)} if "threads" in parts else {1: [1.0], 2: [1.0]}
 
     lines = ["| corpus | vectors | method | build s | graph MB | p50 ms | p95 ms | recall@10 | recall@200 | memory MB | note |",
              "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"]
