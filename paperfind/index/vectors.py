@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -348,7 +349,10 @@ def update_vectors(directory: Path, docs: Iterable[PaperText], embedder: Embedde
     if todo or removed or old_index is None or len(old_index) != len(docs) or old_index.params.dtype != dtype:
         save()
     if len(docs) >= ann_min_vectors:
-        ensure_ann(directory, min_vectors=ann_min_vectors)
+        try:
+            ensure_ann(directory, min_vectors=ann_min_vectors)
+        except RuntimeError as exc:  # faiss missing: the vectors are fine, search stays exact
+            warnings.warn(f"no ANN graph built: {exc}", RuntimeWarning, stacklevel=2)
     return UpdateStats(total=len(docs), embedded=len(todo), reused=reused, removed=removed)
 
 
