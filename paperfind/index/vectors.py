@@ -7,14 +7,16 @@ budget, count) and `keys.tsv` (key and text hash per row, in row order).
 Transparent and memory-mappable (no pickles), so `serve` and the CLI open the same files
 without loading them whole, and the bundled default corpus can ship its vectors. Updates are
 incremental: a paper is re-embedded only when the hash of its embedded text changed, or when the
-model or the text budget did. Search is exact (one matrix product): at 88k x 384 it takes a few
-milliseconds, so no approximate index is needed below that size (bench/semantic_ann.py).
+model or the text budget did. Search is exact (one matrix product) below `ANN_MIN_VECTORS`; at and
+above it an HNSW graph built from the stored vectors (paperfind/index/ann.py) answers instead,
+falling back to exact whenever the graph is missing or stale (bench/vector_index.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -25,6 +27,7 @@ import numpy as np
 
 from paperfind.embed.base import Embedder, Progress
 from paperfind.embed.text import document_text, text_hash
+from paperfind.index.ann import ANN_MIN_SELECTED, ANN_MIN_VECTORS, AnnIndex, AnnParams, build_ann
 
 FORMAT_VERSION = 1
 PARAMS_FILE, VECTORS_FILE, SCALES_FILE, KEYS_FILE = "params.json", "vectors.npy", "scales.npy", "keys.tsv"
@@ -73,16 +76,21 @@ class UpdateStats:
 class VectorIndex:
     """Opened (memory-mapped) vectors of one model and text budget, searchable by exact cosine."""
 
-    def __init__(self, params: VectorParams, keys: list[str], hashes: list[str], vectors: np.ndarray) -> None:
+    def __init__(self, params: VectorParams, keys: list[str], hashes: list[str], vectors: np.ndarray,
+                 ann: AnnIndex | None = None, ann_status: str = "not loaded",
+                 generation: Path | None = None, vectors_in_graph: bool = False) -> None:
         self.params, self.keys, self.hashes = params, keys, hashes
         self._vectors = vectors  # float32: memory-mapped when stored as float32, else widened
         self._row = {key: i for i, key in enumerate(keys)}
+        self.ann, self.ann_status, self.generation = ann, ann_status, generation
+        self._vectors_in_graph = vectors_in_graph  # `vectors` is a view of the graph's storage
 
     def __len__(self) -> int:
         return len(self.keys)
 
     @classmethod
-    def open(cls, directory: Path) -> "VectorIndex":
+    def open(cls, directory: Path, *, use_ann: bool = True) -> "VectorIndex":
+        """Open the current generation; its ANN graph too when `use_ann` and one matches the vectors."""
         root = Path(directory)
         directory = _generation_dir(root)
         if directory is None:
@@ -100,11 +108,21 @@ class VectorIndex:
         if vectors.shape != (params.count, params.dim) or len(keys) != params.count:
             raise VectorIndexError(f"{directory}: {VECTORS_FILE} is {vectors.shape}, {KEYS_FILE} has "
                                    f"{len(keys)} keys, {PARAMS_FILE} says {params.count} x {params.dim}")
-        if params.dtype != "float32":
+        ann, status = AnnIndex.open(directory, params.count, params.dim) if use_ann else (None, "not used")
+        in_graph = params.dtype != "float32" and ann is not None
+        if in_graph:
+            vectors = ann.stored_vectors()  # the graph holds them widened already: one copy, not two
+        elif params.dtype != "float32":
             # numpy has no fast float16/int8 matrix product: widen once, search float32 in memory
             scales = np.load(directory / SCALES_FILE, allow_pickle=False) if params.dtype == "int8" else 1.0
             vectors = np.ascontiguousarray(np.asarray(vectors, dtype=np.float32) * scales, dtype=np.float32)
-        return cls(params, keys, hashes, vectors)
+        return cls(params, keys, hashes, vectors, ann, status, directory, in_graph)
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes held for search: the float32 vectors, plus the graph (which may hold them itself)."""
+        graph = self.ann.nbytes if self.ann is not None else 0
+        return graph + (0 if self._vectors_in_graph else int(self._vectors.nbytes))
 
     def vector(self, key: str) -> np.ndarray | None:
         """The stored vector of one paper (float32), or None if it has none yet."""
@@ -153,10 +171,13 @@ class AlignedVectors:
         """
         if len(self.index) == 0 or k <= 0:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        scores = self.index.scores(query)
         usable = self.outer_rows >= 0
         if mask is not None:
             usable &= np.asarray(mask, dtype=bool)[np.where(usable, self.outer_rows, 0)]
+        found = self._approximate(query, usable, k)
+        if found is not None:
+            return found
+        scores = self.index.scores(query)
         picked = np.flatnonzero(usable)
         if len(picked) > k:
             part = np.argpartition(-scores[picked], k - 1)[:k]
@@ -165,6 +186,25 @@ class AlignedVectors:
         order = np.lexsort((self.outer_rows[picked], -scores[picked]))[:k]
         chosen = picked[order]
         return self.outer_rows[chosen], scores[chosen].astype(np.float32)
+
+    def _approximate(self, query: np.ndarray, usable: np.ndarray,
+                     k: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The graph's answer, or None where exact search is the better tool (see module docs)."""
+        ann = self.index.ann
+        n_usable = int(usable.sum())
+        if ann is None or n_usable < ANN_MIN_SELECTED * len(usable) or k >= n_usable:
+            return None
+        query = np.asarray(query, dtype=np.float32).reshape(-1)
+        rows, scores = ann.search(query, k, None if n_usable == len(usable) else usable)
+        if len(rows) < k:  # the walk ran out of allowed rows: let exact search answer
+            return None
+        order = np.lexsort((self.outer_rows[rows], -scores))
+        return self.outer_rows[rows[order]], scores[order]
+
+    @property
+    def approximate(self) -> bool:
+        """True when unfiltered queries are answered by the ANN graph."""
+        return self.index.ann is not None
 
 
 def read_keys(path: Path) -> tuple[list[str], list[str]]:
@@ -236,15 +276,32 @@ def write_index(directory: Path, params: VectorParams, keys: Sequence[str], hash
     return target
 
 
+def ensure_ann(directory: Path, *, min_vectors: int = ANN_MIN_VECTORS, threads: int = 1,
+               **build_options: int) -> AnnParams | None:
+    """Build the ANN graph of the current generation if it has `min_vectors` or more and none matches.
+
+    Idempotent and safe to re-run (the graph is derived from the stored vectors); returns the
+    parameters of the graph now in place, or None below the threshold.
+    """
+    index = VectorIndex.open(directory)
+    if len(index) < min_vectors:
+        return None
+    if index.ann is not None and not build_options:
+        return index.ann.params
+    return build_ann(index.generation, index._vectors, threads=threads, **build_options)
+
+
 def update_vectors(directory: Path, docs: Iterable[PaperText], embedder: Embedder, *, text_budget: str,
                    dtype: str = "float32", batch_size: int = 32, checkpoint_every: int = 2048,
-                   progress: Progress | None = None) -> UpdateStats:
+                   progress: Progress | None = None, ann_min_vectors: int = ANN_MIN_VECTORS) -> UpdateStats:
     """Bring the vectors in `directory` in line with `docs`, embedding only new or changed texts.
 
     Vectors are reused when model, text budget and text hash are unchanged; papers no longer in
     `docs` are dropped. Every `checkpoint_every` new vectors a generation is written with what
     is done so far, so an interrupted run resumes where it stopped and search can use the
     partial index meanwhile. `progress(done, total)` counts the papers that need embedding.
+    At the end the ANN graph is built when the index has `ann_min_vectors` or more (not at
+    checkpoints: a partial index is searched exactly).
     """
     if dtype not in DTYPES:
         raise ValueError(f"unknown vector storage type {dtype!r}; expected one of {', '.join(DTYPES)}")
@@ -291,13 +348,18 @@ def update_vectors(directory: Path, docs: Iterable[PaperText], embedder: Embedde
             since_save = 0
     if todo or removed or old_index is None or len(old_index) != len(docs) or old_index.params.dtype != dtype:
         save()
+    if len(docs) >= ann_min_vectors:
+        try:
+            ensure_ann(directory, min_vectors=ann_min_vectors)
+        except RuntimeError as exc:  # faiss missing: the vectors are fine, search stays exact
+            warnings.warn(f"no ANN graph built: {exc}", RuntimeWarning, stacklevel=2)
     return UpdateStats(total=len(docs), embedded=len(todo), reused=reused, removed=removed)
 
 
 def _open_compatible(directory: Path, embedder: Embedder, text_budget: str) -> VectorIndex | None:
     """The existing index if its vectors can be reused (same model, dim and budget), else None."""
     try:
-        index = VectorIndex.open(directory)
+        index = VectorIndex.open(directory, use_ann=False)  # only its vectors are reused
     except VectorIndexError:
         return None
     p = index.params

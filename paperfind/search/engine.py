@@ -189,6 +189,8 @@ class Searcher:
         offset = max(0, min(int(request.offset or 0), self.settings.max_offset))
         sort = request.sort if request.sort in SORTS else "relevance"
         plan = build_plan(q, self.analyzer, backend)
+        if self.settings.overlap_embedding:
+            self._prefetch_query_vector(backend, q, plan, mode)
         if not plan.person_is_query and self.settings.translate_chinese:
             english = self._lexical_text(q)
             if english:
@@ -209,6 +211,16 @@ class Searcher:
                                   suggestion_text(q.raw, plan.corrections), used)
         self.cache.put(key, replace(response, results=[dict(r) for r in results]))
         return response
+
+    @staticmethod
+    def _prefetch_query_vector(backend: SearchBackend, q: ParsedQuery, plan: QueryPlan, mode: str) -> None:
+        """Embed the query on a worker thread while the lexical route runs, when `_rank` will need it."""
+        semantic = getattr(backend, "semantic", None)
+        if semantic is None or mode == "lexical" or not q.text.strip() or not plan.groups:
+            return
+        if mode == "hybrid" and (plan.person_is_query or classify_query(q.text).semantic_weight == 0):
+            return
+        semantic.prefetch(q.text)
 
     def _mask(self, backend: SearchBackend, q: ParsedQuery, plan: QueryPlan,
               filters: Filters) -> np.ndarray | None:

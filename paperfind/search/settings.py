@@ -23,3 +23,4 @@ class SearchSettings:
     use_vectors: bool = True  # semantic/hybrid modes use vectors beside the database when present
     translate_chinese: bool = True  # Chinese queries also search their English rendering
     result_cache: int = 2048  # recent responses kept (search-as-you-type repeats); 0 = off
+    overlap_embedding: bool = True  # embed the query on a worker thread while the lexical route runs

@@ -41,3 +41,20 @@ def test_a_name_query_keeps_the_lexical_people_order(hybrid_searcher):
     lexical = searcher.search(SearchRequest(q="Haipeng Luo", limit=5, mode="lexical"))
     hybrid = searcher.search(SearchRequest(q="Haipeng Luo", limit=5, mode="hybrid"))
     assert [h["key"] for h in hybrid.results][:3] == [h["key"] for h in lexical.results][:3]
+
+
+def test_overlapped_query_embedding_gives_the_sequential_results(hybrid_searcher, slice_store):
+    from paperfind.search.settings import SearchSettings
+
+    searcher, _ = hybrid_searcher
+    store, index_root = slice_store
+    sequential = Searcher(store, index_root, vector_dir=searcher.vector_dir,
+                          settings=SearchSettings(overlap_embedding=False))
+    query = "how to get low regret when the losses are chosen by an adversary"
+    a = searcher.search(SearchRequest(q=query, limit=20, mode="hybrid"))
+    b = sequential.search(SearchRequest(q=query, limit=20, mode="hybrid"))
+    assert a.mode == b.mode == "hybrid"
+    assert [(h["key"], h["score"]) for h in a.results] == [(h["key"], h["score"]) for h in b.results]
+    semantic = searcher._semantic
+    assert semantic._worker is not None and not semantic._pending  # prefetched, then claimed
+    assert sequential._semantic._worker is None
