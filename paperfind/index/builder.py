@@ -22,7 +22,8 @@ from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.index.tokenize import Analyzer
 
-FORMAT_VERSION = 6  # 5: stored papers carry their authors' public slugs; 6: and their track
+FORMAT_VERSION = 7  # 5: stored papers carry their authors' public slugs; 6: and their track;
+# 7: people's last year and same-name groups (name-query evidence)
 KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
 _SPELL_WORD = re.compile(r"^[a-z]+$")
 
