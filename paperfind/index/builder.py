@@ -22,7 +22,9 @@ from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.index.tokenize import Analyzer
 
-FORMAT_VERSION = 6  # 5: stored papers carry their authors' public slugs; 6: and their track
+FORMAT_VERSION = 7  # 5: stored papers carry their authors' public slugs; 6: and their track;
+# 7: people's last year and same-name groups (name-query evidence); joined stems of
+# hyphenated words (`auto-encoder` also indexed as `autoencod`)
 KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
 _SPELL_WORD = re.compile(r"^[a-z]+$")
 
@@ -43,6 +45,10 @@ def _analyze(doc: IndexDoc, an: Analyzer, spell: Counter) -> dict[str, list[str]
         "title": an.terms_of_words(title_words),
         "abstract": an.terms_of_words(abstract_words),
         "keywords": keywords,
+        # joined stems of hyphenated words: scored (BM25), not part of the term sequences
+        "title+": [j for _, j in an.compounds(doc.title)],
+        "abstract+": [j for _, j in an.compounds(doc.abstract)],
+        "keywords+": [j for k in doc.keywords for _, j in an.compounds(k)],
         "authors": [t for name in doc.authors for t in an.name_terms(name)],
         "venue": list(dict.fromkeys(venue_words)),
     }
@@ -74,10 +80,13 @@ def build_into(source: IndexSource, root: Path) -> dict:
 
     fields = {}
     field_rows = {}
+    lengths = {}  # the words a paper has, without the added joined stems
     for name, (k1, b) in FIELD_PARAMS.items():
-        field_rows[name] = [[t for t in ids(a[name]) if t >= 0] for a in analyzed]
-        fields[name] = build_field_matrix(field_rows[name], len(vocab), k1, b)
-    fields["text"] = build_bm25f_matrix(field_rows, len(vocab), TEXT_FIELD_PARAMS, TEXT_K1)
+        own = [[t for t in ids(a[name]) if t >= 0] for a in analyzed]
+        lengths[name] = np.fromiter((len(r) for r in own), dtype=np.int64, count=len(own))
+        field_rows[name] = [r + ids(a.get(name + "+", [])) for r, a in zip(own, analyzed)]
+        fields[name] = build_field_matrix(field_rows[name], len(vocab), k1, b, lengths[name])
+    fields["text"] = build_bm25f_matrix(field_rows, len(vocab), TEXT_FIELD_PARAMS, TEXT_K1, lengths)
     LexicalIndex(StringTable.load(root, "vocab"), fields, len(docs)).save(root)
     for name in ("title", "abstract", "keywords"):
         save_csr(root, f"seq.{name}", [ids(a[name]) for a in analyzed])

@@ -18,6 +18,7 @@ _HAN_RUN = re.compile(f"[{HAN}]+")
 _WORD = re.compile(f"[{HAN}]+|[^\\W_{HAN}]+")
 _HAS_HAN = re.compile(f"[{HAN}]")
 _PUNCT_ONLY = re.compile(r"^[\W_]+$")
+_COMPOUND = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
 # combining marks left by NFKD decomposition (accents, umlauts, cedillas, ...)
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
@@ -92,6 +93,23 @@ class Analyzer:
     def terms(self, text: str) -> list[str]:
         """Stemmed content terms in order: what the title/abstract/keyword fields index."""
         return [self.stem(w) for w in self.words(text) if not self.is_stopword(w)]
+
+    def compounds(self, text: str) -> list[tuple[list[str], str]]:
+        """Hyphenated words with their parts and the stem of the joined form:
+        `auto-encoders` → (["auto", "encoders"], "autoencod").
+
+        The same word is written `auto-encoder` and `autoencoder`, `multi-modal` and
+        `multimodal`; the index adds the joined stem beside the parts, so either spelling finds
+        the other."""
+        folded = fold(text)
+        if "-" not in folded:
+            return []
+        out = []
+        for m in _COMPOUND.finditer(folded):
+            parts = m.group(0).split("-")
+            if not any(_HAS_HAN.search(p) for p in parts):
+                out.append((parts, self.stem("".join(parts))))
+        return out
 
     def terms_of_words(self, words: list[str]) -> list[str]:
         return [self.stem(w) for w in words if not self.is_stopword(w)]

@@ -265,7 +265,11 @@ class Searcher:
         named_rows = person_rows(backend, plan, mask, self.settings.max_people)
         if len(named_rows):
             rows = np.union1d(rows, named_rows)
-        if plan.phrases:
+        # quotes in a sentence-like description are scare quotes ('a "simple" fix that works'),
+        # not an operator: there they raise the papers with the phrase instead of dropping
+        # every paper without it
+        soft_phrases = bool(plan.phrases) and classify_query(q.text).name == "natural"
+        if plan.phrases and not soft_phrases:
             rows = self._with_phrases(backend, plan, rows, scores)
         relevance = scores[rows].astype(np.float64)
         # a long description's BM25 order is already informative; short queries (topics,
@@ -280,6 +284,8 @@ class Searcher:
             if rest.any():  # below every re-ranked row, in BM25 order
                 floor = max(float(reranked.min()), 1e-6)
                 relevance[rest] = floor * 0.5 * relevance[rest] / max(float(relevance[rest].max()), 1e-9)
+            if soft_phrases and self.settings.weights.phrase:
+                reranked += self.settings.weights.phrase * self._phrase_share(backend, plan, rows[top])
             relevance[top] = reranked
         if len(named_rows) and plan.person_is_query:
             relevance += person_tiers(backend, plan, rows, relevance, self.settings.max_people,
@@ -294,6 +300,15 @@ class Searcher:
                 rows, relevance, used = fuse_rows(backend, q.text, rows, relevance, vec_rows,
                                                   vec_scores, mode, plan.person_is_query)
         return rows, relevance, used
+
+    def _phrase_share(self, backend, plan: QueryPlan, rows: np.ndarray) -> np.ndarray:
+        """Per row, the share of the quoted phrases it contains (title, abstract or keywords)."""
+        ids = [[backend.term_id(t) for t in p] for p in plan.phrases]
+        out = np.zeros(len(rows))
+        for i, row in enumerate(rows.tolist()):
+            f = backend.features(int(row))
+            out[i] = sum(phrase_present(p, [f.title, f.abstract, f.keywords]) for p in ids) / len(ids)
+        return out
 
     def _with_phrases(self, backend, plan: QueryPlan, rows, scores) -> np.ndarray:
         """Keep rows containing every quoted phrase (checked among the best-scored rows)."""

@@ -1,8 +1,9 @@
 """Name queries: the named people's papers first, most likely person first.
 
-Evidence for "which person" comes from the name index (match kind x log paper count). A full
-name orders the papers person by person; an initial ("H. Zhang") fits several people about
-equally, so the likeliest few people's papers alternate.
+Evidence for "which person" comes from the name index (match kind x log paper count x
+recency). A full name orders the papers person by person; an initial ("H. Zhang") fits several
+people about equally, so the likeliest few names' papers alternate. A person's papers come
+newest first.
 """
 
 from __future__ import annotations
@@ -40,32 +41,37 @@ def person_rank(backend: SearchBackend, plan: QueryPlan, rows: np.ndarray,
 
 def person_tiers(backend: SearchBackend, plan: QueryPlan, rows: np.ndarray, relevance: np.ndarray,
                  max_people: int, interleave: int) -> np.ndarray:
-    """A name query: the named people's papers above all others.
+    """A name query: the named people's papers above all others, as a bonus to add to `relevance`.
 
     A full name orders them person by person (most likely first). An initial ("H. Zhang")
-    fits many people about equally, so the `interleave` likeliest people's papers alternate
-    (each one's best paper, then each one's second, ...), above the other people's.
+    fits many people about equally, so the `interleave` likeliest *names* take turns (each
+    one's newest paper, then each one's second, ...), above the other people's. Entries printed
+    with the same full name (one person split by the data, or homonyms we cannot tell apart)
+    take one turn together, so "J. Smith" does not alternate John Smith with John Smith.
+
+    Within a person, papers come newest first: every one of them matches the name equally, and
+    BM25 over the author list would only prefer papers with fewer co-authors.
     """
     rank = person_rank(backend, plan, rows, max_people)
     bonus = np.zeros(len(rows))
-    named = rank >= 0
-    if not named.any():
+    named = np.flatnonzero(rank >= 0)
+    if len(named) == 0:
         return bonus
-    people = min(len(plan.people), max_people)
-    ambiguous = plan.people[0].kind == INITIAL and people > 1
-    bonus[named] = PERSON_TIER * (people - rank[named])  # person by person
-    k = interleave
-    if not ambiguous or k < 2:
-        return bonus
-    idx = np.flatnonzero(named & (rank < k))
-    if len(idx) == 0:
-        return bonus
-    order = idx[np.lexsort((rows[idx], -relevance[idx], rank[idx]))]  # by person, then relevance
-    within = np.zeros(len(rows), dtype=np.int64)
-    seen: dict[int, int] = {}
-    for i in order.tolist():
-        within[i] = seen.get(int(rank[i]), 0)
-        seen[int(rank[i])] = within[i] + 1
-    key = within[idx] * k + rank[idx]
-    bonus[idx] = PERSON_TIER * (people + 1 + (key.max() - key))
+    people = plan.people[:max_people]
+    ambiguous = people[0].kind == INITIAL and len(people) > 1 and interleave > 1
+    if ambiguous:  # rank of a person -> rank of their name among the distinct names
+        first: dict[int, int] = {}
+        group = [first.setdefault(m.name_group if m.name_group >= 0 else -1 - i, len(first))
+                 for i, m in enumerate(people)]
+        rank = np.where(rank >= 0, np.asarray(group + [-1])[rank], -1)
+    years = backend.years()[rows]
+    order = named[np.lexsort((rows[named], -relevance[named], -years[named], rank[named]))]
+    key = rank[order].astype(np.float64)
+    if ambiguous:  # turn number within the name, then name rank; later names after all turns
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        turn = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+        key = np.where(key < interleave, turn * interleave + key, len(order) * interleave + np.arange(len(order)))
+    position = np.empty(len(order), dtype=np.int64)
+    position[np.lexsort((np.arange(len(order)), key))] = np.arange(len(order))
+    bonus[order] = PERSON_TIER * (len(order) + 1 - position)
     return bonus

@@ -117,11 +117,28 @@ def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend, translation
                 if suggestion:
                     plan.corrections[word] = suggestion
             plan.groups.append(WordGroup(word, stems, title_only))
+        _add_joined_forms(plan, an, backend, text, title_only, factor)
     plan.phrases = [an.terms(p) for p in q.phrases if an.terms(p)]
     plan.people, plan.person_is_query = find_people(q.text, backend)
     if plan.person_is_query:
         plan.corrections.clear()  # a name is not misspelt vocabulary
     return plan
+
+
+def _add_joined_forms(plan: QueryPlan, an: Analyzer, backend: SearchBackend, text: str,
+                      title_only: bool, factor: float) -> None:
+    """`auto-encoders` in a query also finds `autoencoders`: each part's group gets the joined
+    stem as an alternative, split between the parts so a paper with the joined word scores
+    about one word's worth (the index adds the joined stem to hyphenated papers, so the
+    other direction needs nothing here)."""
+    for parts, joined in an.compounds(text):
+        if backend.term_id(joined) < 0:
+            continue
+        stems = {an.stem(p) for p in parts if not an.is_stopword(p)}
+        owners = [g for g in plan.groups if g.title_only == title_only and g.stems[0][0] in stems]
+        for g in owners:
+            if all(s != joined for s, _ in g.stems):
+                g.stems.append((joined, factor / len(owners)))
 
 
 def idf_of_groups(plan: QueryPlan, backend: SearchBackend) -> list[float]:

@@ -27,6 +27,7 @@ class RankWeights:
     proximity: float = 0.5  # query word pairs adjacent in title or abstract
     keyword: float = 0.5  # the query is exactly one of the paper's author keywords
     author: float = 0.6  # the paper is by a person the query names
+    phrase: float = 0.3  # share of quoted phrases present, where quotes do not filter (descriptions)
 
 
 def top_order(rows: np.ndarray, relevance: np.ndarray, k: int) -> np.ndarray:
