@@ -111,6 +111,11 @@ class Searcher:
             name = current_name(self.root)
         if name is not None and name != self._loaded_name:
             index = open_index(self.root)
+            if index is None and self._backend is None and self.store is not None:
+                # written by an older paperfind (another format): rebuild rather than answer nothing
+                build_index(self._store(), self.root)
+                index = open_index(self.root)
+                self._current_stamp = None
             if index is not None:
                 self._index, self._backend = index, IndexBackend(index)
                 self._loaded_name = index.path.name
