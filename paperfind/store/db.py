@@ -118,7 +118,7 @@ class Store(ReadMixin):
                 "SELECT ident, paper_key, content_hash FROM records WHERE source_id = ?",
                 (source_id,))}
             affected: set[str] = set()
-            in_memory: dict[str, Record] = {}
+            in_memory: dict[str, tuple[Record, str]] = {}
             seen: set[str] = set()
             for record, content, chash in stored:
                 ident = _record_ident(record, seen)
@@ -141,7 +141,7 @@ class Store(ReadMixin):
                     affected.add(previous[0])
                     summary.updated += 1
                 affected.add(key)
-                in_memory[key] = record
+                in_memory[key] = (record, chash)
             if old and summary.skipped:
                 # an unreadable record may be one of these: keep what the file said before
                 summary.notes.append(f"{len(old)} record(s) of the previous version were kept, "

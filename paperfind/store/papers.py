@@ -34,18 +34,15 @@ def load_records(conn: sqlite3.Connection, key: str) -> list[Record]:
     return records
 
 
-def rebuild_paper(conn: sqlite3.Connection, key: str, known: Record | None = None) -> None:
-    """Bring the paper `key` in line with its records (insert, update in place, or delete)."""
-    rebuild_papers(conn, [key], {key: known} if known is not None else {})
-
-
-def rebuild_papers(conn: sqlite3.Connection, keys: list[str], known: dict[str, Record]) -> None:
+def rebuild_papers(conn: sqlite3.Connection, keys: list[str],
+                   known: dict[str, tuple[Record, str]] | None = None) -> None:
     """Bring the papers `keys` in line with their records (insert, update in place, or delete).
 
-    `known` holds records already in memory: a paper whose only record is there is merged from
-    it instead of reading it back. Lookups go by chunks of keys and new rows by batch, since a
-    source file adds thousands of papers at once.
+    `known` holds records already in memory, with their content hash: a paper whose only record
+    is there is merged from it instead of reading it back. Lookups go by chunks of keys and new
+    rows by batch, since a source file adds thousands of papers at once.
     """
+    known = known or {}
     existing: dict[str, tuple[int, str]] = {}
     counts: dict[str, int] = {}
     for chunk in _chunks(keys):
@@ -65,9 +62,14 @@ def rebuild_papers(conn: sqlite3.Connection, keys: list[str], known: dict[str, R
                 _delete_children(conn, before[0])
                 conn.execute("DELETE FROM papers WHERE id = ?", (before[0],))
             continue
-        records = [known[key]] if count == 1 and key in known else load_records(conn, key)
-        paper = merge_records(records)
-        chash = paper.content_hash()
+        if count == 1 and key in known:
+            record, record_hash = known[key]
+            paper = merge_records([record])
+            # merging one record nearly always leaves it as it was, and so its hash too
+            chash = record_hash if paper == record else paper.content_hash()
+        else:
+            paper = merge_records(load_records(conn, key))
+            chash = paper.content_hash()
         if before and before[1] == chash:
             continue
         if before is None:
