@@ -42,6 +42,7 @@ _SUPERSCRIPT = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺
 _SUBSCRIPT = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
 _SCRIPT = re.compile(r"([\^_])(?:\{([0-9+\-=()n]{1,4})\}|([0-9n]))")
 _TRAILING_TITLE_JUNK = re.compile(r"[\s.]+$")
+_NOT_ASCII_ALNUM = re.compile(r"[^0-9a-z]+")
 # The longest field of the real data is a 16,262-character abstract; a field far beyond
 # that is a broken or hostile file, and would cost seconds of cleaning and a huge page.
 MAX_FIELD_CHARS = 100_000
@@ -110,6 +111,8 @@ def normalize_title(s: str | None) -> str:
     same paper; this key makes them compare equal.
     """
     text = clean_text(s).casefold()
+    if text.isascii():  # 99% of titles: the same result without two passes per character
+        return _NOT_ASCII_ALNUM.sub(" ", text).strip()
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = "".join(ch if ch.isalnum() else " " for ch in text)
