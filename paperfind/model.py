@@ -74,8 +74,11 @@ class Record:
 
         The store keeps this text and its `content_digest`, so ingest serialises a record once.
         """
-        data = self.to_json()
-        del data["source"], data["key"]
+        data = dict(self.__dict__)  # `to_json` without its copies: dumps only reads
+        del data["source"], data["key"], data["source_index"]
+        data["authors"] = [{**slot.__dict__, "affiliations": [a.__dict__ for a in slot.affiliations]}
+                           for slot in self.authors]
+        data["paper_affiliations"] = [a.__dict__ for a in self.paper_affiliations]
         return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
     def content_hash(self) -> str:
