@@ -69,13 +69,21 @@ class Record:
     source_index: int = -1  # its position in that file
     key: str = ""  # `{venue}{year}:{id}`, filled by `assign_key` when empty
 
+    def content_json(self) -> str:
+        """Everything the record says but its provenance (file and key), as canonical JSON.
+
+        The store keeps this text and its `content_digest`, so ingest serialises a record once.
+        """
+        data = dict(self.__dict__)  # `to_json` without its copies: dumps only reads
+        del data["source"], data["key"], data["source_index"]
+        data["authors"] = [{**slot.__dict__, "affiliations": [a.__dict__ for a in slot.affiliations]}
+                           for slot in self.authors]
+        data["paper_affiliations"] = [a.__dict__ for a in self.paper_affiliations]
+        return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
     def content_hash(self) -> str:
         """A hash of everything but provenance, to tell a changed record from an unchanged one."""
-        data = self.to_json()
-        for name in ("source", "key"):
-            data.pop(name)
-        blob = json.dumps(data, sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:20]
+        return content_digest(self.content_json())
 
     def to_json(self) -> dict[str, Any]:
         """The export line of this record: the JSON Lines format paperfind reads back."""
@@ -136,6 +144,12 @@ def _plain(record: "Record") -> dict[str, Any]:
     data["keywords"] = list(record.keywords)
     data["links"] = dict(record.links)
     return data
+
+
+def content_digest(content_json: str) -> str:
+    """The content hash of a record's `content_json`; raises `UnicodeEncodeError` on a lone
+    surrogate, which no UTF-8 database or file can hold."""
+    return hashlib.sha256(content_json.encode("utf-8")).hexdigest()[:20]
 
 
 def paper_key(venue: str, year: int, ident: str) -> str:

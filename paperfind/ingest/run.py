@@ -7,7 +7,6 @@ bad record is reported with its index and the rest of its file still goes in.
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,30 +149,6 @@ def _ingest_file(store: Store, path: Path, reader: Reader, force: bool) -> Sourc
         raise
     except (OSError, EOFError, UnicodeDecodeError, ValueError) as exc:
         raise SourceError(str(path), f"cannot read file: {exc}") from None
-    items = [_checked(item, source) for item in items]
     return store.write_source(source, sha, size, reader.name, items, reader.priority,
                               reader.title_only)
 
-
-def _checked(item: Record | BadRecord, source: str) -> Record | BadRecord:
-    """The record, or the reason it cannot be stored: every reader gets the same last check.
-
-    A lone surrogate (from a `\\ud800` escape in a JSON source) cannot be written as UTF-8;
-    caught here it costs one record with a message instead of the whole call.
-    """
-    if isinstance(item, BadRecord):
-        return item
-    item.source = source
-    data = item.to_json()
-    try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-        return item
-    except UnicodeEncodeError:
-        pass
-    for name, value in data.items():  # rare: find the field to name in the message
-        try:
-            json.dumps(value, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:
-            return BadRecord(source, item.source_index,
-                             f"field '{name}' contains an invalid character (a lone surrogate)")
-    return item

@@ -17,8 +17,12 @@ import unicodedata
 from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latexwalker import get_default_latex_context_db
 
 _LATEX = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+# the parser's macro table, built once: pylatexenc builds it anew for every call otherwise
+# (a fifth of the LaTeX conversion time)
+_LATEX_CONTEXT = get_default_latex_context_db()
 # pylatexenc warns on every macro it cannot expand (`\frac12`); the text is still
 # readable and thousands of warnings would bury real messages during an ingest.
 logging.getLogger("pylatexenc").setLevel(logging.ERROR)
@@ -42,6 +46,7 @@ _SUPERSCRIPT = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺
 _SUBSCRIPT = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
 _SCRIPT = re.compile(r"([\^_])(?:\{([0-9+\-=()n]{1,4})\}|([0-9n]))")
 _TRAILING_TITLE_JUNK = re.compile(r"[\s.]+$")
+_NOT_ASCII_ALNUM = re.compile(r"[^0-9a-z]+")
 # The longest field of the real data is a 16,262-character abstract; a field far beyond
 # that is a broken or hostile file, and would cost seconds of cleaning and a huge page.
 MAX_FIELD_CHARS = 100_000
@@ -110,6 +115,8 @@ def normalize_title(s: str | None) -> str:
     same paper; this key makes them compare equal.
     """
     text = clean_text(s).casefold()
+    if text.isascii():  # 99% of titles: the same result without two passes per character
+        return _NOT_ASCII_ALNUM.sub(" ", text).strip()
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = "".join(ch if ch.isalnum() else " " for ch in text)
@@ -147,7 +154,7 @@ def _convert_island(text: str) -> str:
     prepared = _LITERAL_SPECIALS.sub(r"\\\1", text)
     prepared = _MATH.sub(lambda m: "$" + _SCRIPT.sub(_script_to_unicode, m.group(1)) + "$", prepared)
     try:
-        converted = _LATEX.latex_to_text(prepared)
+        converted = _LATEX.latex_to_text(prepared, latex_context=_LATEX_CONTEXT)
     except Exception:  # pylatexenc raises several unrelated types on odd input
         return text
     # A macro missing its arguments (`\frac12`) comes out as its unfilled template.

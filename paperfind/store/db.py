@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperfind.ingest.errors import BadRecord
-from paperfind.model import Record, content_key, paper_key
+from paperfind.model import Record, content_digest, content_key, paper_key
 from paperfind.store import papers as paper_rows
 from paperfind.store.read import ReadMixin
 from paperfind.store.schema import migrate
@@ -107,44 +107,41 @@ class Store(ReadMixin):
                      title_only: bool = False) -> SourceSummary:
         """Replace everything this source file said with `items`, in one transaction."""
         summary = SourceSummary(path=path)
-        records = [item for item in items if isinstance(item, Record)]
-        summary.skipped = [item for item in items if isinstance(item, BadRecord)]
-        summary.records = len(records)
+        stored = _serialised(items, path, summary.skipped)
+        summary.records = len(stored)
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
-            source_id = self._upsert_source(path, sha256, size, reader, len(records),
+            source_id = self._upsert_source(path, sha256, size, reader, len(stored),
                                             len(summary.skipped))
             old = {ident: (key, chash) for ident, key, chash in conn.execute(
                 "SELECT ident, paper_key, content_hash FROM records WHERE source_id = ?",
                 (source_id,))}
             affected: set[str] = set()
-            in_memory: dict[str, Record] = {}
+            in_memory: dict[str, tuple[Record, str]] = {}
             seen: set[str] = set()
-            for record in records:
+            for record, content, chash in stored:
                 ident = _record_ident(record, seen)
                 seen.add(ident)
                 key = self._assign_key(record, ident, title_only, summary)
                 record.key = key
-                chash = record.content_hash()
                 previous = old.pop(ident, None)
                 if previous == (key, chash):
                     summary.unchanged += 1
                     continue
-                data = json.dumps(record.to_json(), ensure_ascii=False)
                 if previous is None:
                     conn.execute("INSERT INTO records(source_id, ident, paper_key, priority, "
                                  "content_hash, data) VALUES (?, ?, ?, ?, ?, ?)",
-                                 (source_id, ident, key, priority, chash, data))
+                                 (source_id, ident, key, priority, chash, content))
                     summary.added += 1
                 else:
                     conn.execute("UPDATE records SET paper_key = ?, priority = ?, content_hash = ?, "
                                  "data = ? WHERE source_id = ? AND ident = ?",
-                                 (key, priority, chash, data, source_id, ident))
+                                 (key, priority, chash, content, source_id, ident))
                     affected.add(previous[0])
                     summary.updated += 1
                 affected.add(key)
-                in_memory[key] = record
+                in_memory[key] = (record, chash)
             if old and summary.skipped:
                 # an unreadable record may be one of these: keep what the file said before
                 summary.notes.append(f"{len(old)} record(s) of the previous version were kept, "
@@ -155,8 +152,7 @@ class Store(ReadMixin):
                              (source_id, ident))
                 affected.add(key)
                 summary.removed += 1
-            for key in sorted(affected):
-                paper_rows.rebuild_paper(conn, key, in_memory.get(key))
+            paper_rows.rebuild_papers(conn, sorted(affected), in_memory)
             if affected:
                 self._bump_data_version()
             conn.execute("COMMIT")
@@ -201,6 +197,38 @@ _UNSAFE = re.compile(r"[\s/?#%\\]")
 def _url_safe(ident: str) -> bool:
     """Whether an id can stand in a paper key, which is a URL path segment."""
     return bool(ident) and len(ident) <= 200 and not _UNSAFE.search(ident)
+
+
+def _serialised(items: list[Record | BadRecord], source: str,
+                skipped: list[BadRecord]) -> list[tuple[Record, str, str]]:
+    """Each record with its `content_json` and hash, computed once; records that cannot be
+    stored go to `skipped` with the reason, in file order with the readers' own.
+
+    A lone surrogate (from a `\\ud800` escape in a JSON source) cannot be written as UTF-8;
+    caught here it costs one record with a message instead of the whole file.
+    """
+    stored = []
+    for item in items:
+        if isinstance(item, BadRecord):
+            skipped.append(item)
+            continue
+        item.source = source
+        content = item.content_json()
+        try:
+            stored.append((item, content, content_digest(content)))
+        except UnicodeEncodeError:
+            skipped.append(BadRecord(source, item.source_index, _unencodable(item)))
+    return stored
+
+
+def _unencodable(record: Record) -> str:
+    """The message for a record that cannot be encoded, naming the field (rare: slow is fine)."""
+    for name, value in record.to_json().items():
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return f"field '{name}' contains an invalid character (a lone surrogate)"
+    return "the record contains an invalid character (a lone surrogate)"
 
 
 def _record_ident(record: Record, seen: set[str]) -> str:

@@ -13,7 +13,7 @@ from paperfind.ingest.institutions import institution_display
 from paperfind.ingest.names import fold_name
 from paperfind.ingest.text import normalize_title
 from paperfind.ingest.venues import display_name
-from paperfind.model import Record
+from paperfind.model import Affiliation, Record
 from paperfind.store import merge as merge_policy
 from paperfind.store.merge import merge_records
 
@@ -22,52 +22,82 @@ _CHILD_TABLES = ("paper_affiliations", "paper_authors", "keywords")
 
 def load_records(conn: sqlite3.Connection, key: str) -> list[Record]:
     """The records of one paper, highest-priority source first."""
-    rows = conn.execute("SELECT data FROM records WHERE paper_key = ? "
-                        "ORDER BY priority DESC, source_id, id", (key,)).fetchall()
-    return [Record.from_json(json.loads(row[0])) for row in rows]
+    rows = conn.execute("SELECT r.data, s.path FROM records r JOIN sources s ON s.id = r.source_id "
+                        "WHERE r.paper_key = ? ORDER BY r.priority DESC, r.source_id, r.id",
+                        (key,)).fetchall()
+    records = []
+    for data, source in rows:
+        # provenance is not part of the stored content (databases before 2026-11 kept it too)
+        record = Record.from_json(json.loads(data))
+        record.key, record.source = key, source
+        records.append(record)
+    return records
 
 
-def rebuild_paper(conn: sqlite3.Connection, key: str, known: Record | None = None) -> None:
-    """Bring the paper `key` in line with its records (insert, update in place, or delete).
+def rebuild_papers(conn: sqlite3.Connection, keys: list[str],
+                   known: dict[str, tuple[Record, str]] | None = None) -> None:
+    """Bring the papers `keys` in line with their records (insert, update in place, or delete).
 
-    `known` is a record of this paper already in memory: when it is the paper's only record,
-    it is used as is instead of being read back.
+    `known` holds records already in memory, with their content hash: a paper whose only record
+    is there is merged from it instead of reading it back. Lookups go by chunks of keys and new
+    rows by batch, since a source file adds thousands of papers at once.
     """
-    existing = conn.execute("SELECT id, content_hash FROM papers WHERE key = ?", (key,)).fetchone()
-    count = conn.execute("SELECT COUNT(*) FROM records WHERE paper_key = ?", (key,)).fetchone()[0]
-    records = [known] if known is not None and count == 1 else load_records(conn, key)
-    if not records:
-        if existing:
-            _delete_children(conn, existing[0])
-            conn.execute("DELETE FROM papers WHERE id = ?", (existing[0],))
-        return
-    paper = merge_records(records)
-    chash = paper.content_hash()
-    if existing and existing[1] == chash:
-        return
-    conn.execute("INSERT OR IGNORE INTO venues(slug, name) VALUES (?, ?)",
-                 (paper.venue, display_name(paper.venue)))
-    values = (paper.venue, paper.year, paper.title, normalize_title(paper.title), paper.abstract,
-              paper.tldr, paper.status, paper.track, paper.area,
-              json.dumps(paper.keywords, ensure_ascii=False),
-              json.dumps(paper.links, ensure_ascii=False, sort_keys=True), paper.bibtex,
-              paper.citations, int(paper.authors_ordered), paper.forum_id, chash)
-    if existing:
-        paper_id = existing[0]
-        kept = _author_ids_by_slot(conn, paper_id)
-        _delete_children(conn, paper_id)
-        conn.execute("UPDATE papers SET venue=?, year=?, title=?, title_norm=?, abstract=?, tldr=?, "
-                     "status=?, track=?, area=?, keywords=?, links=?, bibtex=?, citations=?, "
-                     "authors_ordered=?, forum_id=?, content_hash=? WHERE id = ?",
-                     values + (paper_id,))
-    else:
-        kept = {}
-        cur = conn.execute("INSERT INTO papers(venue, year, title, title_norm, abstract, tldr, "
-                           "status, track, area, keywords, links, bibtex, citations, "
-                           "authors_ordered, forum_id, content_hash, key) "
-                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", values + (key,))
-        paper_id = cur.lastrowid
-    _write_children(conn, paper_id, paper, kept)
+    known = known or {}
+    existing: dict[str, tuple[int, str]] = {}
+    counts: dict[str, int] = {}
+    for chunk in _chunks(keys):
+        marks = ",".join("?" * len(chunk))
+        existing.update((k, (i, h)) for k, i, h in conn.execute(
+            f"SELECT key, id, content_hash FROM papers WHERE key IN ({marks})", chunk))
+        counts.update(conn.execute(f"SELECT paper_key, COUNT(*) FROM records "
+                                   f"WHERE paper_key IN ({marks}) GROUP BY paper_key", chunk))
+    rows = _Rows()
+    # new papers get the ids SQLite would give them one by one, so their rows can go in a batch
+    next_id = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM papers").fetchone()[0]
+    for key in keys:
+        count = counts.get(key, 0)
+        before = existing.get(key)
+        if count == 0:
+            if before:
+                _delete_children(conn, before[0])
+                conn.execute("DELETE FROM papers WHERE id = ?", (before[0],))
+            continue
+        if count == 1 and key in known:
+            record, record_hash = known[key]
+            paper = merge_records([record])
+            # merging one record nearly always leaves it as it was, and so its hash too
+            chash = record_hash if paper == record else paper.content_hash()
+        else:
+            paper = merge_records(load_records(conn, key))
+            chash = paper.content_hash()
+        if before and before[1] == chash:
+            continue
+        if before is None:
+            paper_id, next_id = next_id, next_id + 1
+            rows.papers.append(_paper_values(paper, chash) + (key, paper_id))
+            kept = {}
+        else:
+            paper_id = before[0]
+            kept = _author_ids_by_slot(conn, paper_id)
+            _delete_children(conn, paper_id)
+            conn.execute("UPDATE papers SET venue=?, year=?, title=?, title_norm=?, abstract=?, "
+                         "tldr=?, status=?, track=?, area=?, keywords=?, links=?, bibtex=?, "
+                         "citations=?, authors_ordered=?, forum_id=?, content_hash=? WHERE id = ?",
+                         _paper_values(paper, chash) + (paper_id,))
+        rows.add_children(paper_id, paper, kept)
+    rows.write(conn)
+
+
+def _chunks(keys: list[str], size: int = 500) -> list[list[str]]:
+    return [keys[i:i + size] for i in range(0, len(keys), size)]
+
+
+def _paper_values(paper: Record, chash: str) -> tuple:
+    return (paper.venue, paper.year, paper.title, normalize_title(paper.title), paper.abstract,
+            paper.tldr, paper.status, paper.track, paper.area,
+            json.dumps(paper.keywords, ensure_ascii=False),
+            json.dumps(paper.links, ensure_ascii=False, sort_keys=True), paper.bibtex,
+            paper.citations, int(paper.authors_ordered), paper.forum_id, chash)
 
 
 def _author_ids_by_slot(conn: sqlite3.Connection, paper_id: int) -> dict[tuple[int, str], int]:
@@ -82,30 +112,57 @@ def _delete_children(conn: sqlite3.Connection, paper_id: int) -> None:
         conn.execute(f"DELETE FROM {table} WHERE paper_id = ?", (paper_id,))
 
 
-def _write_children(conn: sqlite3.Connection, paper_id: int, paper: Record,
-                    kept: dict[tuple[int, str], int]) -> None:
-    author_rows, aff_rows = [], []
-    for pos, slot in enumerate(paper.authors):
-        fold = fold_name(slot.name)
-        author_rows.append((paper_id, pos, slot.name, fold, slot.profile_id,
-                            slot.alias_profile_id, kept.get((pos, fold))))
-        for seq, aff in enumerate(slot.affiliations):
-            if aff.slug:
-                conn.execute("INSERT OR IGNORE INTO institutions(slug, name, country) VALUES (?,?,?)",
-                             (aff.slug, aff.name or institution_display(aff.slug), aff.country))
-            aff_rows.append((paper_id, pos, seq, aff.raw, aff.slug or None))
-    for seq, aff in enumerate(paper.paper_affiliations):
-        # institutions given for the paper as a whole sit at position -1
-        if aff.slug:
-            conn.execute("INSERT OR IGNORE INTO institutions(slug, name, country) VALUES (?,?,?)",
-                         (aff.slug, aff.name or institution_display(aff.slug), aff.country))
-        aff_rows.append((paper_id, -1, seq, aff.raw, aff.slug or None))
-    conn.executemany("INSERT INTO paper_authors(paper_id, position, name, name_fold, profile_id, "
-                     "alias_profile_id, author_id) VALUES (?,?,?,?,?,?,?)", author_rows)
-    conn.executemany("INSERT INTO paper_affiliations(paper_id, position, seq, raw, institution) "
-                     "VALUES (?,?,?,?,?)", aff_rows)
-    conn.executemany("INSERT OR IGNORE INTO keywords(paper_id, keyword) VALUES (?, ?)",
-                     [(paper_id, kw) for kw in paper.keywords])
+class _Rows:
+    """The rows a batch of papers adds, written with one statement a table.
+
+    Venues and institutions are inserted once each, with the values of their first mention,
+    as inserting them paper by paper with INSERT OR IGNORE did.
+    """
+
+    def __init__(self) -> None:
+        self.venues: dict[str, tuple[str, str]] = {}
+        self.institutions: dict[str, tuple[str, str, str]] = {}
+        self.papers: list[tuple] = []
+        self.authors: list[tuple] = []
+        self.affiliations: list[tuple] = []
+        self.keywords: list[tuple[int, str]] = []
+
+    def add_children(self, paper_id: int, paper: Record, kept: dict[tuple[int, str], int]) -> None:
+        if paper.venue not in self.venues:
+            self.venues[paper.venue] = (paper.venue, display_name(paper.venue))
+        for pos, slot in enumerate(paper.authors):
+            fold = fold_name(slot.name)
+            self.authors.append((paper_id, pos, slot.name, fold, slot.profile_id,
+                                 slot.alias_profile_id, kept.get((pos, fold))))
+            for seq, aff in enumerate(slot.affiliations):
+                self._affiliation(paper_id, pos, seq, aff)
+        for seq, aff in enumerate(paper.paper_affiliations):
+            # institutions given for the paper as a whole sit at position -1
+            self._affiliation(paper_id, -1, seq, aff)
+        self.keywords.extend((paper_id, kw) for kw in paper.keywords)
+
+    def _affiliation(self, paper_id: int, pos: int, seq: int, aff: Affiliation) -> None:
+        if aff.slug and aff.slug not in self.institutions:
+            self.institutions[aff.slug] = (aff.slug, aff.name or institution_display(aff.slug),
+                                           aff.country)
+        self.affiliations.append((paper_id, pos, seq, aff.raw, aff.slug or None))
+
+    def write(self, conn: sqlite3.Connection) -> None:
+        conn.executemany("INSERT OR IGNORE INTO venues(slug, name) VALUES (?, ?)",
+                         self.venues.values())
+        conn.executemany("INSERT OR IGNORE INTO institutions(slug, name, country) VALUES (?,?,?)",
+                         self.institutions.values())
+        conn.executemany("INSERT INTO papers(venue, year, title, title_norm, abstract, tldr, "
+                         "status, track, area, keywords, links, bibtex, citations, "
+                         "authors_ordered, forum_id, content_hash, key, id) "
+                         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self.papers)
+        conn.executemany("INSERT INTO paper_authors(paper_id, position, name, name_fold, "
+                         "profile_id, alias_profile_id, author_id) VALUES (?,?,?,?,?,?,?)",
+                         self.authors)
+        conn.executemany("INSERT INTO paper_affiliations(paper_id, position, seq, raw, "
+                         "institution) VALUES (?,?,?,?,?)", self.affiliations)
+        conn.executemany("INSERT OR IGNORE INTO keywords(paper_id, keyword) VALUES (?, ?)",
+                         self.keywords)
 
 
 def match_title(conn: sqlite3.Connection, record: Record, notes: list[str]) -> str | None:

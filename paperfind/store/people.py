@@ -74,17 +74,20 @@ def resolve_people(conn: sqlite3.Connection) -> int:
         pid = canonical.get(slot[4], slot[4]) if slot[4] else ""
         if pid:
             clusters.union(by_profile.setdefault(pid, i), i)
-    coauthors: dict[int, list[str]] = defaultdict(list)
     keys = [match_key(s[3]) for s in slots]
-    for i, slot in enumerate(slots):
-        coauthors[slot[0]].append(keys[i])
+    names_of_paper: dict[int, set[str]] = defaultdict(set)
+    for slot, key in zip(slots, keys):
+        if key:
+            names_of_paper[slot[0]].add(key)
+    # sorted once a paper, not once a slot: papers with hundreds of authors made this quadratic
+    coauthors = {paper_id: sorted(names) for paper_id, names in names_of_paper.items()}
     evidence: dict[tuple[str, str, str], int] = {}
     for i, slot in enumerate(slots):
-        if not keys[i]:
+        key = keys[i]
+        if not key:
             continue
-        links = [("i", keys[i], inst) for inst in sorted(insts.get((slot[0], slot[1]), ()))]
-        links += [("c", keys[i], other) for other in sorted(set(coauthors[slot[0]]))
-                  if other and other != keys[i]]
+        links = [("i", key, inst) for inst in sorted(insts.get((slot[0], slot[1]), ()))]
+        links += [("c", key, other) for other in coauthors[slot[0]] if other != key]
         for link in links:
             first = evidence.setdefault(link, i)
             if first != i:
@@ -151,12 +154,17 @@ def _write_people(conn: sqlite3.Connection, slots: list[tuple], clusters: _Clust
         members[clusters.find(i)].append(i)
     people = []
     for root, idxs in members.items():
-        names = Counter(slots[i][2] for i in idxs)
-        display = sorted(names.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))[0][0]
-        papers = {slots[i][0] for i in idxs}
-        first_key = min(slots[i][6] for i in idxs)
-        people.append((slugify(display), -len(papers), first_key, display, slots[idxs[0]][3],
-                       clusters.profile[root] or "", len(papers), sorted(names), idxs))
+        if len(idxs) == 1:  # most people: one slot, so no vote on the name
+            slot = slots[idxs[0]]
+            display, names, papers, first_key = slot[2], [slot[2]], 1, slot[6]
+        else:
+            counts = Counter(slots[i][2] for i in idxs)
+            display = sorted(counts.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))[0][0]
+            names = sorted(counts)
+            papers = len({slots[i][0] for i in idxs})
+            first_key = min(slots[i][6] for i in idxs)
+        people.append((slugify(display), -papers, first_key, display, slots[idxs[0]][3],
+                       clusters.profile[root] or "", papers, names, idxs))
     people.sort()
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -178,10 +186,11 @@ def _write_people(conn: sqlite3.Connection, slots: list[tuple], clusters: _Clust
                 n, next_id = next_id, next_id + 1
             author_rows.append((n, slug, display, fold, pid, count))
             alias_rows.extend((n, name) for name in names if name != display)
-            slot_rows.extend((n, slots[i][0], slots[i][1]) for i in idxs if slots[i][7] != n)
+            slot_rows += [(n, slots[i][0], slots[i][1]) for i in idxs if slots[i][7] != n]
         conn.executemany("INSERT INTO authors(id, slug, name, name_fold, profile_id, paper_count) "
                          "VALUES (?,?,?,?,?,?)", author_rows)
         conn.executemany("INSERT INTO author_aliases(author_id, alias) VALUES (?, ?)", alias_rows)
+        slot_rows.sort(key=lambda row: (row[1], row[2]))  # in table order: each page once
         bulk = len(slot_rows) > 20_000
         if bulk:  # one index build beats maintaining it through a mass update
             conn.execute("DROP INDEX IF EXISTS paper_authors_author")
