@@ -26,6 +26,7 @@ WEIGHTS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
 def main() -> None:
     from paperfind.search import fusion
     from paperfind.search.engine import Searcher
+    from paperfind.search.settings import SearchSettings
     from paperfind.search.response import SearchRequest
     from paperfind.store import Store
 
@@ -34,7 +35,9 @@ def main() -> None:
     args = ap.parse_args()
     db = OUT / f"{args.corpus}.db"
     store = Store(db, readonly=True)
-    searcher = Searcher(store, Path(str(db) + ".index"), vector_dir=Path(str(db) + ".vectors"))
+    # no response cache: the weights change between runs, the requests do not
+    searcher = Searcher(store, Path(str(db) + ".index"), SearchSettings(result_cache=0),
+                        vector_dir=Path(str(db) + ".vectors"))
     shipped = {k: v.semantic_weight for k, v in fusion.QUERY_KINDS.items()}
     rows = []
     for kind, name in KIND_SETS.items():

@@ -36,8 +36,9 @@ DEPTH = 100
 
 def run_paperfind(root: Path, items: list[dict]) -> dict[str, list[str]]:
     from paperfind.search.engine import SearchRequest, Searcher
+    from paperfind.search.settings import SearchSettings
 
-    searcher = Searcher(None, root)
+    searcher = Searcher(None, root, SearchSettings(result_cache=0))
     return {it["qid"]: [r["key"] for r in searcher.search(
         SearchRequest(q=it["query"], limit=DEPTH, mode="lexical")).results] for it in items}
 
