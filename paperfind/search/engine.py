@@ -61,6 +61,12 @@ def merge_filters(request: dict, q: ParsedQuery) -> Filters:
                    statuses=_as_list(request.get("status")) + q.statuses)
 
 
+def _ranks_lexically(q: ParsedQuery, plan: QueryPlan) -> bool:
+    """Whether hybrid mode ranks this query by words alone (names, keyword kinds), so it needs
+    no query embedding."""
+    return plan.person_is_query or classify_query(q.text).semantic_weight == 0
+
+
 class Searcher:
     """Answers `SearchRequest`s from the current index version under `index_root`.
 
@@ -223,7 +229,7 @@ class Searcher:
         semantic = getattr(backend, "semantic", None)
         if semantic is None or mode == "lexical" or not q.text.strip() or not plan.groups:
             return
-        if mode == "hybrid" and (plan.person_is_query or classify_query(q.text).semantic_weight == 0):
+        if mode == "hybrid" and _ranks_lexically(q, plan):
             return
         semantic.prefetch(q.text)
 
@@ -296,13 +302,13 @@ class Searcher:
             relevance += person_tiers(backend, plan, rows, relevance, self.settings.max_people,
                                       self.settings.interleave_people)
         used = "lexical"
-        if mode == "hybrid" and len(rows) and getattr(backend, "semantic", None) is not None and (
-                plan.person_is_query or classify_query(q.text).semantic_weight == 0):
+        if mode == "hybrid" and len(rows) and getattr(backend, "semantic", None) is not None \
+                and _ranks_lexically(q, plan):
             used = "hybrid"  # this kind of query ranks lexically: spare the query embedding
         elif mode != "lexical" and q.text.strip():
             vec_rows, vec_scores = backend.vector_candidates(q.text, mask, self.settings.rerank_depth)
             if len(vec_rows):
-                rows, relevance, used = fuse_rows(backend, q.text, rows, relevance, vec_rows,
+                rows, relevance, used = fuse_rows(q.text, rows, relevance, vec_rows,
                                                   vec_scores, mode, plan.person_is_query)
         return rows, relevance, used
 

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from paperfind.search.backend import SearchBackend
 from paperfind.search.rank import top_order
 
 FUSION_DEPTH = 1000  # lexical rows handed to the fusion
 
 
-def fuse_rows(backend: SearchBackend, text: str, rows: np.ndarray, relevance: np.ndarray,
+def fuse_rows(text: str, rows: np.ndarray, relevance: np.ndarray,
               vec_rows: np.ndarray, vec_scores: np.ndarray, mode: str,
               is_name: bool) -> tuple[np.ndarray, np.ndarray, str]:
     """(rows, relevance, mode used) after fusing the vector candidates into the lexical ranking."""
