@@ -53,12 +53,17 @@ def test_graph_round_trip_and_parameters(tmp_path, real):
     assert ensure_ann(tmp_path, min_vectors=N) == params  # a matching graph is kept, not rebuilt
 
 
-def test_recall_against_exact_with_and_without_a_filter(tmp_path, real):
+def graph_and_exact(tmp_path, real) -> tuple[AlignedVectors, AlignedVectors, list[str]]:
+    """The real slice with its graph, searched through the graph and exactly, over the same rows."""
     write_slice(tmp_path, real[0])
     ensure_ann(tmp_path, min_vectors=N)
     graph, exact = VectorIndex.open(tmp_path), VectorIndex.open(tmp_path, use_ann=False)
     keys = sorted(graph.keys)
-    approximate, baseline = AlignedVectors(graph, keys), AlignedVectors(exact, keys)
+    return AlignedVectors(graph, keys), AlignedVectors(exact, keys), keys
+
+
+def test_recall_against_exact_with_and_without_a_filter(tmp_path, real):
+    approximate, baseline, keys = graph_and_exact(tmp_path, real)
     assert approximate.approximate and not baseline.approximate
     mask = np.zeros(len(keys), dtype=bool)
     mask[::2] = True
@@ -75,11 +80,7 @@ def test_recall_against_exact_with_and_without_a_filter(tmp_path, real):
 
 
 def test_narrow_filters_and_whole_corpus_requests_are_answered_exactly(tmp_path, real):
-    write_slice(tmp_path, real[0])
-    ensure_ann(tmp_path, min_vectors=N)
-    graph, exact = VectorIndex.open(tmp_path), VectorIndex.open(tmp_path, use_ann=False)
-    keys = sorted(graph.keys)
-    approximate, baseline = AlignedVectors(graph, keys), AlignedVectors(exact, keys)
+    approximate, baseline, keys = graph_and_exact(tmp_path, real)
     narrow = np.zeros(len(keys), dtype=bool)
     narrow[:100] = True  # 3% of the rows: below ANN_MIN_SELECTED
     q = real[1][0]
