@@ -157,6 +157,12 @@ def score(set_name: str, run: Path, *options: str) -> dict:
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
 
+def percentile(values: list[float], p: float) -> float:
+    """The nearest-rank `p`th percentile (0 for no values), as every timing bench reports it."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else 0.0
+
+
 def append_results(heading: str, table: str) -> None:
     """Replace (or add) the section `## heading` of bench/RESULTS.md."""
     text = RESULTS.read_text("utf-8") if RESULTS.exists() else "# Benchmark results\n"

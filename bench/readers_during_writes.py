@@ -38,6 +38,7 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.common import percentile  # noqa: E402
 from paperfind.core import Paperfind  # noqa: E402
 from paperfind.search.response import SearchRequest  # noqa: E402
 from paperfind.settings import Settings  # noqa: E402
@@ -172,11 +173,6 @@ def snapshot_checker(db: Path, seen: Observed, stop: threading.Event, every_s: f
             seen.fail(f"snapshot: counts went back from {last} to {(papers, records)}")
         last = max(last, (papers, records))
     conn.close()
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else 0.0
 
 
 def start_server(db: Path, port: int) -> subprocess.Popen:

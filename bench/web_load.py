@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import socket
@@ -36,7 +37,7 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.common import append_results  # noqa: E402
+from bench.common import append_results, percentile  # noqa: E402
 from paperfind.core import Paperfind  # noqa: E402
 from paperfind.search.engine import Searcher  # noqa: E402
 from paperfind.search.response import SearchRequest  # noqa: E402
@@ -62,11 +63,6 @@ def sample_queries(pf: Paperfind, n: int, seed: int = 7) -> list[str]:
         start = rng.randint(0, max(0, len(words) - size))
         queries[" ".join(words[start:start + size])] = None
     return list(queries)
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else 0.0
 
 
 def in_process(pf: Paperfind, queries: list[str], seconds: float) -> dict:
@@ -156,6 +152,7 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("web_load: needs wrk (Debian: apt install wrk)")
+    load_before = " / ".join(f"{x:.1f}" for x in os.getloadavg())
 
     pf = Paperfind(Settings.from_env(db_path=args.db))
     pf.ensure_database()
@@ -196,15 +193,13 @@ def main() -> None:
             f"in turn; distinct = a new query for every request. {args.seconds:.0f} s per row, "
             f"{args.workers} uvicorn process(es), wrk (1 thread) on the same 2 cores. Measured "
             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average before the run "
-            f"{LOAD_BEFORE}. Run: `nice .venv/bin/python bench/web_load.py --workers {args.workers}`.")
+            f"{load_before}. Run: `nice .venv/bin/python bench/web_load.py --workers {args.workers}`.")
     text = "\n".join(table) + "\n" + note
     print(text)
     if not args.no_write:
         append_results(f"Web: /api/search under load, {args.workers} worker(s) (bench/web_load.py)",
                        text)
 
-
-LOAD_BEFORE = " / ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
 
 if __name__ == "__main__":
     main()

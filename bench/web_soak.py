@@ -34,7 +34,8 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.readers_during_writes import percentile, start_server  # noqa: E402
+from bench.common import percentile  # noqa: E402
+from bench.readers_during_writes import start_server  # noqa: E402
 from bench.web_load import free_port  # noqa: E402
 
 
