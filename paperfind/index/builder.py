@@ -22,9 +22,9 @@ from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.index.tokenize import Analyzer
 
-FORMAT_VERSION = 7  # 5: stored papers carry their authors' public slugs; 6: and their track;
+FORMAT_VERSION = 8  # 5: stored papers carry their authors' public slugs; 6: and their track;
 # 7: people's last year and same-name groups (name-query evidence); joined stems of
-# hyphenated words (`auto-encoder` also indexed as `autoencod`)
+# hyphenated words (`auto-encoder` also indexed as `autoencod`); 8: possessive 's dropped
 KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
 _SPELL_WORD = re.compile(r"^[a-z]+$")
 

@@ -18,6 +18,9 @@ _HAN_RUN = re.compile(f"[{HAN}]+")
 _WORD = re.compile(f"[{HAN}]+|[^\\W_{HAN}]+")
 _HAS_HAN = re.compile(f"[{HAN}]")
 _PUNCT_ONLY = re.compile(r"^[\W_]+$")
+# the possessive clitic: "the model's prior", "CNNs' depth" (an apostrophe is not a word character,
+# so without this "model's" is the words "model" and "s", and "s" becomes a term of most abstracts)
+_POSSESSIVE = re.compile(r"(?<=[^\W_])['\u2019]s\b|(?<=s)['\u2019](?=\s|$)")
 _COMPOUND = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
 # combining marks left by NFKD decomposition (accents, umlauts, cedillas, ...)
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
@@ -59,7 +62,7 @@ class Analyzer:
     # -- words -----------------------------------------------------------------------------
     def words(self, text: str) -> list[str]:
         """Folded words in order, stop words kept, Han runs segmented into words."""
-        folded = fold(text)
+        folded = _POSSESSIVE.sub("", fold(text))
         if not _HAS_HAN.search(folded):
             return _WORD.findall(folded)
         out: list[str] = []
