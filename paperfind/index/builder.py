@@ -22,9 +22,10 @@ from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.index.tokenize import Analyzer
 
-FORMAT_VERSION = 8  # 5: stored papers carry their authors' public slugs; 6: and their track;
+FORMAT_VERSION = 9  # 5: stored papers carry their authors' public slugs; 6: and their track;
 # 7: people's last year and same-name groups (name-query evidence); joined stems of
-# hyphenated words (`auto-encoder` also indexed as `autoencod`); 8: possessive 's dropped
+# hyphenated words (`auto-encoder` also indexed as `autoencod`); 8: possessive 's dropped;
+# 9: the work of each row (meta.work.npy), so results list a work once
 KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
 _SPELL_WORD = re.compile(r"^[a-z]+$")
 
@@ -106,6 +107,7 @@ def build_into(source: IndexSource, root: Path) -> dict:
                 [codes[getattr(d, facet)] for d in docs], dtype=np.int32))
     venue_names = {d.venue: d.venue_name for d in docs}
     np.save(root / "meta.year.npy", np.asarray([d.year for d in docs], dtype=np.int32))
+    np.save(root / "meta.work.npy", work_groups([d.work_id for d in docs]))
     np.save(root / "meta.citations.npy", np.asarray(
         [d.citations if d.citations is not None and d.citations >= 0 else -1 for d in docs],
         dtype=np.int32))
@@ -133,3 +135,20 @@ def build_into(source: IndexSource, root: Path) -> dict:
               "institution_names": [inst_names.get(i, "") for i in labels["institution"]]}
     save_params(root, params)
     return params
+
+
+def work_groups(work_ids: list[int | None]) -> np.ndarray:
+    """A dense group number per row: rows of one work share it, a row without a work has its own.
+
+    The same paper in two files (a workshop and a main-track record, a rejected submission and
+    its later acceptance) is one work with several versions; search lists it once."""
+    groups: dict[int, int] = {}
+    out = np.empty(len(work_ids), dtype=np.int32)
+    for row, work in enumerate(work_ids):
+        if work is None:
+            out[row] = len(groups)
+            groups[-1 - row] = out[row]
+        else:
+            out[row] = groups.setdefault(work, len(groups))
+    return out
+

@@ -47,6 +47,8 @@ class DocTable:
         self.status = load_array(root / "meta.status.npy")
         self.area = load_array(root / "meta.area.npy")
         self.citations = load_array(root / "meta.citations.npy")
+        self.work = load_array(root / "meta.work.npy")
+        self._work_rows: tuple[np.ndarray, np.ndarray] | None = None
         self.inst_indptr, self.inst = load_csr(root, "meta.inst")
         self.inst_row = load_array(root / "meta.inst_row.npy")
         self.author_indptr, self.author = load_csr(root, "meta.author")
@@ -68,6 +70,17 @@ class DocTable:
         doc = self.stored.get(row)
         doc["key"] = self.keys[row]
         return doc
+
+    def versions_of(self, row: int) -> np.ndarray:
+        """The other rows of this row's work (its other versions), in row order."""
+        if self._work_rows is None:  # rows grouped by work, and where each group starts
+            order = np.argsort(self.work, kind="stable")
+            starts = np.searchsorted(self.work[order], np.arange(int(self.work.max(initial=-1)) + 2))
+            self._work_rows = (order, starts)
+        order, starts = self._work_rows
+        group = int(self.work[row])
+        rows = order[starts[group]:starts[group + 1]]
+        return rows[rows != row]
 
     def authors_of(self, row: int) -> np.ndarray:
         return self.author[int(self.author_indptr[row]):int(self.author_indptr[row + 1])]

@@ -28,7 +28,7 @@ from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import (GroupMap, Mapped, adjacent_pairs, idf_share, keyword_match,
                                    phrase_present, title_in_query, top_order)
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
-                                       hit, suggestion_text)
+                                       hit, suggestion_text, version)
 from paperfind.search.settings import SearchSettings
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
@@ -209,15 +209,16 @@ class Searcher:
         mask = self._mask(backend, q, plan, merge_filters(request.filters, q))
         rows, relevance, used = self._rank(backend, q, plan, mask, offset + limit, mode)
         relevance = np.round(relevance, SCORE_DECIMALS)  # float noise must not beat the key order
-        page = self._sort(backend, rows, relevance, sort, offset + limit)[offset:offset + limit]
+        page = self._page(backend, rows, relevance, sort, offset, limit)
         stems = {s for g in plan.groups for s, _ in g.stems} | {s for p in plan.phrases for s in p}
         marker = Marker(stems, self.analyzer, {g.word for g in plan.groups})
-        results = [hit(backend.stored(int(r)), relevance[i], marker)
-                   for r, i in ((rows[j], j) for j in page)]
+        results = [hit(backend.stored(int(rows[j])), relevance[j], marker,
+                       [version(backend.stored(int(v))) for v in backend.versions_of(int(rows[j]))])
+                   for j in page]
         people = plan.people if plan.person_is_query or q.authors else plan.people[:2]
         cards = [author_card(backend.person_card(m)) for m in people[:self.settings.author_cards]]
         took = (time.perf_counter() - started) * 1000
-        response = SearchResponse(q.raw, int(len(rows)), took, results, cards,
+        response = SearchResponse(q.raw, count_works(backend.works(), rows), took, results, cards,
                                   backend.facets(rows) if len(rows) or mask is not None else {},
                                   suggestion_text(q.raw, plan.corrections), used)
         self.cache.put(key, replace(response, results=[dict(r) for r in results]))
@@ -358,6 +359,22 @@ class Searcher:
             score += w.author * evidence[rank] / plan.people[0].score  # rank -1 picks the 0.0
         return score
 
+    def _page(self, backend: SearchBackend, rows: np.ndarray, relevance: np.ndarray,
+              sort: str, offset: int, limit: int) -> np.ndarray:
+        """Positions into `rows` of the page, one per work: a paper with several versions (a
+        workshop and a main-track record, a rejected submission and its later acceptance) is
+        listed once, by its best-placed version, and the others ride along on its result."""
+        needed = offset + limit
+        works = backend.works()
+        k = needed
+        while True:
+            order = self._sort(backend, rows, relevance, sort, k)
+            _, first = np.unique(works[rows[order]], return_index=True)
+            order = order[np.sort(first)]
+            if len(order) >= needed or k >= len(rows):
+                return order[offset:needed]
+            k = min(len(rows), k * 2)
+
     def _sort(self, backend: SearchBackend, rows: np.ndarray, relevance: np.ndarray,
               sort: str, k: int) -> np.ndarray:
         """Positions into `rows` of the first `k` in display order; every order ends with the
@@ -371,3 +388,9 @@ class Searcher:
         if not relevance.any():  # filter-only query: most cited, then newest
             return np.lexsort((rows, -years, -cites))
         return top_order(rows, relevance, k)
+
+
+def count_works(works: np.ndarray, rows: np.ndarray) -> int:
+    """How many works the matching rows are versions of: the total a user sees listed."""
+    return int(np.count_nonzero(np.bincount(works[rows]))) if len(rows) else 0
+

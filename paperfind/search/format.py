@@ -46,4 +46,7 @@ def format_results_text(response: SearchResponse, width: int | None = None) -> s
             meta += f" · {r['status']}"
         tags = " ".join(f"[{t}]" for t in r["institutions"][:MAX_TAGS])
         lines.append(f"   {meta}" + (f"  {tags}" if tags else "") + f"  ({r['key']})")
+        if r.get("versions"):
+            lines.append("   also: " + ", ".join(f"{v['venue_name']} {v['year']} ({v['key']})"
+                                               for v in r["versions"]))
     return "\n".join(lines)

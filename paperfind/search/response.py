@@ -39,8 +39,8 @@ class SearchResponse:
                 "suggestion": self.suggestion, "mode": self.mode}
 
 
-def hit(doc: dict, score: float, marker: Marker) -> dict:
-    """One result object of the JSON contract from a stored doc."""
+def hit(doc: dict, score: float, marker: Marker, versions: list[dict] | None = None) -> dict:
+    """One result object of the JSON contract from a stored doc (and its work's other versions)."""
     return {
         "key": doc["key"], "title": doc["title"],
         "authors": [{"id": slug, "name": n} for slug, (_, n) in
@@ -51,7 +51,14 @@ def hit(doc: dict, score: float, marker: Marker) -> dict:
         "score": round(float(score), 6),
         "highlights": {"title": marker.mark(doc["title"]),
                        "abstract": marker.snippet(doc["abstract"]) if doc["abstract"] else ""},
+        "versions": versions or [],
     }
+
+
+def version(doc: dict) -> dict:
+    """Another version of a result's work, as its result names it."""
+    return {"key": doc["key"], "venue": doc["venue"], "venue_name": doc["venue_name"],
+            "year": doc["year"], "status": doc["status"], "track": doc.get("track", "")}
 
 
 def author_card(card: dict) -> dict:

@@ -68,6 +68,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "copied": "已复制",
         "download": "下载",
         "versions": "其他版本",
+        "also_in": "另见",
         "similar": "相似论文",
         "venue": "会议",
         "year": "年份",
@@ -149,6 +150,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "copied": "Copied",
         "download": "Download",
         "versions": "Other versions",
+        "also_in": "Also",
         "similar": "Similar papers",
         "venue": "Venue",
         "year": "Year",
@@ -233,6 +235,6 @@ class Translator:
     def client_strings(self) -> dict[str, Any]:
         """What the search-as-you-type script needs to draw cards like the server does."""
         keys = ("results_count", "results_took", "no_results", "did_you_mean", "et_al",
-                "abstract_missing", "searching", "papers_count")
+                "abstract_missing", "searching", "papers_count", "also_in")
         return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang],
                 "strings": {k: self.strings[k] for k in keys}}

@@ -61,6 +61,15 @@
     if (p.status && p.area) meta.appendChild(el("span", { class: "status status-" + p.status.toLowerCase().replace(/ /g, "-") }, p.status));
     for (const s of (p.institutions || []).slice(0, 4)) meta.appendChild(el("a", { class: "tag", href: "/institutions/" + enc(s) }, s));
     card.appendChild(meta);
+    if (p.versions && p.versions.length) {  // the same work at another venue, listed once
+      const also = el("div", { class: "card-versions muted" }, cfg.strings.also_in + ": ");
+      p.versions.forEach((v, i) => {
+        if (i) also.appendChild(document.createTextNode(", "));
+        also.appendChild(el("a", { href: "/papers/" + enc(v.key).replace("%3A", ":") },
+          v.venue_name + " " + v.year + (v.status ? " · " + v.status : "")));
+      });
+      card.appendChild(also);
+    }
     const snippet = p.highlights ? p.highlights.abstract : "";
     if (snippet) {
       const para = el("p", { class: "card-snippet" });

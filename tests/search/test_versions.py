@@ -1,0 +1,63 @@
+"""A paper published twice is one work: search lists it once, with its other version attached.
+
+Real slice: "Prototypical Networks for Few-shot Learning" is an ICLR 2017 submission and a
+NeurIPS 2017 paper; "Efficient softmax approximation for GPUs" an ICLR 2017 workshop paper and
+an ICML 2017 one. The store links each pair by work_id.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from paperfind.index.manager import build_index
+from paperfind.ingest.run import ingest_paths
+from paperfind.search.engine import Searcher
+from paperfind.search.response import SearchRequest
+from paperfind.store import Store
+from tests.realdata import load_paperlist, pick, write_slice
+
+PAIRS = {"iclr2017:B1-Hhnslg": "nips2017:9188", "iclr2017:rkmDI85ge": "icml2017:762"}
+SLICE = {("iclr", 2017): {"B1-Hhnslg", "rkmDI85ge", "rJY0-Kcll"},
+         ("nips", 2017): {"9188", "9457", "9414"},
+         ("icml", 2017): {"762", "494"}}
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory) -> Searcher:
+    root = tmp_path_factory.mktemp("versions")
+    paths = [write_slice(root / "data", v, y, pick(load_paperlist(v, y), ids, extra=20))
+             for (v, y), ids in SLICE.items()]
+    store = Store(root / "slice.db")
+    ingest_paths(store, paths, progress=False)
+    build_index(store, root / "slice.db.index")
+    return Searcher(store, root / "slice.db.index")
+
+
+@pytest.mark.parametrize("query", ["Prototypical Networks for Few-shot Learning",
+                                   "Efficient softmax approximation for GPUs"])
+@pytest.mark.parametrize("sort", ["relevance", "newest"])
+def test_a_work_is_listed_once_with_its_other_version(searcher, query, sort):
+    response = searcher.search(SearchRequest(q=query, limit=200, sort=sort, mode="lexical"))
+    keys = [r["key"] for r in response.results]
+    pair = next((a, b) for a, b in PAIRS.items() if a in keys or b in keys)
+    assert (pair[0] in keys) != (pair[1] in keys), keys  # exactly one version listed
+    listed = next(r for r in response.results if r["key"] in pair)
+    other = pair[1] if listed["key"] == pair[0] else pair[0]
+    assert [v["key"] for v in listed["versions"]] == [other]
+    assert listed["versions"][0]["venue"] == other.split("20")[0]
+    assert response.total == len(keys)  # a work counts once in the total too
+
+
+def test_the_title_query_ranks_the_work_first(searcher):
+    response = searcher.search(SearchRequest(q="Prototypical Networks for Few-shot Learning", mode="lexical"))
+    assert response.results[0]["key"] in {"iclr2017:B1-Hhnslg", "nips2017:9188"}
+    # paging past the first result never brings back its other version
+    rest = searcher.search(SearchRequest(q="Prototypical Networks for Few-shot Learning",
+                                         offset=1, limit=50, mode="lexical"))
+    assert not {"iclr2017:B1-Hhnslg", "nips2017:9188"} & {r["key"] for r in rest.results}
+
+
+def test_papers_with_one_version_carry_an_empty_list(searcher):
+    response = searcher.search(SearchRequest(q="learning", limit=50, mode="lexical"))
+    singles = [r for r in response.results if r["key"] not in PAIRS and r["key"] not in PAIRS.values()]
+    assert singles and all(r["versions"] == [] for r in singles)
