@@ -1,11 +1,12 @@
 """Lexical, semantic and hybrid search on the development sets, with plain BM25 in the same run.
 
-    .venv/bin/python bench/modes_quality.py [--corpus default|bundled] [--no-write]
+    .venv/bin/python bench/modes_quality.py [--corpus default|bundled] [--vectors DIR] [--no-write]
 
 `default` is bench/out/default.db (the 16,563 paperlists records); `bundled` is
 bench/out/bundled.db (the bundled corpus, 80k papers: the eval keys plus 2022-2026 venues as
 distractors). Vectors are read from `<db>.vectors/` (title vectors of the bundled corpus; for
-`default`, the bundled vectors are copied there once, since the keys are shared). Prints
+`default`, the bundled vectors are copied there once, since the keys are shared) unless
+`--vectors` names another vector set of the same papers (e.g. title + abstract words). Prints
 nDCG@10 / MRR@10 / R@10 per set and mode, and per query kind the hybrid latency including the
 query embedding; appends both tables to bench/RESULTS.md.
 """
@@ -38,11 +39,12 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default="default", choices=("default", "bundled"))
+    ap.add_argument("--vectors", type=Path, help="vector directory (default: <db>.vectors)")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     db = OUT / f"{args.corpus}.db"
-    vectors = Path(str(db) + ".vectors")
-    if not vectors.exists():
+    vectors = args.vectors or Path(str(db) + ".vectors")
+    if not vectors.exists() and not args.vectors:
         shutil.copytree(OUT / "bundled.db.vectors", vectors)
     store = Store(db, readonly=True)
     root = Path(str(db) + ".index")

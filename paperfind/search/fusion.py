@@ -6,6 +6,13 @@ queries, and reciprocal rank fusion flattens exactly that: with k=60 ranks 1 and
 weight lowered MRR below lexical alone (bench/semantic_hybrid_subset.py), while a convex sum of
 scores raised it: `lexical / max(lexical) + w * cosine rescaled between the semantic list's
 first and last score`. Names stay lexical (w = 0). Ties are broken by paper key.
+
+For descriptions the semantic list is weak on its own (title vectors rank a TL;DR's paper first
+for under half of the queries), so a larger weight undoes more right lexical answers than it
+fixes, and every weight plateaued at lexical's MRR. Where the semantic list does help is a
+near-tie at the lexical top: when the lexical score of its first choice is within a few percent
+of the lexical best (and among the lexical top 3), the meaning decides rank 1 (`near_tie`).
+When lexical is confident, its order stands (bench/fusion_sweep.py, bench/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ Ranked = Sequence[tuple[Any, float]]
 
 RRF_K = 60
 SEMANTIC_DEPTH = 100  # the cosine rescaling spans the top 100, as when the weights were chosen
+NEAR_TIE_RANKS = 3  # a near-tie is settled among this many lexical leaders (2-5 measured alike)
 _WORD = re.compile(r"[^\W\d_][\w'\-.]*", re.UNICODE)
 _NAME_PART = re.compile(r"^(?:[A-Z][a-z'\-]+|[A-Z]\.?|[A-Z][a-z]+-[A-Z][a-z]+|(?:van|von|de|der|da|di|del|le|la))$")
 _LOWER_NAME_PART = re.compile(r"^[a-z][a-z'\-]+$")
@@ -35,17 +43,23 @@ class QueryKind:
 
     name: str
     semantic_weight: float
+    # the semantic first choice takes rank 1 when its lexical score is within this share of the
+    # lexical best and it is among the lexical top NEAR_TIE_RANKS (0 = off)
+    near_tie: float = 0.0
 
 
 # One weight per kind of query, chosen by bench/fusion_sweep.py on the whole default corpus with
 # the shipped title vectors (see bench/RESULTS.md): short keyword queries lost at every weight
-# (topical nDCG@10 .693 at 0, .676 at 0.05), descriptions gained most at 0.1 (tldr nDCG .873 →
-# .877, R@10 .917 → .925) and Chinese queries at 0.2 (zh nDCG .788 → .827, MRR .746 → .797).
+# (topical nDCG@10 .694 at 0, .676 at 0.05); Chinese queries gained most at 0.2 (zh nDCG .788 →
+# .827, MRR .746 → .797), where the near-tie rule changed nothing (0.05) or lost (0.1).
+# Descriptions: weight 0.05 with near-tie 0.05 (tldr MRR .867 → .871, nDCG .879 → .884, R@10
+# .919 → .925; 0.1 alone gave MRR .865); near-tie 0.03-0.1 all measured above lexical, with title
+# and with title + abstract vectors.
 QUERY_KINDS: dict[str, QueryKind] = {
     "name": QueryKind("name", 0.0),
     "chinese": QueryKind("chinese", 0.2),
     "keywords": QueryKind("keywords", 0.0),
-    "natural": QueryKind("natural", 0.1),
+    "natural": QueryKind("natural", 0.05, near_tie=0.05),
 }
 
 
@@ -127,7 +141,32 @@ def fuse(query: str, lexical: Ranked, semantic: Ranked, *,
         return _own_order(semantic)
     if kind.semantic_weight == 0:
         return _own_order(lexical)
-    return convex_fusion(lexical, _own_order(semantic)[:SEMANTIC_DEPTH], kind.semantic_weight)
+    fused = convex_fusion(lexical, _own_order(semantic)[:SEMANTIC_DEPTH], kind.semantic_weight)
+    if kind.near_tie > 0:
+        fused = settle_near_tie(fused, lexical, semantic, kind.near_tie)
+    return fused
+
+
+def settle_near_tie(fused: list[tuple[Any, float]], lexical: Ranked, semantic: Ranked,
+                    share: float, ranks: int = NEAR_TIE_RANKS) -> list[tuple[Any, float]]:
+    """`fused` with the semantic first choice at rank 1 when lexical nearly ties it with its best.
+
+    Near-tie: the paper is among the lexical top `ranks` and its lexical score is at least
+    (1 - share) of the lexical best. A confident lexical ranking (a clear gap after rank 1) is
+    left as fused: there the lexical answer is right far more often than the semantic one.
+    """
+    if not lexical or not semantic or not fused:
+        return fused
+    ordered = _own_order(lexical)
+    best = ordered[0][1]
+    leaders = dict(ordered[:ranks])
+    choice = _own_order(semantic)[0][0]
+    if best <= 0 or choice not in leaders or leaders[choice] < best * (1 - share) \
+            or fused[0][0] == choice:
+        return fused
+    lifted = dict(fused)
+    lifted[choice] = fused[0][1] + 1e-3  # above the old first, beyond the displayed precision
+    return sorted(lifted.items(), key=lambda item: (-item[1], item[0]))
 
 
 def _best_scores(ranked: Ranked) -> dict[Any, float]:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from paperfind.search.fusion import (QUERY_KINDS, classify_query, convex_fusion, fuse, looks_like_name,
-                                     weighted_rrf)
+                                     settle_near_tie, weighted_rrf)
 
 LEXICAL = [("iclr2017:a", 9.0), ("iclr2017:b", 7.5), ("nips2016:c", 7.5), ("icml2016:d", 3.0)]
 SEMANTIC = [("nips2016:c", 0.91), ("iclr2017:e", 0.90), ("iclr2017:a", 0.80)]
@@ -86,5 +86,29 @@ def test_fusion_takes_index_rows_as_well_as_keys():
     rows_semantic = [(2, 0.91), (7, 0.90), (4, 0.80)]
     fused = fuse("why does adaptive gradient descent generalise worse than plain SGD", rows_lexical,
                  rows_semantic)
-    # a description: weight 0.1 → 2: 0.83 + 0.1, 4: 1.0 + 0, 1: 0.83, 7: 0.1 * 0.91
+    # a description: weight 0.05 → 4: 1.0 + 0, 2: 0.83 + 0.05, 1: 0.83, 7: 0.05 * 0.91
     assert [r for r, _ in fused] == [4, 2, 1, 7]
+
+
+def test_a_lexical_near_tie_at_the_top_is_settled_by_the_semantic_first_choice():
+    # a description whose two lexical leaders score within 5% of each other: the semantic list's
+    # first choice (the lexical number 2) takes rank 1
+    query = "we show that adaptive optimisers generalise worse than plain stochastic gradient descent"
+    lexical = [("iclr2017:a", 10.0), ("iclr2017:b", 9.7), ("icml2016:c", 6.0)]
+    semantic = [("iclr2017:b", 0.88), ("nips2016:d", 0.87), ("iclr2017:a", 0.86), ("uai2016:e", 0.60)]
+    assert classify_query(query).near_tie == pytest.approx(0.05)
+    assert convex_fusion(lexical, semantic, 0.05)[0][0] == "iclr2017:a"  # 1.0 + .046 vs .97 + .05
+    assert [k for k, _ in fuse(query, lexical, semantic)][:2] == ["iclr2017:b", "iclr2017:a"]
+    # the same semantic list against a confident lexical leader (b 15% behind) changes nothing
+    confident = [("iclr2017:a", 10.0), ("iclr2017:b", 8.5), ("icml2016:c", 6.0)]
+    assert fuse(query, confident, semantic)[0][0] == "iclr2017:a"
+    # nor does a semantic first choice outside the lexical leaders, however close its score
+    outsider = [("iclr2017:a", 10.0), ("iclr2017:x", 9.9), ("iclr2017:y", 9.8), ("iclr2017:b", 9.7)]
+    assert fuse(query, outsider, semantic)[0][0] == "iclr2017:a"
+
+
+def test_near_tie_is_off_for_kinds_where_it_did_not_help():
+    assert QUERY_KINDS["chinese"].near_tie == 0 and QUERY_KINDS["keywords"].semantic_weight == 0
+    lexical = [(1, 10.0), (2, 9.9)]
+    assert settle_near_tie(convex_fusion(lexical, [(2, 0.9), (1, 0.5)], 0.0), lexical,
+                           [(2, 0.9), (1, 0.5)], 0.0)[0][0] == 1
