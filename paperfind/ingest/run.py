@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from paperfind.ingest.errors import BadRecord, SourceError
-from paperfind.ingest.readahead import FileJob, read_ahead
+from paperfind.ingest.readahead import FileJob, gc_paused, read_ahead
 from paperfind.model import Record
 from paperfind.store import SourceSummary, Store
 from paperfind.store.people import resolve_people
@@ -137,7 +137,8 @@ def ingest_paths(store: Store, paths: list[Path], force: bool = False,
             bar.update(1)
     bar.close()
     if report.changed or store.meta("people_version") != str(store.data_version()):
-        report.people = resolve_people(store.conn)
+        with gc_paused():  # see there: the people pass is all tuples, sets and dicts
+            report.people = resolve_people(store.conn)
     return report
 
 
@@ -160,5 +161,7 @@ def _ingest_file(store: Store, job: FileJob, force: bool) -> SourceSummary | Non
     # asked again here: a file named twice was written since it was planned
     if not job.needs_read or (not force and store.source_is_current(job.source, job.sha)):
         return None
-    return store.write_source(job.source, job.sha, job.size, job.reader.name, job.prepared(),
-                              job.reader.priority, job.reader.title_only)
+    prepared = job.prepared()  # reading (here or in a worker) makes cycles: collector on
+    with gc_paused():
+        return store.write_source(job.source, job.sha, job.size, job.reader.name, prepared,
+                                  job.reader.priority, job.reader.title_only)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from paperfind.ingest.errors import SourceError
-from paperfind.ingest.readahead import FileJob, read_ahead, read_source
+from paperfind.ingest.readahead import FileJob, gc_paused, read_ahead, read_source
 from paperfind.ingest.run import choose_reader, ingest_paths
 from paperfind.settings import Settings
 from paperfind.store import Store
@@ -130,3 +130,21 @@ def test_ingest_jobs_setting():
     assert Settings.from_env({"PAPERFIND_INGEST_JOBS": "3"}, ingest_jobs=2).ingest_jobs == 2
     with pytest.raises(ValueError, match="PAPERFIND_INGEST_JOBS"):
         Settings.from_env({"PAPERFIND_INGEST_JOBS": "many"})
+
+
+def test_gc_pause_puts_the_collector_back_as_it_was():
+    import gc
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError):
+        with gc_paused():
+            assert not gc.isenabled()
+            raise RuntimeError("a file failed")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # a caller that turned it off keeps it off
+    finally:
+        gc.enable()
