@@ -36,12 +36,16 @@ def main() -> None:
 @DB_OPTION
 @click.option("--force", is_flag=True, help="Re-read files even when they are unchanged.")
 @click.option("--no-index", is_flag=True, help="Do not rebuild the search index afterwards.")
-def ingest(paths: tuple[Path, ...], db_path: Path | None, force: bool, no_index: bool) -> None:
+@click.option("--jobs", type=click.IntRange(1, 64), default=None,
+              help="Processes: one writes, the others read files ahead (default 2 on 2+ cores, "
+                   "or $PAPERFIND_INGEST_JOBS; 1 reads and writes in one process).")
+def ingest(paths: tuple[Path, ...], db_path: Path | None, force: bool, no_index: bool,
+           jobs: int | None) -> None:
     """Ingest paper lists (.json/.json.gz paperlists, .jsonl exports, known sources).
 
     Example: paperfind ingest ../shared/data/paperlists/iclr
     """
-    app = _app(db_path)
+    app = _app(db_path, ingest_jobs=jobs)
     report = app.ingest(list(paths), force=force, build_index=not no_index)
     for failure in report.failed:
         click.echo(f"error: {failure}", err=True)

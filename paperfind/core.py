@@ -39,7 +39,8 @@ class Paperfind:
     def ingest(self, paths: list[Path], force: bool = False, progress: bool | None = None,
                build_index: bool = True, vectors: bool = True) -> IngestReport:
         """Ingest files, then bring the search index (and existing vectors) in step."""
-        report = ingest_paths(self.store(), paths, force=force, progress=progress)
+        report = ingest_paths(self.store(), paths, force=force, progress=progress,
+                              jobs=self.settings.ingest_jobs)
         if build_index:
             self.refresh_index(progress=progress)
         if vectors and self.settings.semantic and (self.vector_dir / "CURRENT").exists() \

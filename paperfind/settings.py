@@ -19,6 +19,9 @@ class Settings:
     host: str = "127.0.0.1"  # PAPERFIND_HOST; loopback unless told otherwise
     port: int = 8000  # PAPERFIND_PORT
     workers: int = 1  # PAPERFIND_WORKERS: server processes; each maps the same index files
+    # PAPERFIND_INGEST_JOBS / `ingest --jobs`: processes of an ingest, one writing and the others
+    # reading files ahead; 1 reads in the writing process
+    ingest_jobs: int = field(default_factory=lambda: min(2, os.cpu_count() or 1))
     corpus_path: Path = BUNDLED_CORPUS  # PAPERFIND_CORPUS: what `serve` builds a new database from
     max_query_chars: int = 2000  # longer queries are cut, not refused
     max_page_size: int = 100
@@ -49,6 +52,12 @@ class Settings:
             except ValueError:
                 raise ValueError("PAPERFIND_WORKERS must be a number, "
                                  f"not {env['PAPERFIND_WORKERS']!r}") from None
+        if env.get("PAPERFIND_INGEST_JOBS"):
+            try:
+                values["ingest_jobs"] = max(1, int(env["PAPERFIND_INGEST_JOBS"]))
+            except ValueError:
+                raise ValueError("PAPERFIND_INGEST_JOBS must be a number, "
+                                 f"not {env['PAPERFIND_INGEST_JOBS']!r}") from None
         if env.get("PAPERFIND_CORPUS"):
             values["corpus_path"] = Path(env["PAPERFIND_CORPUS"])
         if env.get("PAPERFIND_SEMANTIC", "").strip().lower() in {"0", "false", "no", "off"}:

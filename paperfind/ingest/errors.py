@@ -18,6 +18,10 @@ class SourceError(Exception):
         self.path = path
         self.reason = reason
 
+    def __reduce__(self) -> tuple:
+        # the default rebuilds from `args` (the joined message): a reader process sends these
+        return (SourceError, (self.path, self.reason))
+
 
 @dataclass(frozen=True)
 class BadRecord:

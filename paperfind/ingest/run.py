@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.readahead import FileJob, gc_paused, read_ahead
 from paperfind.model import Record
 from paperfind.store import SourceSummary, Store
 from paperfind.store.people import resolve_people
@@ -93,8 +94,12 @@ def file_sha256(path: Path) -> str:
 
 
 def ingest_paths(store: Store, paths: list[Path], force: bool = False,
-                 progress: bool | None = None) -> IngestReport:
-    """Ingest files and folders; then re-resolve people if anything changed."""
+                 progress: bool | None = None, jobs: int = 1) -> IngestReport:
+    """Ingest files and folders; then re-resolve people if anything changed.
+
+    With `jobs` > 1, `jobs - 1` worker processes read and prepare files ahead, in file order,
+    while this process writes them (one transaction per file, as always).
+    """
     from tqdm import tqdm
 
     report = IngestReport()
@@ -111,44 +116,52 @@ def ingest_paths(store: Store, paths: list[Path], force: bool = False,
             report.failed.append(exc)
     # sources with ids first, so title-only sources find the papers they describe
     planned.sort(key=lambda pr: (pr[1].title_only, -pr[1].priority, str(pr[0])))
+    work = [_plan(store, path, reader, force) for path, reader in planned]
     show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(total=len(planned), unit="file", disable=not show, file=sys.stderr)
+    bar = tqdm(total=len(work), unit="file", disable=not show, file=sys.stderr)
     records = 0
-    for path, reader in planned:
-        bar.set_description(path.name[:30])
-        try:
-            summary = _ingest_file(store, path, reader, force)
-        except SourceError as exc:
-            report.failed.append(exc)
-        else:
-            if summary is None:
-                report.unchanged_files += 1
+    with read_ahead(work, jobs) as ordered:
+        for job in ordered:
+            bar.set_description(job.path.name[:30])
+            try:
+                summary = _ingest_file(store, job, force)
+            except SourceError as exc:
+                report.failed.append(exc)
             else:
-                report.sources.append(summary)
-                records += summary.records
-        bar.set_postfix(records=records)
-        bar.update(1)
+                if summary is None:
+                    report.unchanged_files += 1
+                else:
+                    report.sources.append(summary)
+                    records += summary.records
+            bar.set_postfix(records=records)
+            bar.update(1)
     bar.close()
     if report.changed or store.meta("people_version") != str(store.data_version()):
-        report.people = resolve_people(store.conn)
+        with gc_paused():  # see there: the people pass is all tuples, sets and dicts
+            report.people = resolve_people(store.conn)
     return report
 
 
-def _ingest_file(store: Store, path: Path, reader: Reader, force: bool) -> SourceSummary | None:
+def _plan(store: Store, path: Path, reader: Reader, force: bool) -> FileJob:
+    """Hash a file and tell whether it must be read: an unchanged file is never read."""
+    job = FileJob(path, reader, source=str(path.resolve()))
     try:
-        sha = file_sha256(path)
-        size = path.stat().st_size
+        job.sha = file_sha256(path)
+        job.size = path.stat().st_size
     except OSError as exc:
-        raise SourceError(str(path), f"cannot read file: {exc.strerror or exc}") from None
-    source = str(path.resolve())
-    if not force and store.source_is_current(source, sha):
-        return None
-    try:
-        items = list(reader.read(path))
-    except SourceError:
-        raise
-    except (OSError, EOFError, UnicodeDecodeError, ValueError) as exc:
-        raise SourceError(str(path), f"cannot read file: {exc}") from None
-    return store.write_source(source, sha, size, reader.name, items, reader.priority,
-                              reader.title_only)
+        job.error = SourceError(str(path), f"cannot read file: {exc.strerror or exc}")
+        return job
+    job.needs_read = force or not store.source_is_current(job.source, job.sha)
+    return job
 
+
+def _ingest_file(store: Store, job: FileJob, force: bool) -> SourceSummary | None:
+    if job.error is not None:
+        raise job.error
+    # asked again here: a file named twice was written since it was planned
+    if not job.needs_read or (not force and store.source_is_current(job.source, job.sha)):
+        return None
+    prepared = job.prepared()  # reading (here or in a worker) makes cycles: collector on
+    with gc_paused():
+        return store.write_source(job.source, job.sha, job.size, job.reader.name, prepared,
+                                  job.reader.priority, job.reader.title_only)

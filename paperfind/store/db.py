@@ -12,6 +12,7 @@ import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 from paperfind.ingest.errors import BadRecord
 from paperfind.model import Record, content_digest, content_key, paper_key
@@ -103,11 +104,16 @@ class Store(ReadMixin):
     # -- writing -------------------------------------------------------------------------
 
     def write_source(self, path: str, sha256: str, size: int, reader: str,
-                     items: list[Record | BadRecord], priority: int = 0,
+                     items: "list[Record | BadRecord] | Prepared", priority: int = 0,
                      title_only: bool = False) -> SourceSummary:
-        """Replace everything this source file said with `items`, in one transaction."""
+        """Replace everything this source file said with `items`, in one transaction.
+
+        `items` may come already `prepare`d (by a reader process, off this one's core).
+        """
         summary = SourceSummary(path=path)
-        stored = _serialised(items, path, summary.skipped)
+        prepared = items if isinstance(items, Prepared) else prepare(items, path)
+        stored = prepared.stored
+        summary.skipped.extend(prepared.skipped)
         summary.records = len(stored)
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
@@ -157,7 +163,9 @@ class Store(ReadMixin):
                 self._bump_data_version()
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            # a Ctrl-C during COMMIT is raised once COMMIT is done: nothing is left to undo
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
         return summary
 
@@ -199,15 +207,26 @@ def _url_safe(ident: str) -> bool:
     return bool(ident) and len(ident) <= 200 and not _UNSAFE.search(ident)
 
 
-def _serialised(items: list[Record | BadRecord], source: str,
-                skipped: list[BadRecord]) -> list[tuple[Record, str, str]]:
+@dataclass
+class Prepared:
+    """A source file's records ready for `write_source`: each with its `content_json` and hash.
+
+    Plain data, so a reader process can prepare a file while this one writes the previous.
+    """
+
+    stored: list[tuple[Record, str, str]]
+    skipped: list[BadRecord]
+
+
+def prepare(items: Iterable[Record | BadRecord], source: str) -> Prepared:
     """Each record with its `content_json` and hash, computed once; records that cannot be
     stored go to `skipped` with the reason, in file order with the readers' own.
 
     A lone surrogate (from a `\\ud800` escape in a JSON source) cannot be written as UTF-8;
     caught here it costs one record with a message instead of the whole file.
     """
-    stored = []
+    stored: list[tuple[Record, str, str]] = []
+    skipped: list[BadRecord] = []
     for item in items:
         if isinstance(item, BadRecord):
             skipped.append(item)
@@ -218,7 +237,7 @@ def _serialised(items: list[Record | BadRecord], source: str,
             stored.append((item, content, content_digest(content)))
         except UnicodeEncodeError:
             skipped.append(BadRecord(source, item.source_index, _unencodable(item)))
-    return stored
+    return Prepared(stored, skipped)
 
 
 def _unencodable(record: Record) -> str:

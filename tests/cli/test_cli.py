@@ -62,3 +62,18 @@ def test_similar_lists_other_papers_and_refuses_unknown_keys(tmp_path):
     missing = run("similar", "colt2019:nope", "--db", str(db))
     assert missing.returncode == 1 and "no paper with key" in missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+def test_ingest_jobs_flag_reads_in_one_process_or_ahead_alike(tmp_path):
+    for venue, year in [("colt", 2019), ("corl", 2022), ("uai", 2019)]:
+        write_slice(tmp_path / "data", venue, year, load_paperlist(venue, year)[:10])
+    outputs = []
+    for jobs in ("1", "2"):
+        proc = run("ingest", "--no-index", "--jobs", jobs, "--db", str(tmp_path / f"{jobs}.db"),
+                   str(tmp_path / "data"))
+        assert proc.returncode == 0, proc.stderr
+        outputs.append(proc.stdout)
+    assert outputs[0] == outputs[1]
+    assert "30 added" in outputs[1]
+    bad = run("ingest", "--jobs", "0", "--db", str(tmp_path / "x.db"), str(tmp_path / "data"))
+    assert bad.returncode == 2 and "--jobs" in bad.stderr
