@@ -20,16 +20,26 @@ from onnx import TensorProto, helper, numpy_helper
 
 from paperfind.embed.e5_weights import QK, E5Weights, dequantize, nibbles
 
-WEIGHT_FORMS = ("fp32", "q4")
+_KINDS = ("q", "k", "v", "ao", "fi", "fo")
+# weight form -> how each kind of matrix runs
+FORMS: dict[str, dict[str, str]] = {
+    "fp32": dict.fromkeys(_KINDS, "fp32"),
+    "q4": dict.fromkeys(_KINDS, "q4"),
+    "int8": dict.fromkeys(_KINDS, "int8"),
+    "int8q4": {**dict.fromkeys(_KINDS, "int8"), "fo": "q4"},
+    "int8fp": {**dict.fromkeys(_KINDS, "int8"), "fo": "fp32"},
+}
+WEIGHT_FORMS = tuple(FORMS)
 OPSET = 17
 MS_OPSET = 1
 
 
 class _Builder:
-    def __init__(self, weights: E5Weights, form: str) -> None:
+    def __init__(self, weights: E5Weights, form: str, accuracy_level: int, zero_points: bool) -> None:
         if form not in WEIGHT_FORMS:
             raise ValueError(f"unknown weight form {form!r}; expected one of {', '.join(WEIGHT_FORMS)}")
         self.w, self.form = weights, form
+        self.accuracy_level, self.zero_points = accuracy_level, zero_points
         self.nodes: list[onnx.NodeProto] = []
         self.inits: list[onnx.TensorProto] = []
         self._n = 0
@@ -49,21 +59,29 @@ class _Builder:
         return out
 
     def linear(self, x: str, prefix: str) -> str:
-        """x @ W^T + b for the Q4_0 matrix `prefix.w` [out, in]."""
+        """x @ W^T + b for the Q4_0 matrix `prefix.w` [out, in], in the form its kind is given."""
         blocks = self.w.tensors[f"{prefix}.w"]
         bias = self.const(f"{prefix}.b", np.asarray(self.w.tensors[f"{prefix}.b"], np.float32))
         n_out, n_blocks = blocks.shape
-        if self.form == "fp32":
+        kind = FORMS[self.form][prefix.rsplit(".", 1)[1]]
+        if kind == "fp32":
             y = self.op("MatMul", [x, self.const(f"{prefix}.wT", dequantize(blocks).T.copy())])
-        else:
+        elif kind == "int8":  # per-row int8 weights, activations quantized per tensor at run time
+            dense = dequantize(blocks)  # [out, in]
+            scale = np.maximum(np.abs(dense).max(axis=1), 1e-12) / 127.0
+            q8 = np.clip(np.rint(dense / scale[:, None]), -127, 127).astype(np.int8).T.copy()  # [in, out]
+            return self.op("DynamicQuantizeMatMul",
+                           [x, self.const(f"{prefix}.q8", q8), self.const(f"{prefix}.s8", scale.astype(np.float32)),
+                            self.const(f"{prefix}.z8", np.zeros(n_out, np.int8)), bias], domain="com.microsoft")
+        else:  # the 4-bit blocks themselves, activations quantized per 32-block
             codes = nibbles(blocks)  # [out, nb, 32] in weight order
             packed = (codes[..., 0::2] | (codes[..., 1::2] << 4)).astype(np.uint8)  # element 2i low nibble
             scales = blocks["d"].astype(np.float32)
-            zero = np.full((n_out, (n_blocks + 1) // 2), 0x88, np.uint8)
-            y = self.op("MatMulNBits", [x, self.const(f"{prefix}.q4", packed), self.const(f"{prefix}.s", scales),
-                                        self.const(f"{prefix}.z", zero)],
-                        domain="com.microsoft", K=n_blocks * QK, N=n_out, bits=4, block_size=QK,
-                        accuracy_level=4)
+            inputs = [x, self.const(f"{prefix}.q4", packed), self.const(f"{prefix}.s", scales)]
+            if self.zero_points:  # explicit 8s; without them the kernel assumes 8 (same values)
+                inputs.append(self.const(f"{prefix}.z", np.full((n_out, (n_blocks + 1) // 2), 0x88, np.uint8)))
+            y = self.op("MatMulNBits", inputs, domain="com.microsoft", K=n_blocks * QK, N=n_out, bits=4,
+                        block_size=QK, accuracy_level=self.accuracy_level)
         return self.op("Add", [y, bias])
 
     def layernorm(self, x: str, weight: str, bias: str) -> str:
@@ -72,9 +90,10 @@ class _Builder:
                        axis=-1, epsilon=self.w.eps)
 
 
-def build_model(weights: E5Weights, form: str = "q4") -> onnx.ModelProto:
+def build_model(weights: E5Weights, form: str = "q4", *, accuracy_level: int = 4,
+                zero_points: bool = False) -> onnx.ModelProto:
     """inputs: embeddings [B, L, H] float32, mask [B, L] float32 (1 = token); output: pooled [B, H]."""
-    b = _Builder(weights, form)
+    b = _Builder(weights, form, accuracy_level, zero_points)
     hidden, heads = weights.hidden, weights.heads
     head_dim = hidden // heads
     x = b.layernorm("embeddings", "emb.ln.w", "emb.ln.b")
