@@ -33,6 +33,16 @@ class E5Tokenizer:
         self._scores = [float(s) for s in data.scores]
         self._unk_score = float(min(data.scores)) - 10.0
         self._max_bytes = max(len(p) for p in data.pieces)
+        # longest piece (bytes) by its first two characters: bounds the Viterbi's inner loop,
+        # which otherwise tries every length up to the longest piece at every position
+        self._reach: dict[str, int] = {}
+        for piece in self._ids:
+            try:
+                head = piece.decode("utf-8")[:2]
+            except UnicodeDecodeError:
+                continue  # can never equal a slice of valid UTF-8 text
+            if len(head) == 2 and len(piece) > self._reach.get(head, 0):
+                self._reach[head] = len(piece)
         table: dict[int, str] = {cp: "".join(map(chr, out)) for cp, out in data.normalise.items()}
         self._table = str.maketrans(table)
 
@@ -64,7 +74,7 @@ class E5Tokenizer:
         for char in text:
             starts.append(starts[-1] + len(char.encode("utf-8", "surrogatepass")))
         n = len(text)
-        ids, scores, unk_score, max_bytes = self._ids, self._scores, self._unk_score, self._max_bytes
+        ids, scores, unk_score, reach = self._ids, self._scores, self._unk_score, self._reach
         best = [-1e30] * (n + 1)
         back_id = [0] * (n + 1)
         back_from = [0] * (n + 1)
@@ -72,6 +82,7 @@ class E5Tokenizer:
         for i in range(n):
             here = best[i]
             begin = starts[i]
+            max_bytes = max(starts[i + 1] - begin, reach.get(text[i:i + 2], 0))
             for end in range(i + 1, n + 1):
                 length = starts[end] - begin
                 if length > max_bytes:
