@@ -296,7 +296,7 @@ def update_vectors(directory: Path, docs: Iterable[PaperText], embedder: Embedde
                    progress: Progress | None = None, ann_min_vectors: int = ANN_MIN_VECTORS) -> UpdateStats:
     """Bring the vectors in `directory` in line with `docs`, embedding only new or changed texts.
 
-    Vectors are reused when model, text budget and text hash are unchanged; papers no longer in
+    Vectors are reused when model and embedded text (by hash) are unchanged; papers no longer in
     `docs` are dropped. Every `checkpoint_every` new vectors a generation is written with what
     is done so far, so an interrupted run resumes where it stopped and search can use the
     partial index meanwhile. `progress(done, total)` counts the papers that need embedding.
@@ -346,7 +346,8 @@ def update_vectors(directory: Path, docs: Iterable[PaperText], embedder: Embedde
         if since_save >= checkpoint_every:
             save()
             since_save = 0
-    if todo or removed or old_index is None or len(old_index) != len(docs) or old_index.params.dtype != dtype:
+    if (todo or removed or old_index is None or len(old_index) != len(docs)
+            or old_index.params.dtype != dtype or old_index.params.text_budget != text_budget):
         save()
     if len(docs) >= ann_min_vectors:
         try:
@@ -357,12 +358,16 @@ def update_vectors(directory: Path, docs: Iterable[PaperText], embedder: Embedde
 
 
 def _open_compatible(directory: Path, embedder: Embedder, text_budget: str) -> VectorIndex | None:
-    """The existing index if its vectors can be reused (same model, dim and budget), else None."""
+    """The existing index if its vectors can be reused (same model and dim), else None.
+
+    The budget may differ: a row is reused only when the hash of its embedded text matches,
+    and the same text gives the same vector under any budget. So moving from titles to
+    title + abstract words re-embeds only the papers that have an abstract."""
     try:
         index = VectorIndex.open(directory, use_ann=False)  # only its vectors are reused
     except VectorIndexError:
         return None
     p = index.params
-    if p.model != embedder.name or p.dim != embedder.dim or p.text_budget != text_budget:
+    if p.model != embedder.name or p.dim != embedder.dim:
         return None
     return index

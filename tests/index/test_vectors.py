@@ -92,11 +92,18 @@ def test_incremental_update_embeds_only_new_or_changed_papers(tmp_path, model, d
     assert third.embedded == 0 and probe.texts == []
 
 
-def test_a_new_text_budget_re_embeds_everything(tmp_path, model, docs):
+def test_a_new_text_budget_re_embeds_only_texts_that_change(tmp_path, model, docs):
     probe = CountingEmbedder(model)
-    update_vectors(tmp_path, docs[:3], probe, text_budget="title")
-    stats = update_vectors(tmp_path, docs[:3], probe, text_budget="words24")
-    assert stats.embedded == 3 and VectorIndex.open(tmp_path).params.text_budget == "words24"
+    untitled = DocText(docs[3].key, docs[3].title, "")  # no abstract: the same text under both budgets
+    update_vectors(tmp_path, docs[:3] + [untitled], probe, text_budget="title")
+    kept = VectorIndex.open(tmp_path).vector(untitled.key).copy()
+    probe.texts.clear()
+    stats = update_vectors(tmp_path, docs[:3] + [untitled], probe, text_budget="words24")
+    assert (stats.embedded, stats.reused) == (3, 1)
+    assert untitled.title not in probe.texts
+    after = VectorIndex.open(tmp_path)
+    assert after.params.text_budget == "words24"
+    np.testing.assert_array_equal(after.vector(untitled.key), kept)
 
 
 def test_checkpoints_leave_a_usable_partial_index(tmp_path, model, docs):
