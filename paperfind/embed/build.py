@@ -18,11 +18,12 @@ from paperfind.embed.runtime import DEFAULT_RUNTIME, RUNTIMES, make_embedder
 from paperfind.embed.text import BUDGETS
 from paperfind.index.vectors import UpdateStats, update_vectors
 
-# Titles only: the bundled corpus holds ~80k papers and the one multilingual model that ships
-# in a package embeds ~32 titles per CPU-second against ~10 for title + 24 abstract words
-# (bench/semantic_throughput.py): 42 minutes on one core instead of 2.2 hours. In hybrid
-# ranking titles kept zh R@10 and tldr MRR at the level of the longer budget (within .012).
-DEFAULT_TEXT_BUDGET = "title"
+# The title and the first 24 words of the abstract: against titles alone, Chinese queries found
+# their paper in the top 10 for 58 of 60 dev queries instead of 55 (zh R@10 .917 -> .967) and
+# descriptions gained a little (bench/RESULTS.md, "Experiment: document vectors of title + 24
+# abstract words"). It costs ~2.5x a title per paper: with the onnx runtime about 23 texts/s on
+# one core, 43 on two, so the 47k abstracts of the bundled corpus take ~18 minutes on two cores.
+DEFAULT_TEXT_BUDGET = "words24"
 # int8 with per-row scales: recall@10 vs float32 .977, a quarter of the disk; the bundled
 # corpus ships its vectors, so size counts. Widened to float32 at open.
 DEFAULT_STORAGE = "int8"
