@@ -5,6 +5,7 @@ Screenshots of the search, author and paper pages are written to bench/screensho
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,9 @@ def test_typing_a_title_fragment_shows_the_paper_first(page):
     assert "q=Google-Proof" in page.url  # the address follows, so reload and share work
     page.locator("#q").fill("")
     page.locator("#q").press_sequentially("benchmark", delay=20)
+    # wait for the new query's cards: the count line of the previous query also says "results"
+    sync_api.expect(page.locator("#cards .card mark", has_text=re.compile("benchmark", re.I)).first
+                    ).to_be_visible(timeout=DEBOUNCE_BUDGET_MS)
     sync_api.expect(page.locator("#results-count")).to_contain_text("results")
     shoot(page, "search")
 
