@@ -22,6 +22,15 @@ def test_glossary_terms_win_and_function_words_vanish(translator):
     assert ("的", ()) in result.terms
 
 
+@pytest.mark.parametrize("zh,english", [
+    ("图神经网络的过平滑", "graph neural network over-smoothing oversmoothing"),  # CEDICT alone: "cross flat and smooth"
+    ("检索增强生成", "retrieval-augmented generation"),
+    ("灾难性遗忘", "catastrophic forgetting"),  # CEDICT alone: "catastrophic become forgotten forget"
+])
+def test_field_terms_are_not_rendered_word_by_word(translator, zh, english):
+    assert translator.translate(zh).english == english
+
+
 def test_latin_words_pass_through_and_cedict_fills_the_gaps(translator):
     result = translator.translate("用LSTM预测股票价格")
     words = result.english.split()
