@@ -44,22 +44,11 @@ class Settings:
         if env.get("PAPERFIND_HOST"):
             values["host"] = env["PAPERFIND_HOST"]
         if env.get("PAPERFIND_PORT"):
-            try:
-                values["port"] = int(env["PAPERFIND_PORT"])
-            except ValueError:
-                raise ValueError(f"PAPERFIND_PORT must be a number, not {env['PAPERFIND_PORT']!r}")
+            values["port"] = _env_int(env, "PAPERFIND_PORT")
         if env.get("PAPERFIND_WORKERS"):
-            try:
-                values["workers"] = max(1, int(env["PAPERFIND_WORKERS"]))
-            except ValueError:
-                raise ValueError("PAPERFIND_WORKERS must be a number, "
-                                 f"not {env['PAPERFIND_WORKERS']!r}") from None
+            values["workers"] = max(1, _env_int(env, "PAPERFIND_WORKERS"))
         if env.get("PAPERFIND_INGEST_JOBS"):
-            try:
-                values["ingest_jobs"] = max(1, int(env["PAPERFIND_INGEST_JOBS"]))
-            except ValueError:
-                raise ValueError("PAPERFIND_INGEST_JOBS must be a number, "
-                                 f"not {env['PAPERFIND_INGEST_JOBS']!r}") from None
+            values["ingest_jobs"] = max(1, _env_int(env, "PAPERFIND_INGEST_JOBS"))
         if env.get("PAPERFIND_CORPUS"):
             values["corpus_path"] = Path(env["PAPERFIND_CORPUS"])
         if env.get("PAPERFIND_SEMANTIC", "").strip().lower() in {"0", "false", "no", "off"}:
@@ -72,12 +61,17 @@ class Settings:
                 raise ValueError(f"PAPERFIND_EMBED_RUNTIME must be one of {', '.join(RUNTIMES)}, not {runtime!r}")
             values["embed_runtime"] = runtime
         if env.get("PAPERFIND_EMBED_THREADS"):
-            try:
-                values["embed_threads"] = max(1, int(env["PAPERFIND_EMBED_THREADS"]))
-            except ValueError:
-                raise ValueError("PAPERFIND_EMBED_THREADS must be a number, "
-                                 f"not {env['PAPERFIND_EMBED_THREADS']!r}") from None
+            values["embed_threads"] = max(1, _env_int(env, "PAPERFIND_EMBED_THREADS"))
         values.update({k: v for k, v in overrides.items() if v is not None})
         if "db_path" in values:
             values["db_path"] = Path(values["db_path"])  # type: ignore[arg-type]
         return replace(cls(), **values)  # type: ignore[arg-type]
+
+
+def _env_int(env: dict[str, str], name: str) -> int:
+    """An integer setting from the environment, or a message naming the variable and its value."""
+    try:
+        return int(env[name])
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {env[name]!r}") from None
+
