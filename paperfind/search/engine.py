@@ -371,9 +371,10 @@ class Searcher:
         k = needed
         while True:
             order = self._sort(backend, rows, relevance, sort, k)
+            complete = len(order) >= len(rows)  # the newest/citations orders sort every row at once
             _, first = np.unique(works[rows[order]], return_index=True)
             order = order[np.sort(first)]
-            if len(order) >= needed or k >= len(rows):
+            if len(order) >= needed or complete:
                 return order[offset:needed]
             k = min(len(rows), k * 2)
 
