@@ -17,6 +17,7 @@ When lexical is confident, its order stands (bench/fusion_sweep.py, bench/RESULT
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -157,9 +158,9 @@ def settle_near_tie(fused: list[tuple[Any, float]], lexical: Ranked, semantic: R
     """
     if not lexical or not semantic or not fused:
         return fused
-    ordered = _own_order(lexical)
+    ordered = heapq.nsmallest(ranks, _best_scores(lexical).items(), key=lambda item: (-item[1], item[0]))
     best = ordered[0][1]
-    leaders = dict(ordered[:ranks])
+    leaders = dict(ordered)
     choice = _own_order(semantic)[0][0]
     if best <= 0 or choice not in leaders or leaders[choice] < best * (1 - share) \
             or fused[0][0] == choice:
