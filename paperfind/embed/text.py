@@ -37,6 +37,21 @@ def first_sentence(text: str) -> str:
     return text
 
 
+def split_sentences(text: str) -> list[str]:
+    """The text's sentences, split where `first_sentence` would end one (whitespace-normalised)."""
+    text = _SPACE.sub(" ", text or "").strip()
+    out, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        head = text[start:match.start() + 1]
+        if not head.endswith(_ABBREVIATIONS):
+            out.append(head.strip())
+            start = match.end()
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return [s for s in out if s]
+
+
 def document_text(title: str, abstract: str, budget: str) -> str:
     """Title and the budgeted start of the abstract, whitespace-normalised, as one string."""
     if budget not in BUDGETS:
