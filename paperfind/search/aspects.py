@@ -41,22 +41,26 @@ _CUES: dict[str, list[tuple[re.Pattern[str], float]]] = {
     "method": [
         (_cues(r"we (propose|present|introduce|develop|describe|design|formulate|devise|build|construct)",
                r"(this|the) (paper|work|article) (proposes|presents|introduces|develops|describes)",
-               r"(our|the proposed|a novel|a new) (approach|method|model|system|framework|algorithm|"
-               r"architecture|technique)",
                r"we (use|employ|apply|adopt|leverage|exploit|combine|extend|train|learn|model|"
                r"represent|encode|define|incorporate|augment|treat|cast|frame|rely)"), 1.5),
+        # naming the paper's own method is also how result sentences open ("our method outperforms")
+        (_cues(r"(our|the proposed|a novel|a new) (approach|method|model|system|framework|algorithm|"
+               r"architecture|technique)"), 0.5),
         (_cues(r"based on\b", r"using\b", r"by (using|combining|learning|modeling|modelling)",
                r"algorithm", r"framework", r"architecture", r"neural", r"network", r"features?\b",
                r"trained\b", r"learns?\b", r"approach\b", r"method\b", r"technique", r"corpus",
                r"dataset", r"annotat", r"consists? of", r"composed of", r"which\b"), 0.5),
     ],
     "result": [
+        # reporting a finding ("we empirically show", "experiments on X show")
         (_cues(r"(our |the )?(experimental |empirical |evaluation )?results (show|demonstrate|indicate|"
-               r"suggest|confirm|reveal)", r"we (show|demonstrate|find|found|observe|obtain|report|achieve)",
-               r"experiments? (show|demonstrate|indicate|on|with)", r"outperform", r"state[- ]of[- ]the[- ]art",
+               r"suggest|confirm|reveal)", r"we (\w+ly )?(show|demonstrate|find|found|observe|obtain|report|achieve)",
+               r"experiments?\b[^.;]* (show|demonstrate|indicate|confirm|reveal)", r"experiments? (on|with)"), 1.0),
+        # comparing with others or with a measure
+        (_cues(r"outperform", r"state[- ]of[- ]the[- ]art",
                r"significant(ly)?\b", r"improve(s|d|ments?)?\b", r"achiev", r"better than",
                r"compared (to|with)", r"competitive\b", r"accuracy", r"\bf1\b", r"f-?(score|measure)",
-               r"bleu\b", r"error rate", r"baselines?\b", r"gains?\b", r"surpass"), 1.5),
+               r"bleu\b", r"error rate", r"baselines?\b", r"gains?\b", r"surpass"), 1.0),
         (_cues(r"evaluat", r"performance", r"effective", r"results?\b", r"empirical", r"experiment",
                r"benchmark", r"reduc", r"increas", r"points?\b"), 0.5),
         (re.compile(r"\d+(\.\d+)?\s*%|\b\d+\.\d+\b"), 1.0),
