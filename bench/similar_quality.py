@@ -2,16 +2,20 @@
 
 The 1,946 CSFCube papers are indexed by paperfind's own index builder and embedded by its own
 vector code (`update_vectors`, cached under bench/out/, embedded once per text budget), then
-each item's judged pool is re-ranked by the product's blend (`similarity_signals` + `blend`,
-the functions `similar_papers` runs) from the query paper's title + abstract, and scored with
-../shared/eval-dev/score.py in pool mode. CSFCube papers have no authors or keywords, so only
-meaning and words take part. Baseline in the same run: bm25s over title + abstract (Lucene
+each item's judged pool is re-ranked by the product's blend (`similarity_signals` + `blend` +
+`add_aspect_words`, the functions `similar_papers` runs) and scored with ../shared/eval-dev/score.py
+in pool mode: (a) from the query paper's whole title + abstract, (b) for the item's facet with
+CSFCube's facet sentences as the aspect's sentences, (c) for the facet with our classifier's
+sentences (the product's `--aspect`). With an aspect, the product re-scores the best 300 papers of
+the whole index on their aspect sentences; here the whole pool (88-251 papers) is re-scored.
+Also: our sentence classifier's agreement with CSFCube's sentence labels. CSFCube papers have
+no authors or keywords, so only meaning and words take part. Baseline in the same run: bm25s over title + abstract (Lucene
 variant, k1=1.5, b=0.75, English stop words, Snowball stemming), as the README's baseline.
 CSFCube is CC BY-NC 4.0: the data is read from ../shared/eval-dev; nothing derived from it is
 written to the repository (vectors and runs go to bench/out/, which git ignores).
 
-    OMP_NUM_THREADS=1 nice .venv/bin/python bench/similar_quality.py --embed-only
-    OMP_NUM_THREADS=1 nice .venv/bin/python bench/similar_quality.py [--append-results]
+    OMP_NUM_THREADS=1 flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/similar_quality.py --embed-only
+    OMP_NUM_THREADS=1 flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/similar_quality.py [--append-results]
 """
 
 from __future__ import annotations
