@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from paperfind.core import Paperfind
+from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
 from paperfind.settings import Settings
 
 DB_OPTION = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -188,22 +189,24 @@ def embed(db_path: Path | None) -> None:
 @click.argument("key")
 @DB_OPTION
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
+@click.option("--aspect", type=click.Choice(ASPECT_CHOICES),
+              help="Similar in this respect only (the paper's sentences of that aspect).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def similar(key: str, db_path: Path | None, limit: int, as_json: bool) -> None:
+def similar(key: str, db_path: Path | None, limit: int, aspect: str | None, as_json: bool) -> None:
     """Papers similar to one paper (its other versions are never listed).
 
-    Example: paperfind similar nips2017:9372
+    Example: paperfind similar nips2017:9372 --aspect method
     """
     from paperfind.search.similar import UnknownPaper
 
     app = _app(db_path)
     app.ensure_database()
     try:
-        found = app.searcher().similar(key, limit=limit)
+        found = app.searcher().similar(key, limit=limit, aspect=aspect)
     except UnknownPaper:
         raise click.ClickException(f"no paper with key {key!r} (keys look like iclr2018:B11bwYgfM)")
     if as_json:
-        click.echo(json.dumps({"key": key, "results": found}, indent=2, ensure_ascii=False))
+        click.echo(json.dumps({"key": key, "aspect": aspect, "results": found}, indent=2, ensure_ascii=False))
         return
     for n, paper in enumerate(found, 1):
         click.echo(f"{n:>2}. {paper['title']}")

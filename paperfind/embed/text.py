@@ -48,22 +48,25 @@ def first_sentence(text: str) -> str:
     return text
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of a whitespace-normalised text, split as `first_sentence` splits."""
+def split_sentences(text: str) -> list[str]:
+    """The text's sentences, split where `first_sentence` would end one (whitespace-normalised)."""
+    text = _SPACE.sub(" ", text or "").strip()
     out, start = [], 0
     for match in _SENTENCE_END.finditer(text):
-        if text[:match.start() + 1].endswith(_ABBREVIATIONS):
-            continue
-        out.append(text[start:match.start() + 1].strip())
-        start = match.end()
-    out.append(text[start:].strip())
+        head = text[start:match.start() + 1]
+        if not head.endswith(_ABBREVIATIONS):
+            out.append(head.strip())
+            start = match.end()
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
     return [s for s in out if s]
 
 
 def contribution_lead(abstract: str, words: int = CONTRIBUTION_WORDS) -> str:
     """`words` words of the abstract from its first contribution sentence ("we propose ...",
     "in this paper ..."), or from its start when no sentence says what the paper does."""
-    parts = sentences(abstract)
+    parts = split_sentences(abstract)
     start = next((i for i, s in enumerate(parts) if _CONTRIBUTION.search(s)), 0)
     return " ".join(" ".join(parts[start:]).split()[:words])
 

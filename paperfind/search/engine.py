@@ -170,17 +170,18 @@ class Searcher:
             return False
         return int(self._store().data_version()) != backend.data_version
 
-    def similar(self, key: str, limit: int = 10) -> list[dict]:
-        """Papers like `key` (never its other versions), as result cards with their reasons.
+    def similar(self, key: str, limit: int = 10, aspect: str | None = None) -> list[dict]:
+        """Papers like `key` (never its other versions), as result cards with their reasons;
+        `aspect` ("background", "method", "result") asks for papers like it in that respect.
 
-        Raises `UnknownPaper` for a key the index does not hold.
+        Raises `UnknownPaper` for a key the index does not hold, `ValueError` for another aspect.
         """
         from paperfind.search.similar import similar_papers
 
         backend = self.backend()
         if backend is None:
             return []
-        found = similar_papers(backend, key, limit)
+        found = similar_papers(backend, key, limit, aspect=aspect)
         cards = {c["key"]: c for c in self._store().paper_cards([p.key for p in found])}
         return [dict(cards[p.key], **{k: v for k, v in p.to_json().items() if k != "title"})
                 for p in found if p.key in cards]

@@ -15,6 +15,13 @@ paper on the same problem. Without vectors (not embedded yet, or none at all) th
 is skipped. The paper itself and other versions of its work (same `work_id`, or the same
 normalised title: a workshop paper and its main-track version) are never listed, and another
 paper appears once, as its best-scored version.
+With an aspect (background, method or result: "papers like this one for its method", the
+faceted query by example of CSFCube), the paper's sentences of that aspect, picked by our own
+classifier (`paperfind.search.aspects`), weigh over the rest of its words, and the best few
+hundred papers of that blend are also matched on their own sentences of the aspect (the
+"aspect" signal): an abstract's opening is mostly background, so whole-abstract scores
+under-weigh what a method or a result has in common. The meaning signal stays the stored
+whole-paper vector: embedding the aspect's sentences on the fly measured no better.
 Deterministic: scores are rounded, ties go to the smaller row, and rows are in key order.
 """
 
@@ -23,7 +30,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -33,7 +40,7 @@ from paperfind.ingest.text import normalize_title
 from paperfind.search.backend import SearchBackend
 
 SCORE_DECIMALS = 6
-SIGNALS = ("words", "meaning", "authors", "keywords")
+SIGNALS = ("words", "meaning", "aspect", "authors", "keywords")
 _TERMS_PER_CALL = 64  # the lexical scorer reads at most this many groups per call
 
 
@@ -47,6 +54,37 @@ class SimilarSettings:
     keywords_weight: float = 1.0  # a keyword shared counts twice (the text field has them too)
     max_terms: int = 64  # the paper's strongest terms that make its lexical query
     max_limit: int = 100
+    # With an aspect (bench/similar_quality.py, CSFCube dev, each step within ~0.02 = noise):
+    # the aspect's sentences count at weight 1 and the whole title + abstract beside them at
+    # this weight (the topic still matters: 0 did worse);
+    aspect_context_weight: float = 0.5
+    # the share of the meaning signal taken from the aspect's sentences embedded on the fly,
+    # the rest from the stored whole-paper vector (embedding them did not beat the stored
+    # vector and costs a query embedding, so 0);
+    aspect_meaning_share: float = 0.0
+    # the candidates' own sentences of the aspect (our classifier) matched against the
+    # aspect's terms, for the best `aspect_rerank_depth` papers of the blend.
+    aspect_words_weight: float = 0.5
+    aspect_rerank_depth: int = 100  # ~0.1 ms a paper (classifying its sentences)
+
+
+@dataclass(frozen=True)
+class AspectQuery:
+    """"This paper, with respect to its `aspect`": the sentences that say it."""
+
+    aspect: str
+    sentences: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.sentences)
+
+
+def aspect_query(doc: dict, aspect: str) -> AspectQuery:
+    """The stored paper's sentences of `aspect`, picked by `paperfind.search.aspects`."""
+    from paperfind.search.aspects import aspect_sentences
+
+    return AspectQuery(aspect, tuple(aspect_sentences(doc.get("abstract", ""), aspect)))
 
 
 @dataclass(frozen=True)
@@ -82,6 +120,9 @@ class NeighbourSource(Protocol):
     def similar_rows(self, row: int, mask: np.ndarray | None,
                      k: int) -> tuple[np.ndarray, np.ndarray]: ...
 
+    def vector_candidates(self, text: str, mask: np.ndarray | None,
+                          k: int) -> tuple[np.ndarray, np.ndarray]: ...
+
 
 @dataclass
 class Signals:
@@ -94,7 +135,7 @@ class Signals:
 
 
 def weighted_terms(backend: SearchBackend, analyzer: Analyzer, title: str, abstract: str,
-                   settings: SimilarSettings) -> list[tuple[str, float]]:
+                   settings: SimilarSettings, focus: AspectQuery | None = None) -> list[tuple[str, float]]:
     """The paper's lexical query: its strongest terms, each boosted by its count in the paper.
 
     The whole title + abstract as one BM25 query (counts linear, as a query repeating a word
@@ -104,6 +145,11 @@ def weighted_terms(backend: SearchBackend, analyzer: Analyzer, title: str, abstr
     """
     counts: Counter[str] = Counter(analyzer.terms(title))
     counts.update(analyzer.terms(abstract))
+    if focus is not None:  # the aspect's sentences at weight 1, the whole paper beside them
+        whole = counts
+        counts = Counter(analyzer.terms(focus.text))
+        for term, tf in whole.items():
+            counts[term] += settings.aspect_context_weight * tf
     n = max(backend.n_docs, 1)
     ranked = []
     for term, tf in counts.items():
@@ -139,14 +185,74 @@ def meaning_scores(semantic: NeighbourSource | None, row: int, n_docs: int) -> n
     return out
 
 
+def aspect_meaning_scores(semantic: NeighbourSource | None, row: int, n_docs: int,
+                          text: str) -> np.ndarray | None:
+    """Cosine of the embedded aspect text above the corpus mean, scaled so the paper's own
+    stored vector scores 1 (a sentence is never as close to a paper as the paper to itself)."""
+    if semantic is None or not text.strip():
+        return None
+    rows, cosines = semantic.vector_candidates(text, None, n_docs)
+    own = np.flatnonzero(rows == row)
+    if len(rows) == 0 or len(own) == 0:
+        return None
+    cosines = cosines.astype(np.float64)
+    mean = float(cosines.mean())
+    room = float(cosines[own[0]]) - mean
+    if room <= 1e-6:
+        room = 1.0 - mean
+    out = np.zeros(n_docs, dtype=np.float64)
+    out[rows] = np.clip((cosines - mean) / max(room, 1e-6), 0.0, 1.0)
+    out[row] = 1.0
+    return out
+
+
+def aspect_words_scores(backend: SearchBackend, analyzer: Analyzer, terms: list[tuple[str, float]],
+                        rows: np.ndarray, aspect: str, own_row: int,
+                        sentences_of=None) -> np.ndarray:
+    """BM25 of the aspect's weighted terms against each row's own sentences of that aspect
+    (picked by `paperfind.search.aspects` from its stored abstract), divided by the query
+    paper's score against its own aspect sentences; 0 outside `rows`.
+
+    The index scores whole abstracts, where a paper's background dominates; this compares
+    like with like: method sentences with method sentences.
+    """
+    from paperfind.search.aspects import aspect_sentences
+
+    if sentences_of is None:
+        def sentences_of(row: int) -> list[str]:
+            return aspect_sentences(backend.stored(row).get("abstract", ""), aspect)
+    n = max(backend.n_docs, 1)
+    weights = {}
+    for term, boost in terms:
+        df = backend.doc_freq("text", backend.term_id(term))
+        weights[term] = boost * math.log1p((n - df + 0.5) / (df + 0.5))
+    wanted = [int(r) for r in rows] + ([own_row] if own_row not in set(rows.tolist()) else [])
+    tokens = {r: analyzer.terms(" ".join(sentences_of(r))) for r in wanted}
+    counts = {r: Counter(t for t in tokens[r] if t in weights) for r in wanted}
+    k1, b = 1.2, 0.75
+    sizes = {r: max(len(tokens[r]), 1) for r in wanted}
+    mean = sum(sizes.values()) / len(sizes)
+    out = np.zeros(backend.n_docs, dtype=np.float64)
+    for r in wanted:
+        norm = k1 * (1 - b + b * sizes[r] / mean)
+        out[r] = sum(weights[t] * tf * (k1 + 1) / (tf + norm) for t, tf in counts[r].items())
+    own = out[own_row]
+    keep = np.zeros(backend.n_docs, dtype=bool)
+    keep[rows] = True
+    out[~keep] = 0.0
+    return np.minimum(out / own, 1.0) if own > 0 else out * 0.0
+
+
 def similarity_signals(backend: SearchBackend, row: int, *, semantic: NeighbourSource | None = None,
-                       settings: SimilarSettings | None = None,
-                       analyzer: Analyzer | None = None) -> Signals:
-    """Every signal of the paper at `row` against every row (the paper itself scores 1)."""
+                       settings: SimilarSettings | None = None, analyzer: Analyzer | None = None,
+                       focus: AspectQuery | None = None) -> Signals:
+    """Every signal of the paper at `row` against every row (the paper itself scores 1);
+    with `focus`, words and meaning come from the paper's sentences of that aspect."""
     settings = settings or SimilarSettings()
     analyzer = analyzer or Analyzer()
     doc = backend.stored(row)
-    terms = weighted_terms(backend, analyzer, doc.get("title", ""), doc.get("abstract", ""), settings)
+    terms = weighted_terms(backend, analyzer, doc.get("title", ""), doc.get("abstract", ""), settings,
+                           focus)
     text_scores = _term_scores(backend, "text", terms)
     keyword_terms = Counter(t for k in doc.get("keywords") or [] for t in analyzer.terms(k))
     keyword_scores = _term_scores(backend, "keywords", sorted(keyword_terms.items()))
@@ -162,7 +268,13 @@ def similarity_signals(backend: SearchBackend, row: int, *, semantic: NeighbourS
         rows, ids = backend.papers_by(people)
         pairs = np.unique(np.stack([rows, ids]), axis=1)  # one count per person and paper
         authors = np.bincount(pairs[0], minlength=backend.n_docs).astype(np.float64) / len(people)
-    return Signals(words, meaning_scores(semantic, row, backend.n_docs), authors, keywords)
+    meaning = meaning_scores(semantic, row, backend.n_docs)
+    if focus is not None and meaning is not None and settings.aspect_meaning_share > 0:
+        part = aspect_meaning_scores(semantic, row, backend.n_docs, focus.text)
+        if part is not None:
+            share = settings.aspect_meaning_share
+            meaning = share * part + (1.0 - share) * meaning
+    return Signals(words, meaning, authors, keywords)
 
 
 def blend(signals: Signals, settings: SimilarSettings) -> dict[str, np.ndarray]:
@@ -175,6 +287,25 @@ def blend(signals: Signals, settings: SimilarSettings) -> dict[str, np.ndarray]:
     return parts
 
 
+def add_aspect_words(backend: SearchBackend, parts: dict[str, np.ndarray], row: int,
+                     focus: AspectQuery, settings: SimilarSettings, analyzer: Analyzer,
+                     rows: np.ndarray | None = None, sentences_of=None) -> dict[str, np.ndarray]:
+    """`parts` plus the "aspect" signal for the best `aspect_rerank_depth` of `rows` (default:
+    every row the blend scores) by the blend so far; unchanged when its weight is 0."""
+    if settings.aspect_words_weight <= 0:
+        return parts
+    total = sum(parts.values())
+    rows = np.flatnonzero(total > 0) if rows is None else np.asarray(rows, dtype=np.int64)
+    rows = rows[rows != row]
+    if len(rows) > settings.aspect_rerank_depth:
+        rows = ranked_rows(total, rows)[:settings.aspect_rerank_depth]
+    doc = backend.stored(row)
+    terms = weighted_terms(backend, analyzer, doc.get("title", ""), doc.get("abstract", ""),
+                           replace(settings, aspect_context_weight=0.0), focus)
+    aspect = aspect_words_scores(backend, analyzer, terms, rows, focus.aspect, row, sentences_of)
+    return {**parts, "aspect": settings.aspect_words_weight * aspect}
+
+
 def ranked_rows(scores: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
     """`rows` (default: all) best first by rounded score, ties by row (= key order)."""
     rows = np.arange(len(scores)) if rows is None else np.asarray(rows, dtype=np.int64)
@@ -184,11 +315,18 @@ def ranked_rows(scores: np.ndarray, rows: np.ndarray | None = None) -> np.ndarra
 
 def similar_papers(backend: SearchBackend, key: str, limit: int = 10, *,
                    semantic: NeighbourSource | None = None, settings: SimilarSettings | None = None,
-                   analyzer: Analyzer | None = None) -> list[SimilarPaper]:
+                   analyzer: Analyzer | None = None, aspect: str | None = None) -> list[SimilarPaper]:
     """The `limit` papers most similar to the paper `key`, best first; raises `UnknownPaper`.
 
+    `aspect` ("background", "method" or "result"; None = the whole paper) asks for papers like
+    this one in that respect: the query is built from the paper's sentences of that aspect
+    (`paperfind.search.aspects`). Raises `ValueError` for another aspect.
     `semantic` defaults to the retriever attached to the backend (`backend.semantic`), if any.
     """
+    from paperfind.search.aspects import ASPECTS
+
+    if aspect is not None and aspect not in ASPECTS:
+        raise ValueError(f"unknown aspect {aspect!r}; expected one of {', '.join(ASPECTS)}")
     settings = settings or SimilarSettings()
     row = backend.row_of(key)
     if row < 0:
@@ -198,8 +336,12 @@ def similar_papers(backend: SearchBackend, key: str, limit: int = 10, *,
         return []
     if semantic is None:
         semantic = getattr(backend, "semantic", None)
+    focus = aspect_query(backend.stored(row), aspect) if aspect is not None else None
+    analyzer = analyzer or Analyzer()
     parts = blend(similarity_signals(backend, row, semantic=semantic, settings=settings,
-                                     analyzer=analyzer), settings)
+                                     analyzer=analyzer, focus=focus), settings)
+    if focus is not None:
+        parts = add_aspect_words(backend, parts, row, focus, settings, analyzer)
     total = sum(parts.values())
     total[row] = 0.0
     candidates = np.flatnonzero(total > 0)

@@ -23,6 +23,9 @@ YearParam = Annotated[int | None, Query(ge=1900, le=2100, description="Only this
 Sort = Literal["relevance", "newest", "citations"]
 Mode = Literal["lexical", "semantic", "hybrid"]
 Format = Literal["bibtex", "csv"]
+Aspect = Literal["background", "method", "result"]  # paperfind.search.aspects.ASPECTS
+AspectParam = Annotated[Aspect | None, Query(description="Similar in this respect only: the paper's "
+                                                         "background, method or result sentences.")]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from paperfind.core import Paperfind
 from paperfind.web import export
 from paperfind.web.errors import error_body
-from paperfind.web.params import (MAX_EXPORT, Format, Paging, SearchParams, YearParam,
+from paperfind.web.params import (MAX_EXPORT, AspectParam, Format, Paging, SearchParams, YearParam,
                                   paging_params, search_params)
 from paperfind.web.searching import search_view
 from paperfind.web.views import (Paging as _Paging, area_view, author_view, institution_view,
@@ -75,8 +75,9 @@ def build_api_router(pf: Paperfind) -> APIRouter:
 
     @router.get("/papers/{key}/similar", summary="Papers similar to this one")
     def api_similar(request: Request, key: KeyPath,
-                    limit: Annotated[int, Query(ge=1, le=50)] = 10) -> JSONResponse:
-        return JSONResponse(similar_view(_pf(request), key, limit))
+                    limit: Annotated[int, Query(ge=1, le=50)] = 10,
+                    aspect: AspectParam = None) -> JSONResponse:
+        return JSONResponse(similar_view(_pf(request), key, limit, aspect=aspect))
 
     @router.get("/authors/{author_id}", summary="One author: papers, co-authors, institutions")
     def api_author(request: Request, author_id: SlugPath) -> JSONResponse:

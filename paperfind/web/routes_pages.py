@@ -10,7 +10,9 @@ from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import HTMLResponse
 
 from paperfind.core import Paperfind
-from paperfind.web.params import Paging, SearchParams, YearParam, paging_params, search_params
+from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
+from paperfind.web.params import (AspectParam, Paging, SearchParams, YearParam, paging_params,
+                                  search_params)
 from paperfind.web.render import Pages
 from paperfind.web.searching import search_view
 from paperfind.web.views import (area_view, author_view, institution_view, paper_count,
@@ -38,12 +40,14 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
         return pages.render(request, "search.html", context)
 
     @router.get("/papers/{key}", response_class=HTMLResponse)
-    def paper(request: Request, key: SlugPath) -> HTMLResponse:
+    def paper(request: Request, key: SlugPath, aspect: AspectParam = None) -> HTMLResponse:
         data = paper_view(app_pf(request), key)
-        similar = similar_view(app_pf(request), key, 8, known=True)["results"]
+        similar = similar_view(app_pf(request), key, 8, known=True, aspect=aspect)["results"]
+        similar_url = f"/api/papers/{quote(key, safe=':')}/similar" + (f"?aspect={aspect}" if aspect else "")
         return pages.render(request, "paper.html", {
             "paper": data, "json_url": f"/api/papers/{quote(key, safe=':')}",
-            "similar": similar, "similar_url": f"/api/papers/{quote(key, safe=':')}/similar"})
+            "similar": similar, "similar_url": similar_url, "aspect": aspect,
+            "aspects": ASPECT_CHOICES})
 
     @router.get("/authors/{author_id}", response_class=HTMLResponse)
     def author(request: Request, author_id: SlugPath) -> HTMLResponse:

@@ -39,17 +39,19 @@ def paper_view(pf: Paperfind, key: str) -> dict[str, Any]:
     return paper
 
 
-def similar_view(pf: Paperfind, key: str, limit: int = 10, *, known: bool = False) -> dict[str, Any]:
-    """Papers like `key`; `known` skips the existence check when the caller just read the paper."""
+def similar_view(pf: Paperfind, key: str, limit: int = 10, *, known: bool = False,
+                 aspect: str | None = None) -> dict[str, Any]:
+    """Papers like `key` (in one `aspect`, if given; the caller validated it); `known` skips the
+    existence check when the caller just read the paper."""
     from paperfind.search.similar import UnknownPaper
 
     if not known and pf.store().paper_cards([key]) == []:
         raise not_found(f"no paper with key {key!r}")
     try:
-        results = pf.searcher().similar(key, limit=limit)
+        results = pf.searcher().similar(key, limit=limit, aspect=aspect)
     except UnknownPaper:  # in the database, not yet in the index being rebuilt
         results = []
-    return {"key": key, "results": results}
+    return {"key": key, "aspect": aspect, "results": results}
 
 
 def author_view(pf: Paperfind, author_id: str) -> dict[str, Any]:

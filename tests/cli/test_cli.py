@@ -62,6 +62,15 @@ def test_similar_lists_other_papers_and_refuses_unknown_keys(tmp_path):
     missing = run("similar", "colt2019:nope", "--db", str(db))
     assert missing.returncode == 1 and "no paper with key" in missing.stderr
     assert "Traceback" not in missing.stderr
+    method = run("similar", key, "--json", "--limit", "5", "--aspect", "method", "--db", str(db),
+                 env={"PAPERFIND_SEMANTIC": "0"})
+    assert method.returncode == 0, method.stderr
+    data = json.loads(method.stdout)
+    assert data["aspect"] == "method" and key not in {p["key"] for p in data["results"]}
+    assert any("aspect" in p["signals"] for p in data["results"])
+    bad = run("similar", key, "--aspect", "methods", "--db", str(db))
+    assert bad.returncode == 2 and "'methods' is not one of 'background', 'method', 'result'" in bad.stderr
+    assert "Traceback" not in bad.stderr
 
 
 def test_ingest_jobs_flag_reads_in_one_process_or_ahead_alike(tmp_path):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperfind.embed.text import _CONTRIBUTION, BUDGETS, document_text, first_sentence, sentences, text_hash
+from paperfind.embed.text import _CONTRIBUTION, BUDGETS, document_text, first_sentence, split_sentences, text_hash
 from tests.realdata import load_paperlist
 
 
@@ -50,7 +50,7 @@ def test_text_hash_is_stable_and_sensitive():
 def test_contribution_budget_starts_at_what_the_paper_does():
     records = [r for r in load_paperlist("iclr", 2017) if len(r.get("abstract", "").split()) > 60]
     background_first = next(r for r in records
-                            if not _CONTRIBUTION.search(sentences(" ".join(r["abstract"].split()))[0])
+                            if not _CONTRIBUTION.search(split_sentences(" ".join(r["abstract"].split()))[0])
                             and _CONTRIBUTION.search(r["abstract"]))
     text = document_text(background_first["title"], background_first["abstract"], "contrib24")
     lead = text[len(background_first["title"].strip()):].lstrip(". ")
@@ -64,10 +64,10 @@ def test_contribution_budget_is_words24_when_nothing_else_is_found():
     # an abstract opening on its contribution, or naming none, embeds the words24 text: its stored
     # vector (same text hash) is reused when the budget changes
     opening = next(r for r in load_paperlist("iclr", 2017)
-                   if _CONTRIBUTION.search(sentences(" ".join(r.get("abstract", "").split()) or "x")[0]))
+                   if _CONTRIBUTION.search(split_sentences(" ".join(r.get("abstract", "").split()) or "x")[0]))
     for r in (opening, {"title": "A title", "abstract": "Graphs are everywhere. Nothing is claimed here."}):
         assert document_text(r["title"], r["abstract"], "contrib24") == document_text(r["title"], r["abstract"], "words24")
 
 
 def test_sentences_keep_abbreviations_inside():
-    assert sentences("We use e.g. SGD. Then more. Last one") == ["We use e.g. SGD.", "Then more.", "Last one"]
+    assert split_sentences("We use e.g. SGD. Then more. Last one") == ["We use e.g. SGD.", "Then more.", "Last one"]

@@ -139,3 +139,45 @@ def test_another_paper_is_listed_once_whatever_its_versions(slice_backend, seman
         assert (PROTO_ICLR in keys) != (PROTO_NIPS in keys)
         works = [store.paper(k)["work_id"] for k in keys]
         assert len(works) == len(set(works))
+
+
+# -- aspects: "papers like this one for its method" ------------------------------------------
+
+def test_an_aspect_weighs_up_the_terms_of_its_sentences(slice_backend):
+    from paperfind.index.tokenize import Analyzer
+    from paperfind.search.similar import SimilarSettings, aspect_query, weighted_terms
+
+    _, backend, _ = slice_backend
+    doc, analyzer, settings = backend.stored(backend.row_of(PROTO_NIPS)), Analyzer(), SimilarSettings()
+    method = aspect_query(doc, "method")
+    assert any("metric space" in s for s in method.sentences)
+    assert not any("problem of few-shot" in s for s in method.sentences)  # the opening: background
+    whole = dict(weighted_terms(backend, analyzer, doc["title"], doc["abstract"], settings))
+    focused = dict(weighted_terms(backend, analyzer, doc["title"], doc["abstract"], settings, method))
+    # "metric" is said in the method sentence, "problem" only in the opening
+    assert focused["metric"] / whole["metric"] > 2 * focused["problem"] / whole["problem"]
+
+
+def test_an_aspect_changes_the_ranking_and_names_the_aspect_signal(slice_backend, semantic):
+    _, backend, _ = slice_backend
+    for source in (None, semantic):
+        whole = similar_papers(backend, PROTO_NIPS, limit=20, semantic=source)
+        method = similar_papers(backend, PROTO_NIPS, limit=20, semantic=source, aspect="method")
+        assert [p.key for p in method] != [p.key for p in whole]
+        assert all("aspect" not in p.signals for p in whole)
+        assert any("aspect" in p.reasons for p in method)
+        assert PROTO_ICLR not in {p.key for p in method}  # versions stay out with an aspect too
+        assert method == similar_papers(backend, PROTO_NIPS, limit=20, semantic=source, aspect="method")
+
+
+def test_the_aspects_differ_from_each_other(slice_backend):
+    _, backend, _ = slice_backend
+    orders = {a: [p.key for p in similar_papers(backend, PROTO_NIPS, limit=10, aspect=a)]
+              for a in ("background", "method", "result")}
+    assert len({tuple(o) for o in orders.values()}) == 3
+
+
+def test_an_unknown_aspect_is_a_clear_error(slice_backend):
+    _, backend, _ = slice_backend
+    with pytest.raises(ValueError, match="unknown aspect 'methods'.*background, method, result"):
+        similar_papers(backend, PROTO_NIPS, aspect="methods")

@@ -181,3 +181,18 @@ def test_similar_papers_route_and_the_paper_page_list(portal):
     assert_error(portal.get("/api/papers/colm2024:nothing/similar"), 404, "not_found")
     assert_error(portal.get(f"/api/papers/{GPQA}/similar", params={"limit": 1000}), 422,
                  "invalid_parameter")
+
+
+def test_similar_papers_by_aspect_and_a_bad_aspect(portal):
+    whole = portal.get(f"/api/papers/{GPQA}/similar", params={"limit": 10}).json()
+    method = portal.get(f"/api/papers/{GPQA}/similar", params={"limit": 10, "aspect": "method"}).json()
+    assert method["aspect"] == "method" and whole["aspect"] is None
+    assert method["results"] and any("aspect" in r["signals"] for r in method["results"])
+    assert [r["score"] for r in method["results"]] != [r["score"] for r in whole["results"]]
+    bad = portal.get(f"/api/papers/{GPQA}/similar", params={"aspect": "methods"})
+    assert_error(bad, 422, "invalid_parameter")
+    assert "aspect" in bad.json()["error"]["message"] and "method" in bad.json()["error"]["message"]
+    page = portal.get(f"/papers/{GPQA}", params={"aspect": "result"}).text
+    assert 'class="aspect-switch"' in page and 'href="?aspect=method#similar"' in page
+    assert f"/api/papers/{GPQA}/similar?aspect=result" in page
+    assert portal.get(f"/papers/{GPQA}", params={"aspect": "x"}).status_code == 422
