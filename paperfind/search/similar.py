@@ -17,10 +17,11 @@ normalised title: a workshop paper and its main-track version) are never listed,
 paper appears once, as its best-scored version.
 With an aspect (background, method or result: "papers like this one for its method", the
 faceted query by example of CSFCube), the paper's sentences of that aspect, picked by our own
-classifier (`paperfind.search.aspects`), weigh over the rest of its words, and the best few
-hundred papers of that blend are also matched on their own sentences of the aspect (the
-"aspect" signal): an abstract's opening is mostly background, so whole-abstract scores
-under-weigh what a method or a result has in common. The meaning signal stays the stored
+classifier (`paperfind.search.aspects`), weigh over the rest of its words, and the best
+`aspect_rerank_depth` (100) papers of that blend are also matched on their own sentences of the
+aspect (the "aspect" signal; classifying those candidates' sentences is most of an aspect's
+cost): an abstract's opening is mostly background, so whole-abstract scores under-weigh what a
+method or a result has in common. The meaning signal stays the stored
 whole-paper vector: embedding the aspect's sentences on the fly measured no better.
 Deterministic: scores are rounded, ties go to the smaller row, and rows are in key order.
 """
@@ -65,7 +66,7 @@ class SimilarSettings:
     # the candidates' own sentences of the aspect (our classifier) matched against the
     # aspect's terms, for the best `aspect_rerank_depth` papers of the blend.
     aspect_words_weight: float = 0.5
-    aspect_rerank_depth: int = 100  # ~0.1 ms a paper (classifying its sentences)
+    aspect_rerank_depth: int = 100  # a few tenths of a ms a paper (classifying its sentences)
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,8 @@ def similarity_signals(backend: SearchBackend, row: int, *, semantic: NeighbourS
                        settings: SimilarSettings | None = None, analyzer: Analyzer | None = None,
                        focus: AspectQuery | None = None) -> Signals:
     """Every signal of the paper at `row` against every row (the paper itself scores 1);
-    with `focus`, words and meaning come from the paper's sentences of that aspect."""
+    with `focus`, the words signal weighs the aspect's sentences over the whole paper, and
+    meaning stays the stored whole-paper vector unless `aspect_meaning_share` > 0."""
     settings = settings or SimilarSettings()
     analyzer = analyzer or Analyzer()
     doc = backend.stored(row)
