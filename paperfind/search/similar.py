@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -43,6 +43,8 @@ from paperfind.search.backend import SearchBackend
 SCORE_DECIMALS = 6
 SIGNALS = ("words", "meaning", "aspect", "authors", "keywords")
 _TERMS_PER_CALL = 64  # the lexical scorer reads at most this many groups per call
+# a row -> its sentences of the aspect; the product's is our classifier, a bench can pass others
+SentencesOf = Callable[[int], list[str]]
 
 
 @dataclass(frozen=True)
@@ -209,7 +211,7 @@ def aspect_meaning_scores(semantic: NeighbourSource | None, row: int, n_docs: in
 
 def aspect_words_scores(backend: SearchBackend, analyzer: Analyzer, terms: list[tuple[str, float]],
                         rows: np.ndarray, aspect: str, own_row: int,
-                        sentences_of=None) -> np.ndarray:
+                        sentences_of: SentencesOf | None = None) -> np.ndarray:
     """BM25 of the aspect's weighted terms against each row's own sentences of that aspect
     (picked by `paperfind.search.aspects` from its stored abstract), divided by the query
     paper's score against its own aspect sentences; 0 outside `rows`.
@@ -220,7 +222,7 @@ def aspect_words_scores(backend: SearchBackend, analyzer: Analyzer, terms: list[
     from paperfind.search.aspects import aspect_sentences
 
     if sentences_of is None:
-        def sentences_of(row: int) -> list[str]:
+        def sentences_of(row: int) -> list[str]:  # the product's: our classifier
             return aspect_sentences(backend.stored(row).get("abstract", ""), aspect)
     n = max(backend.n_docs, 1)
     weights = {}
@@ -291,7 +293,8 @@ def blend(signals: Signals, settings: SimilarSettings) -> dict[str, np.ndarray]:
 
 def add_aspect_words(backend: SearchBackend, parts: dict[str, np.ndarray], row: int,
                      focus: AspectQuery, settings: SimilarSettings, analyzer: Analyzer,
-                     rows: np.ndarray | None = None, sentences_of=None) -> dict[str, np.ndarray]:
+                     rows: np.ndarray | None = None,
+                     sentences_of: SentencesOf | None = None) -> dict[str, np.ndarray]:
     """`parts` plus the "aspect" signal for the best `aspect_rerank_depth` of `rows` (default:
     every row the blend scores) by the blend so far; unchanged when its weight is 0."""
     if settings.aspect_words_weight <= 0:
