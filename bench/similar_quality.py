@@ -6,7 +6,7 @@ each item's judged pool is re-ranked by the product's blend (`similarity_signals
 `add_aspect_words`, the functions `similar_papers` runs) and scored with ../shared/eval-dev/score.py
 in pool mode: (a) from the query paper's whole title + abstract, (b) for the item's facet with
 CSFCube's facet sentences as the aspect's sentences, (c) for the facet with our classifier's
-sentences (the product's `--aspect`). With an aspect, the product re-scores the best 300 papers of
+sentences (the product's `--aspect`). With an aspect, the product re-scores the best 100 papers of
 the whole index on their aspect sentences; here the whole pool (88-251 papers) is re-scored.
 Also: our sentence classifier's agreement with CSFCube's sentence labels. CSFCube papers have
 no authors or keywords, so only meaning and words take part. Baseline in the same run: bm25s over title + abstract (Lucene

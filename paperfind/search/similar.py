@@ -17,10 +17,11 @@ normalised title: a workshop paper and its main-track version) are never listed,
 paper appears once, as its best-scored version.
 With an aspect (background, method or result: "papers like this one for its method", the
 faceted query by example of CSFCube), the paper's sentences of that aspect, picked by our own
-classifier (`paperfind.search.aspects`), weigh over the rest of its words, and the best few
-hundred papers of that blend are also matched on their own sentences of the aspect (the
-"aspect" signal): an abstract's opening is mostly background, so whole-abstract scores
-under-weigh what a method or a result has in common. The meaning signal stays the stored
+classifier (`paperfind.search.aspects`), weigh over the rest of its words, and the best
+`aspect_rerank_depth` (100) papers of that blend are also matched on their own sentences of the
+aspect (the "aspect" signal; classifying those candidates' sentences is most of an aspect's
+cost): an abstract's opening is mostly background, so whole-abstract scores under-weigh what a
+method or a result has in common. The meaning signal stays the stored
 whole-paper vector: embedding the aspect's sentences on the fly measured no better.
 Deterministic: scores are rounded, ties go to the smaller row, and rows are in key order.
 """
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -42,6 +43,8 @@ from paperfind.search.backend import SearchBackend
 SCORE_DECIMALS = 6
 SIGNALS = ("words", "meaning", "aspect", "authors", "keywords")
 _TERMS_PER_CALL = 64  # the lexical scorer reads at most this many groups per call
+# a row -> its sentences of the aspect; the product's is our classifier, a bench can pass others
+SentencesOf = Callable[[int], list[str]]
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class SimilarSettings:
     # the candidates' own sentences of the aspect (our classifier) matched against the
     # aspect's terms, for the best `aspect_rerank_depth` papers of the blend.
     aspect_words_weight: float = 0.5
-    aspect_rerank_depth: int = 100  # ~0.1 ms a paper (classifying its sentences)
+    aspect_rerank_depth: int = 100  # a few tenths of a ms a paper (classifying its sentences)
 
 
 @dataclass(frozen=True)
@@ -208,7 +211,7 @@ def aspect_meaning_scores(semantic: NeighbourSource | None, row: int, n_docs: in
 
 def aspect_words_scores(backend: SearchBackend, analyzer: Analyzer, terms: list[tuple[str, float]],
                         rows: np.ndarray, aspect: str, own_row: int,
-                        sentences_of=None) -> np.ndarray:
+                        sentences_of: SentencesOf | None = None) -> np.ndarray:
     """BM25 of the aspect's weighted terms against each row's own sentences of that aspect
     (picked by `paperfind.search.aspects` from its stored abstract), divided by the query
     paper's score against its own aspect sentences; 0 outside `rows`.
@@ -219,7 +222,7 @@ def aspect_words_scores(backend: SearchBackend, analyzer: Analyzer, terms: list[
     from paperfind.search.aspects import aspect_sentences
 
     if sentences_of is None:
-        def sentences_of(row: int) -> list[str]:
+        def sentences_of(row: int) -> list[str]:  # the product's: our classifier
             return aspect_sentences(backend.stored(row).get("abstract", ""), aspect)
     n = max(backend.n_docs, 1)
     weights = {}
@@ -247,7 +250,8 @@ def similarity_signals(backend: SearchBackend, row: int, *, semantic: NeighbourS
                        settings: SimilarSettings | None = None, analyzer: Analyzer | None = None,
                        focus: AspectQuery | None = None) -> Signals:
     """Every signal of the paper at `row` against every row (the paper itself scores 1);
-    with `focus`, words and meaning come from the paper's sentences of that aspect."""
+    with `focus`, the words signal weighs the aspect's sentences over the whole paper, and
+    meaning stays the stored whole-paper vector unless `aspect_meaning_share` > 0."""
     settings = settings or SimilarSettings()
     analyzer = analyzer or Analyzer()
     doc = backend.stored(row)
@@ -289,7 +293,8 @@ def blend(signals: Signals, settings: SimilarSettings) -> dict[str, np.ndarray]:
 
 def add_aspect_words(backend: SearchBackend, parts: dict[str, np.ndarray], row: int,
                      focus: AspectQuery, settings: SimilarSettings, analyzer: Analyzer,
-                     rows: np.ndarray | None = None, sentences_of=None) -> dict[str, np.ndarray]:
+                     rows: np.ndarray | None = None,
+                     sentences_of: SentencesOf | None = None) -> dict[str, np.ndarray]:
     """`parts` plus the "aspect" signal for the best `aspect_rerank_depth` of `rows` (default:
     every row the blend scores) by the blend so far; unchanged when its weight is 0."""
     if settings.aspect_words_weight <= 0:
