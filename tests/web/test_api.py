@@ -196,3 +196,15 @@ def test_similar_papers_by_aspect_and_a_bad_aspect(portal):
     assert 'class="aspect-switch"' in page and 'href="?aspect=method#similar"' in page
     assert f"/api/papers/{GPQA}/similar?aspect=result" in page
     assert portal.get(f"/papers/{GPQA}", params={"aspect": "x"}).status_code == 422
+
+
+def test_every_aspect_the_classifier_knows_is_accepted_by_the_api(portal):
+    """The API's list of aspects is written out for OpenAPI; it must stay the classifier's."""
+    from typing import get_args
+
+    from paperfind.search.aspects import ASPECTS
+    from paperfind.web.params import Aspect
+
+    assert set(get_args(Aspect)) == set(ASPECTS)
+    for aspect in ASPECTS:
+        assert portal.get(f"/api/papers/{GPQA}/similar", params={"aspect": aspect}).status_code == 200
