@@ -20,6 +20,7 @@ from paperfind.web.views import (area_view, author_view, institution_view, paper
                                  venue_view)
 
 SlugPath = Annotated[str, Path(max_length=300)]
+SIMILAR_ON_PAGE = 8  # cards under a paper; its JSON link asks for as many
 
 
 def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
@@ -42,8 +43,10 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
     @router.get("/papers/{key}", response_class=HTMLResponse)
     def paper(request: Request, key: SlugPath, aspect: AspectParam = None) -> HTMLResponse:
         data = paper_view(app_pf(request), key)
-        similar = similar_view(app_pf(request), key, 8, known=True, aspect=aspect)["results"]
-        similar_url = f"/api/papers/{quote(key, safe=':')}/similar" + (f"?aspect={aspect}" if aspect else "")
+        similar = similar_view(app_pf(request), key, SIMILAR_ON_PAGE, known=True, aspect=aspect)["results"]
+        # the JSON link gives the very list the page shows
+        similar_query = {"limit": SIMILAR_ON_PAGE, **({"aspect": aspect} if aspect else {})}
+        similar_url = f"/api/papers/{quote(key, safe=':')}/similar?{urlencode(similar_query)}"
         return pages.render(request, "paper.html", {
             "paper": data, "json_url": f"/api/papers/{quote(key, safe=':')}",
             "similar": similar, "similar_url": similar_url, "aspect": aspect,

@@ -194,7 +194,20 @@ def test_similar_papers_by_aspect_and_a_bad_aspect(portal):
     assert "aspect" in bad.json()["error"]["message"] and "method" in bad.json()["error"]["message"]
     page = portal.get(f"/papers/{GPQA}", params={"aspect": "result"}).text
     assert 'class="aspect-switch"' in page and 'href="?aspect=method#similar"' in page
-    assert f"/api/papers/{GPQA}/similar?aspect=result" in page
+    assert f"/api/papers/{GPQA}/similar?limit=8&amp;aspect=result" in page
+
+
+def test_the_paper_pages_json_link_gives_the_list_the_page_shows(portal):
+    import html
+    import re
+
+    for query in ({}, {"aspect": "method"}):
+        page = portal.get(f"/papers/{GPQA}", params=query).text
+        section = page[page.index('id="similar"'):]
+        link = html.unescape(re.search(r'class="json-link" href="([^"]+)"', section).group(1))
+        shown = re.findall(r'href="/papers/([^"#?]+)"', section)
+        listed = [r["key"] for r in portal.get(link).json()["results"]]
+        assert listed and [k.replace("%3A", ":") for k in dict.fromkeys(shown)] == listed
     assert portal.get(f"/papers/{GPQA}", params={"aspect": "x"}).status_code == 422
 
 
