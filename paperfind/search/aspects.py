@@ -21,6 +21,12 @@ from paperfind.embed.text import split_sentences
 ASPECTS = ("background", "method", "result")
 
 
+def require_aspect(aspect: str) -> None:
+    """Raise `ValueError` naming the aspects for anything else: one message wherever it is asked."""
+    if aspect not in ASPECTS:
+        raise ValueError(f"unknown aspect {aspect!r}; expected one of {', '.join(ASPECTS)}")
+
+
 def _cues(*patterns: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(patterns) + r")")  # matched against the lowercased text
 
@@ -121,8 +127,7 @@ def classify_sentences(sentences: list[str]) -> list[Sentence]:
 def aspect_sentences(abstract: str, aspect: str) -> list[str]:
     """The abstract's sentences of `aspect`; when none is, the one sentence scoring best for it
     (every abstract has something to say about each aspect, if only in passing)."""
-    if aspect not in ASPECTS:
-        raise ValueError(f"unknown aspect {aspect!r}; expected one of {', '.join(ASPECTS)}")
+    require_aspect(aspect)
     labelled = classify_abstract(abstract)
     chosen = [s.text for s in labelled if s.aspect == aspect]
     if chosen or not labelled:

@@ -153,14 +153,20 @@ def weighted_terms(backend: SearchBackend, analyzer: Analyzer, title: str, abstr
         counts = Counter(analyzer.terms(focus.text))
         for term, tf in whole.items():
             counts[term] += settings.aspect_context_weight * tf
-    n = max(backend.n_docs, 1)
     ranked = []
     for term, tf in counts.items():
-        df = backend.doc_freq("text", backend.term_id(term))
+        df, idf = _text_df_idf(backend, term)
         if df > 0:
-            ranked.append((term, float(tf), tf * math.log1p((n - df + 0.5) / (df + 0.5))))
+            ranked.append((term, float(tf), tf * idf))
     ranked.sort(key=lambda t: (-t[2], t[0]))
     return [(term, boost) for term, boost, _ in ranked[:settings.max_terms]]
+
+
+def _text_df_idf(backend: SearchBackend, term: str) -> tuple[int, float]:
+    """`term`'s document frequency in the text field and its BM25 idf, as query terms are weighed."""
+    n = max(backend.n_docs, 1)
+    df = backend.doc_freq("text", backend.term_id(term))
+    return df, math.log1p((n - df + 0.5) / (df + 0.5))
 
 
 def _term_scores(backend: SearchBackend, field_name: str,
@@ -180,10 +186,16 @@ def meaning_scores(semantic: NeighbourSource | None, row: int, n_docs: int) -> n
     rows, cosines = semantic.similar_rows(row, None, n_docs)
     if len(rows) == 0:
         return None
-    cosines = cosines.astype(np.float64)
+    return _above_mean(rows, cosines.astype(np.float64), row, n_docs, top=1.0)
+
+
+def _above_mean(rows: np.ndarray, cosines: np.ndarray, row: int, n_docs: int, top: float) -> np.ndarray:
+    """Cosines above their mean, divided by the room from the mean up to `top` (1 when `top` is
+    not above the mean), clipped to [0, 1]; the paper's own row scores 1."""
     mean = float(cosines.mean())
+    room = top - mean if top - mean > 1e-6 else 1.0 - mean
     out = np.zeros(n_docs, dtype=np.float64)
-    out[rows] = np.clip((cosines - mean) / max(1.0 - mean, 1e-6), 0.0, 1.0)
+    out[rows] = np.clip((cosines - mean) / max(room, 1e-6), 0.0, 1.0)
     out[row] = 1.0
     return out
 
@@ -199,14 +211,7 @@ def aspect_meaning_scores(semantic: NeighbourSource | None, row: int, n_docs: in
     if len(rows) == 0 or len(own) == 0:
         return None
     cosines = cosines.astype(np.float64)
-    mean = float(cosines.mean())
-    room = float(cosines[own[0]]) - mean
-    if room <= 1e-6:
-        room = 1.0 - mean
-    out = np.zeros(n_docs, dtype=np.float64)
-    out[rows] = np.clip((cosines - mean) / max(room, 1e-6), 0.0, 1.0)
-    out[row] = 1.0
-    return out
+    return _above_mean(rows, cosines, row, n_docs, top=float(cosines[own[0]]))
 
 
 def aspect_words_scores(backend: SearchBackend, analyzer: Analyzer, terms: list[tuple[str, float]],
@@ -224,11 +229,7 @@ def aspect_words_scores(backend: SearchBackend, analyzer: Analyzer, terms: list[
     if sentences_of is None:
         def sentences_of(row: int) -> list[str]:  # the product's: our classifier
             return aspect_sentences(backend.stored(row).get("abstract", ""), aspect)
-    n = max(backend.n_docs, 1)
-    weights = {}
-    for term, boost in terms:
-        df = backend.doc_freq("text", backend.term_id(term))
-        weights[term] = boost * math.log1p((n - df + 0.5) / (df + 0.5))
+    weights = {term: boost * _text_df_idf(backend, term)[1] for term, boost in terms}
     wanted = [int(r) for r in rows] + ([own_row] if own_row not in set(rows.tolist()) else [])
     tokens = {r: analyzer.terms(" ".join(sentences_of(r))) for r in wanted}
     counts = {r: Counter(t for t in tokens[r] if t in weights) for r in wanted}
@@ -328,10 +329,10 @@ def similar_papers(backend: SearchBackend, key: str, limit: int = 10, *,
     (`paperfind.search.aspects`). Raises `ValueError` for another aspect.
     `semantic` defaults to the retriever attached to the backend (`backend.semantic`), if any.
     """
-    from paperfind.search.aspects import ASPECTS
+    from paperfind.search.aspects import require_aspect
 
-    if aspect is not None and aspect not in ASPECTS:
-        raise ValueError(f"unknown aspect {aspect!r}; expected one of {', '.join(ASPECTS)}")
+    if aspect is not None:
+        require_aspect(aspect)
     settings = settings or SimilarSettings()
     row = backend.row_of(key)
     if row < 0:
