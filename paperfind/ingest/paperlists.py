@@ -35,7 +35,7 @@ _ARXIV_ID = re.compile(r"(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+
 _LINK_FIELDS = (("site", "site"), ("pdf", "pdf"), ("openreview", "openreview"),
                 ("code", "github"), ("project", "project"), ("arxiv", "arxiv"), ("oa", "oa"))
 # Every field a record is built from; each is checked for size and encoding before use.
-_USED_FIELDS = ("id", "title", "abstract", "tldr", "author", "authorids", "or_profile", "aff",
+_USED_FIELDS = ("id", "title", "abstract", "tldr", "author", "authors", "authorids", "or_profile", "aff",
                 "aff_unique_norm", "aff_unique_abbr", "aff_unique_index", "aff_country_unique",
                 "aff_country_unique_index", "keywords", "primary_area", "status", "track",
                 "bibtex") + tuple(source for _, source in _LINK_FIELDS)
@@ -145,7 +145,7 @@ def _check_text_fields(item: dict[str, Any]) -> None:
 
 def _authors(item: dict[str, Any]) -> tuple[list[AuthorSlot], list[Affiliation]]:
     """Author slots with ids and affiliations, plus paper-level affiliations that did not align."""
-    raw = item.get("author")
+    raw = item.get("author") if "author" in item else item.get("authors")  # ICLR 2023: `authors`
     if isinstance(raw, list):
         names = [clean_name(n) if isinstance(n, str) else "" for n in raw]
     elif raw is None or isinstance(raw, str):

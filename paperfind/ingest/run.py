@@ -20,7 +20,7 @@ from paperfind.store.people import resolve_people
 
 ReadFn = Callable[[Path], Iterator[Record | BadRecord]]
 _DATA_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz", ".csv", ".csv.gz", ".tsv",
-                  ".tsv.gz", ".md.gz")
+                  ".tsv.gz", ".md.gz", ".yml", ".yml.gz")
 _NOT_DATA = {"MANIFEST.tsv"}
 
 

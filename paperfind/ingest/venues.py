@@ -21,7 +21,10 @@ VENUE_NAMES: dict[str, str] = {
 # presentation type (ACL "Long"/"Short", COLING "Main", AAAI "Technical") is "Accept".
 _STATUS: dict[str, str] = {
     "oral": "Oral", "accept (oral)": "Oral", "oral presentation": "Oral",
+    "talk": "Oral",  # ICLR 2020's name for its orals
+    "top-5%": "Oral", "notable-top-5%": "Oral",  # ICLR 2023 ranked its accepts instead
     "spotlight": "Spotlight", "accept (spotlight)": "Spotlight",
+    "top-25%": "Spotlight", "notable-top-25%": "Spotlight",
     "poster": "Poster", "accept (poster)": "Poster",
     "highlight": "Highlight", "accept (highlight)": "Highlight",
     "accept": "Accept", "accepted": "Accept", "long": "Accept", "short": "Accept",

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from paperfind.ingest.errors import BadRecord
-from paperfind.ingest.extra import (iclr2026, iclr_lists, openreview_csv, papercopilot,
-                                    sitelists, tables)
+from paperfind.ingest.extra import (airas, evanzd, history, iclr2020_site, iclr2026, iclr_lists,
+                                    openreview_csv, papercopilot, proceedings, sitelists, tables)
 from paperfind.model import Record
 
 
@@ -42,11 +42,24 @@ ADAPTERS: list[Adapter] = [
     Adapter("neurips-openreviewdata-ratings", openreview_csv.is_ratings, openreview_csv.read_ratings,
             60, False),
     Adapter("papercopilot-init", papercopilot.matches_init, papercopilot.read_init, 50, False),
+    Adapter("iclr2020-virtual-site", iclr2020_site.matches_papers, iclr2020_site.read_papers, 78, False),
+    Adapter("iclr2020-oral-schedule", iclr2020_site.matches_schedule, iclr2020_site.read_schedule,
+            55, False),
+    Adapter("evanzd-papers", evanzd.matches_papers, evanzd.read_papers, 76, False),
+    Adapter("evanzd-ratings", evanzd.matches_ratings, evanzd.read_ratings, 52, False),
+    Adapter("paperlists-history-forum", history.matches_forum_lists, history.read_forum_lists, 54, False),
+    # No forum ids, but an id of their own that no other venue-year's paper has: the key.
+    Adapter("neurips-proceedings", proceedings.matches_keyed, proceedings.read_proceedings, 74, False),
+    Adapter("airas-papers-db", airas.matches_keyed, airas.read, 72, False),
     # No forum ids: matched to the papers above by title (and authors).
     Adapter("dotd-table-titles", tables.matches_without_id, tables.read_without_id, 45, True),
     Adapter("icml2024-events-lukasmosser", sitelists.matches_events, sitelists.read_events, 40, True),
     Adapter("neurips2024-jingshi-yang", sitelists.matches_jingshi, sitelists.read_jingshi, 38, True),
-    Adapter("paperlists-history", sitelists.matches_history, sitelists.read_history, 36, True),
+    Adapter("paperlists-history", history.matches_site_lists, history.read_site_lists, 36, True),
+    Adapter("neurips-proceedings-titles", proceedings.matches_titled, proceedings.read_proceedings,
+            35, True),
+    Adapter("airas-papers-db-titles", airas.matches_titled, airas.read, 33, True),
+    Adapter("neurips2019-msalvaris", proceedings.matches_msalvaris, proceedings.read_msalvaris, 31, True),
     Adapter("vlm-paper-search-euisuk", iclr_lists.matches_euisuk, iclr_lists.read_euisuk, 34, True),
     Adapter("neurips2025-bsantraigi", sitelists.matches_bsantraigi, sitelists.read_bsantraigi, 32, True),
     Adapter("iclr2025-whitney-house", iclr_lists.matches_whitney, iclr_lists.read_whitney, 30, True),

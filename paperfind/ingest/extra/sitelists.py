@@ -1,7 +1,5 @@
 """Lists taken from the conference virtual sites: no OpenReview ids, joined by title.
 
-* `papercopilot-paperlists-history/<v><year>.json`: early paperlists versions (titles,
-  `, `-joined authors, status, `site_…` ids that are not forum ids).
 * `neurips2024-jingshi-yang/nips2024.json`: JSON Lines, authors with one affiliation each;
   strings carry HTML entities and Python-style `\\xfc` escapes.
 * `icml2024-events-lukasmosser/ICML_2024_Events.json`: the ICML virtual-site export,
@@ -18,37 +16,15 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.errors import BadRecord
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_json_array, read_json_lines, read_table, require_columns
 from paperfind.ingest.names import split_authors
 from paperfind.ingest.venues import normalize_status
 from paperfind.model import Record
 
-_HISTORY = re.compile(r"^(?P<venue>[a-z]+)(?P<year>\d{4})\.json(\.gz)?$")
 _PY_ESCAPE = re.compile(r"\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})")
 PAPER_TYPES = {"poster", "oral", "spotlight", "paper"}
-
-
-def matches_history(path: Path) -> bool:
-    return path.parent.name == "papercopilot-paperlists-history" and bool(_HISTORY.match(path.name))
-
-
-def read_history(path: Path) -> Iterator[Record | BadRecord]:
-    m = _HISTORY.match(path.name)
-    if not m:
-        raise SourceError(str(path), "expected a name like icml2025.json.gz")
-    venue, year = m["venue"], int(m["year"])
-    for index, obj in enumerate(read_json_array(path)):
-        if not isinstance(obj, dict):
-            yield BadRecord(str(path), index, "not a JSON object")
-            continue
-        site = obj.get("site") if isinstance(obj.get("site"), str) else ""
-        yield build.new_record(
-            path, index, venue, year, obj.get("title"), source_id=str(obj.get("id") or ""),
-            authors=build.plain_authors(split_authors(obj.get("author"))),
-            status=normalize_status(obj.get("status", ""), obj.get("track", "")),
-            track=str(obj.get("track") or ""), links={"site": site} if site else {})
 
 
 def _unescape(value: object) -> str:

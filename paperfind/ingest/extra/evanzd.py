@@ -1,0 +1,89 @@
+"""The evanzd OpenReview crawls of ICLR 2021 (`iclr2021-evanzd/`) and ICLR 2022 (`-pr3/`).
+
+`paperlist*.tsv`: `paper_id, title, link, keywords, abstract`, tab-separated with a header.
+It must be read with quoting off: the crawler wrote raw `"` characters inside fields, and
+replaced tabs and newlines by spaces, so a line is a record. No authors: those come by
+forum id from the Paper Copilot list of the same year. `ratings.tsv`: the review scores and
+the decision per forum id; "Unknown" is what the crawler saw for withdrawn papers.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+from typing import Iterator
+
+from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.extra import build
+from paperfind.ingest.extra.files import read_table, require_columns
+from paperfind.ingest.venues import normalize_status
+from paperfind.model import Record
+
+_FOLDER = re.compile(r"^iclr(?P<year>\d{4})-evanzd(-pr\d+)?$")
+
+
+def _year(path: Path) -> int | None:
+    match = _FOLDER.match(path.parent.name)
+    return int(match["year"]) if match else None
+
+
+def matches_papers(path: Path) -> bool:
+    return _year(path) is not None and path.name.startswith("paperlist") and ".tsv" in path.name
+
+
+def matches_ratings(path: Path) -> bool:
+    return _year(path) is not None and path.name.startswith("ratings") and ".tsv" in path.name
+
+
+def _rows(path: Path, needed: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]] | BadRecord]:
+    columns, rows = read_table(path, "\t", quoting=csv.QUOTE_NONE)
+    col = require_columns(path, columns, needed)
+    for index, row in enumerate(rows):
+        if len(row) != len(columns):
+            yield BadRecord(str(path), index, f"{len(row)} columns instead of {len(columns)}")
+            continue
+        yield index, {name: row[i].strip() for name, i in col.items()}
+
+
+def read_papers(path: Path) -> Iterator[Record | BadRecord]:
+    year = _year(path)
+    if year is None:
+        raise SourceError(str(path), "not in an iclr<year>-evanzd folder")
+    for item in _rows(path, ("paper_id", "title", "abstract")):
+        if isinstance(item, BadRecord):
+            yield item
+            continue
+        index, cell = item
+        forum_id = cell["paper_id"] or build.forum_id_from_url(cell.get("link"))
+        if not forum_id:
+            yield BadRecord(str(path), index, "empty 'paper_id' and no forum link")
+            continue
+        yield build.new_record(
+            path, index, "iclr", year, cell["title"], source_id=forum_id, forum_id=forum_id,
+            abstract=build.text(cell["abstract"]), keywords=build.split_keywords(cell.get("keywords")),
+            links=build.openreview_links(forum_id))
+
+
+def read_ratings(path: Path) -> Iterator[Record | BadRecord]:
+    """The decision per forum id, titled from the paper list beside it."""
+    year = _year(path)
+    papers = next(iter(sorted(path.parent.glob("paperlist*.tsv*"))), None)
+    if year is None or papers is None:
+        raise SourceError(str(path), "needs the paperlist.tsv of its crawl beside it for the titles")
+    titles = {cell["paper_id"]: cell["title"] for cell in (
+        item[1] for item in _rows(papers, ("paper_id", "title")) if not isinstance(item, BadRecord))}
+    for item in _rows(path, ("paper_id", "decision")):
+        if isinstance(item, BadRecord):
+            yield item
+            continue
+        index, cell = item
+        forum_id = cell["paper_id"]
+        if forum_id not in titles:
+            yield BadRecord(str(path), index, f"paper_id {forum_id!r} is not in {papers.name}")
+            continue
+        decision = cell["decision"]
+        status = "Withdraw" if decision.casefold() == "unknown" else normalize_status(decision)
+        yield build.new_record(path, index, "iclr", year, titles[forum_id], source_id=forum_id,
+                               forum_id=forum_id, status=status,
+                               links=build.openreview_links(forum_id))
