@@ -56,7 +56,7 @@ def ingest(paths: tuple[Path, ...], db_path: Path | None, force: bool, no_index:
     if len(skipped) > 20:
         click.echo(f"skipped: ... and {len(skipped) - 20} more records", err=True)
     for source in report.sources:
-        for note in source.notes[:5]:
+        for note in source.notes:
             click.echo(f"note: {source.path}: {note}", err=True)
     stats = app.store().stats()
     added = sum(s.added for s in report.sources)

@@ -134,8 +134,13 @@ def merge_records(records: list[Record]) -> Record:
 
 
 def _name_keys(slot: AuthorSlot) -> set[str]:
+    """Keys under which two spellings of one name meet: the folded name, initials + last
+    name, and first + last name (so "Bruce W McIntosh" meets "Bruce McIntosh")."""
     folded = fold_name(slot.name)
-    return {folded, "i:" + initial_form(slot.name)} if folded else set()
+    if not folded:
+        return set()
+    tokens = folded.split()
+    return {folded, "i:" + initial_form(slot.name), f"fl:{tokens[0]} {tokens[-1]}"}
 
 
 def author_overlap(a: list[AuthorSlot], b: list[AuthorSlot]) -> int:

@@ -166,15 +166,30 @@ class _Rows:
 
 
 def match_title(conn: sqlite3.Connection, record: Record, notes: list[str]) -> str | None:
-    """The key of the one paper of the same venue-year and title, for sources without ids."""
+    """The key of the one paper of the same venue-year and title, for sources without ids.
+
+    When the normalised title finds nothing, the title's letters and digits alone are tried
+    ("Schrödinger's" vs "Schrodingers"); a record that still pairs with nothing in a
+    venue-year that has papers is reported, since it becomes a paper of its own.
+    """
+    title = normalize_title(record.title)
     rows = conn.execute("SELECT key FROM papers WHERE venue = ? AND year = ? AND title_norm = ? "
-                        "ORDER BY key", (record.venue, record.year,
-                                         normalize_title(record.title))).fetchall()
+                        "ORDER BY key", (record.venue, record.year, title)).fetchall()
     if not rows:
-        return None
-    candidates = [(key, merge_records(load_records(conn, key))) for (key,) in rows]
-    result = merge_policy.match_by_title(record, candidates)
+        rows = conn.execute("SELECT key FROM papers WHERE venue = ? AND year = ? AND "
+                            "replace(title_norm, ' ', '') = ? ORDER BY key",
+                            (record.venue, record.year, title.replace(" ", ""))).fetchall()
+    result = None
+    if rows:
+        candidates = [(key, merge_records(load_records(conn, key))) for (key,) in rows]
+        result = merge_policy.match_by_title(record, candidates)
     if isinstance(result, merge_policy.Ambiguous):
         notes.append(f"record {record.source_index} ('{record.title[:60]}'): not merged, {result}")
         return None
+    if result is None and conn.execute("SELECT 1 FROM papers WHERE venue = ? AND year = ? LIMIT 1",
+                                       (record.venue, record.year)).fetchone():
+        reason = ("its authors differ from those of the paper with this title" if rows
+                  else "no paper of its venue-year has this title")
+        notes.append(f"record {record.source_index} ('{record.title[:60]}'): paired with no paper "
+                     f"({reason}); stored as a paper of its own")
     return result
