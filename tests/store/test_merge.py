@@ -164,3 +164,32 @@ def test_abstract_choice_prefers_real_complete_text() -> None:
     assert merge_records([short, cut, full]).abstract == full.abstract
     assert merge_records([short]).abstract == ""
     assert merge_records([full, cut]) == merge_records([full, cut])
+
+
+def test_a_middle_initial_does_not_keep_one_author_apart() -> None:
+    from paperfind.model import AuthorSlot
+    from paperfind.store.merge import author_overlap
+
+    listed = [AuthorSlot(name="Bruce W McIntosh")]
+    assert author_overlap(listed, [AuthorSlot(name="Bruce McIntosh")]) == 1
+    assert author_overlap(listed, [AuthorSlot(name="Bruce Wayne")]) == 0
+
+
+def test_title_join_falls_back_to_letters_and_digits_and_reports_strays(tmp_path: Path) -> None:
+    from paperfind.model import AuthorSlot
+    from paperfind.store import Store
+
+    store = Store(tmp_path / "p.db")
+    spine = Record(venue="nips", year=2019, source_id="a" * 32, title="Schrödinger's Bridge Sampling",
+                   authors=[AuthorSlot(name="Ann Lee")])
+    store.write_source("spine", "1", 1, "test", [spine], 70, False)
+    renamed = Record(venue="nips", year=2019, source_id="site_1", title="Schrodingers Bridge Sampling",
+                     authors=[AuthorSlot(name="Ann Lee")], status="Oral")
+    stray = Record(venue="nips", year=2019, source_id="site_2", title="A Paper Nobody Else Lists",
+                   source_index=1)
+    summary = store.write_source("status", "2", 1, "test", [renamed, stray], 36, True)
+    assert store.conn.execute("SELECT status FROM papers WHERE key = ?",
+                              (f"nips2019:{'a' * 32}",)).fetchone()[0] == "Oral"
+    assert store.paper_count() == 2
+    assert summary.notes == ["record 1 ('A Paper Nobody Else Lists'): paired with no paper (no paper "
+                             "of its venue-year has this title); stored as a paper of its own"]
