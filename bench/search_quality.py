@@ -1,12 +1,15 @@
 """Search quality on the development query sets, against a plain BM25 baseline in the same run.
 
     .venv/bin/python bench/search_quality.py [--sets tldr_dev,author_dev] [--no-baseline]
-                                             [--rebuild] [--no-write]
+                                             [--rebuild] [--no-write] [--corpus NAME]
+                                             [--ablate WEIGHT=VALUE ...]
 
 Runs every query of each set through paperfind's Searcher (lexical mode) and through bm25s
 (title + abstract + authors, PyStemmer English, English stop words) over the same default-corpus
 papers, writes 100-deep runs to bench/out/, scores them with ../shared/eval-dev/score.py and
-appends the table to bench/RESULTS.md.
+appends the table to bench/RESULTS.md. `--corpus NAME` searches bench/out/NAME.db instead (e.g. a
+database built from the bundled corpus); `--ablate title_exact=0` adds a column with one rank
+weight changed, measured in the same run.
 """
 
 from __future__ import annotations
@@ -32,13 +35,19 @@ VARIANTS = {
     "zh_dev": [],
 }
 DEPTH = 100
+SYSTEMS = ("bm25", "paperfind", "ablated")  # column order of the table
 
 
-def run_paperfind(root: Path, items: list[dict]) -> dict[str, list[str]]:
+def run_paperfind(root: Path, items: list[dict], weights: dict[str, float] | None = None
+                  ) -> dict[str, list[str]]:
+    import dataclasses
+
     from paperfind.search.engine import SearchRequest, Searcher
+    from paperfind.search.rank import RankWeights
     from paperfind.search.settings import SearchSettings
 
-    searcher = Searcher(None, root, SearchSettings(result_cache=0))
+    settings = SearchSettings(result_cache=0, weights=dataclasses.replace(RankWeights(), **(weights or {})))
+    searcher = Searcher(None, root, settings)
     return {it["qid"]: [r["key"] for r in searcher.search(
         SearchRequest(q=it["query"], limit=DEPTH, mode="lexical")).results] for it in items}
 
@@ -72,9 +81,13 @@ def main() -> None:
     ap.add_argument("--no-baseline", action="store_true")
     ap.add_argument("--rebuild", action="store_true", help="rebuild the index first")
     ap.add_argument("--no-write", action="store_true", help="do not touch bench/RESULTS.md")
+    ap.add_argument("--corpus", default="default", help="bench/out/NAME.db (default: the 16.5k files)")
+    ap.add_argument("--ablate", action="append", default=[], metavar="WEIGHT=VALUE",
+                    help="also run with this rank weight changed (same run)")
     args = ap.parse_args()
     sets = [s for s in args.sets.split(",") if s]
-    source, root = ensure_index("default", rebuild=args.rebuild)
+    ablated = {k: float(v) for k, v in (a.split("=", 1) for a in args.ablate)}
+    source, root = ensure_index(args.corpus, rebuild=args.rebuild)
     baseline = None if args.no_baseline else Bm25Baseline(list(source.iter_index_docs()))
     rows = []
     for name in sets:
@@ -84,6 +97,9 @@ def main() -> None:
         took = time.perf_counter() - started
         write_run(OUT / f"{name}.paperfind.jsonl", ours)
         systems = {"paperfind": OUT / f"{name}.paperfind.jsonl"}
+        if ablated:
+            write_run(OUT / f"{name}.ablated.jsonl", run_paperfind(root, items, ablated))
+            systems["ablated"] = OUT / f"{name}.ablated.jsonl"
         if baseline is not None:
             write_run(OUT / f"{name}.bm25.jsonl", {it["qid"]: baseline.search(it["query"]) for it in items})
             systems["bm25"] = OUT / f"{name}.bm25.jsonl"
@@ -98,19 +114,22 @@ def main() -> None:
                 if groups:
                     for g, vals in groups.items():
                         rows.append((name, f"{label}: {g} (n={vals['n']})", metric,
-                                     *(scored[s][label]["by"][g][metric] for s in ("bm25", "paperfind")
+                                     *(scored[s][label]["by"][g][metric] for s in SYSTEMS
                                        if s in scored)))
                 else:
                     rows.append((name, label or "all", metric,
-                                 *(scored[s][label]["metrics"][metric] for s in ("bm25", "paperfind")
+                                 *(scored[s][label]["metrics"][metric] for s in SYSTEMS
                                    if s in scored)))
-    header = "| set | scoring | metric |" + (" BM25 |" if baseline else "") + " paperfind |"
-    sep = "|---|---|---|" + ("---:|" if baseline else "") + "---:|"
+    label_of = ", ".join(f"{k}={v:g}" for k, v in ablated.items())
+    header = ("| set | scoring | metric |" + (" BM25 |" if baseline else "") + " paperfind |"
+              + (f" paperfind, {label_of} |" if ablated else ""))
+    sep = "|---|---|---|" + ("---:|" if baseline else "") + "---:|" + ("---:|" if ablated else "")
     lines = [header, sep] + ["| " + " | ".join(r[:3]) + " | " + " | ".join(f"{v:.3f}" for v in r[3:]) + " |"
                              for r in rows if r[2] in ("nDCG@10", "MRR@10", "R@1", "R@10", "R@100")]
     table = "\n".join(lines)
     print(table)
-    if not args.no_write and set(sets) == set(SETS) and baseline is not None:
+    if not args.no_write and set(sets) == set(SETS) and baseline is not None and not ablated \
+            and args.corpus == "default":
         intro = ("Default corpus (16,563 records), lexical mode, 100-deep runs in bench/out/, "
                  "scored with ../shared/eval-dev/score.py; BM25 = bm25s 0.3.16 over "
                  "title + abstract + authors, same run. Produced by bench/search_quality.py.\n\n")

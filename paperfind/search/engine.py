@@ -351,6 +351,8 @@ class Searcher:
         score = base / (base.max() or 1.0)
         score += w.title_match * (q_in_t * t_in_q) ** 2 + w.title_cover * q_in_t
         score += w.title_in_query * t_in_q
+        if w.title_exact:
+            score += w.title_exact * ((q_in_t > 1 - 1e-9) & (t_in_q > 1 - 1e-9))
         score += w.proximity * np.minimum(pairs / max(gm.n_groups - 1, 1), 1.0)
         if w.coverage:
             score += w.coverage * idf_share(gm, [title, abstract, keywords], n)

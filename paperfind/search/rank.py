@@ -23,6 +23,9 @@ class RankWeights:
     title_match: float = 0.6  # (query covered by title) x (title covered by query), squared
     title_cover: float = 0.15  # query words found in the title, idf-weighted
     title_in_query: float = 0.2  # title words found in the query
+    # the title is exactly the query's words: "Denoising Diffusion Probabilistic Models" is that
+    # paper, not "Improved Denoising ..." whose keyword and citations otherwise win
+    title_exact: float = 0.4
     coverage: float = 0.3  # query words found anywhere in the paper, idf-weighted
     proximity: float = 0.5  # query word pairs adjacent in title or abstract
     keyword: float = 0.5  # the query is exactly one of the paper's author keywords
