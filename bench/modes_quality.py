@@ -3,7 +3,7 @@
     .venv/bin/python bench/modes_quality.py [--corpus default|bundled] [--vectors DIR] [--no-write]
 
 `default` is bench/out/default.db (the 16,563 paperlists records); `bundled` is
-bench/out/bundled.db (the bundled corpus, 80k papers: the eval keys plus 2022-2026 venues as
+bench/out/bundled.db (the bundled corpus, 105k papers: the eval keys plus 2019-2026 venues as
 distractors). Vectors are read from `<db>.vectors/` (title vectors of the bundled corpus; for
 `default`, the bundled vectors are copied there once, since the keys are shared) unless
 `--vectors` names another vector set of the same papers (e.g. title + abstract words). Prints
@@ -38,7 +38,7 @@ def main() -> None:
     from paperfind.store import Store
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--corpus", default="default", choices=("default", "bundled"))
+    ap.add_argument("--corpus", default="default", help="bench/out/NAME.db: default, bundled, ...")
     ap.add_argument("--vectors", type=Path, help="vector directory (default: <db>.vectors)")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()

@@ -1,0 +1,82 @@
+"""The bundled default corpus as a new user gets it: a database built from it by `serve`'s
+first start, then the venue-years it promises and the papers people look for first."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from paperfind.core import Paperfind
+from paperfind.search.response import SearchRequest
+from paperfind.settings import Settings
+
+# The years no source has: ICLR was not held as 2015/2016 conferences with public lists we
+# found, and ICML/NeurIPS 2026 are not in any source yet.
+MISSING = {("ICLR", 2015), ("ICLR", 2016), ("ICML", 2026), ("NeurIPS", 2026)}
+# New with the 2019-2023 sources; those with abstracts in some source
+NEW_WITH_ABSTRACTS = [("iclr", 2020), ("iclr", 2021), ("iclr", 2022), ("icml", 2020),
+                      ("icml", 2021), ("icml", 2022), ("icml", 2023), ("nips", 2019),
+                      ("nips", 2020), ("nips", 2021)]
+
+
+@pytest.fixture(scope="module")
+def portal(tmp_path_factory) -> Paperfind:
+    app = Paperfind(Settings(db_path=tmp_path_factory.mktemp("bundled") / "paperfind.db"))
+    assert app.ensure_database(progress=False) is True
+    app.refresh_index(progress=False)
+    return app
+
+
+def test_every_icml_neurips_and_iclr_year_since_2013(portal: Paperfind) -> None:
+    per_year = {(row["venue_name"], row["year"]): row for row in portal.stats()["venue_years"]}
+    for venue in ("ICLR", "ICML", "NeurIPS"):
+        for year in range(2013, 2027):
+            if (venue, year) in MISSING:
+                assert (venue, year) not in per_year
+            else:
+                assert per_year[(venue, year)]["papers"] > 0, (venue, year)
+    for venue, year, papers, abstracts in (("ICLR", 2021, 3014, 2966), ("ICML", 2022, 1233, 1233),
+                                           ("NeurIPS", 2020, 1899, 1899), ("ICLR", 2023, 4955, 0)):
+        row = per_year[(venue, year)]
+        assert (row["papers"], row["with_abstract"]) == (papers, abstracts)
+
+
+def test_the_stats_file_is_the_corpus_stats(portal: Paperfind) -> None:
+    shipped = (Path(portal.settings.corpus_path).parent / "default-corpus.stats.txt").read_text()
+    head = shipped.splitlines()[0].split()
+    stats = portal.stats()
+    assert int(head[1]) == stats["papers"] and int(head[3]) == stats["works"]
+
+
+@pytest.mark.parametrize("title,key_prefix,venue_year", [
+    ("Denoising Diffusion Probabilistic Models", "nips2020:", "NeurIPS 2020"),
+    ("LoRA: Low-Rank Adaptation of Large Language Models", "iclr2022:", "ICLR 2022"),
+])
+def test_the_most_searched_titles_come_first(portal: Paperfind, title: str, key_prefix: str,
+                                             venue_year: str) -> None:
+    for mode in ("lexical", "hybrid"):
+        top = portal.searcher().search(SearchRequest(q=title, mode=mode, limit=3)).results[0]
+        assert top["title"] == title and top["key"].startswith(key_prefix), mode
+        assert f"{top['venue_name']} {top['year']}" == venue_year
+
+
+def _first_sentence(abstract: str) -> str:
+    return re.split(r"(?<=[.!?])\s+", abstract.strip())[0]
+
+
+@pytest.mark.parametrize("venue,year", NEW_WITH_ABSTRACTS)
+def test_an_abstracts_first_sentence_finds_its_paper(portal: Paperfind, venue: str, year: int) -> None:
+    """Three papers per new venue-year: the first by key whose first sentence has 15+ words
+    (shorter ones, "GNNs have been successful in ...", describe a field, not a paper)."""
+    rows = portal.store().conn.execute(
+        "SELECT key, abstract, work_id FROM papers WHERE venue = ? AND year = ? AND "
+        "length(abstract) > 200 ORDER BY key LIMIT 200", (venue, year)).fetchall()
+    picked = [(k, _first_sentence(a), w) for k, a, w in rows
+              if len(_first_sentence(a).split()) >= 15][:3]
+    assert len(picked) == 3
+    works = dict(portal.store().conn.execute("SELECT key, work_id FROM papers"))
+    for key, sentence, work in picked:
+        top = portal.searcher().search(SearchRequest(q=sentence, limit=1)).results[0]
+        assert works[top["key"]] == work, (key, sentence)  # the paper, or its version shown
