@@ -77,7 +77,7 @@ caltech|California Institute of Technology|United States|california institute of
 hkust|Hong Kong University of Science and Technology|China|hong kong university of science and technology|HKUST
 harvard|Harvard University|United States|harvard university;harvard|
 epfl|EPFL|Switzerland|epfl;ecole polytechnique federale de lausanne;ecole polytechnique federal de lausanne;ecole polytechnique federale lausanne;swiss federal institute of technology in lausanne;swiss federal institute of technology lausanne|
-ibm-research|IBM Research|United States|ibm;ibm research|
+ibm-research|IBM Research|United States|ibm;ibm research;international business machines|
 inria|Inria|France|inria|
 kaist|KAIST|South Korea|korea advanced institute of science and technology;kaist|
 cornell|Cornell University|United States|cornell university;cornell tech;cornell|
@@ -233,6 +233,10 @@ tu-graz|Graz University of Technology|Austria|graz university of technology;tech
 lund|Lund University|Sweden|lund university|
 sensetime|SenseTime|China|sensetime|
 uc-merced|University of California, Merced|United States|university of california merced;uc merced|
+university-of-california-davis|University of California, Davis|United States|university of california davis;uc davis|
+university-of-california-riverside|University of California, Riverside|United States|university of california riverside;uc riverside|UCR
+university-of-california-santa-cruz|University of California, Santa Cruz|United States|university of california santa cruz;uc santa cruz|UCSC
+university-of-california-san-francisco|University of California, San Francisco|United States|university of california san francisco;uc san francisco|UCSF
 tri|Toyota Research Institute|United States|toyota research institute|
 uchicago|University of Chicago|United States|university of chicago|UChicago
 bjtu|Beijing Jiaotong University|China|beijing jiaotong university;beijing jiao tong university|BJTU
@@ -272,22 +276,110 @@ _ABBREVIATIONS = {"univ": "university", "dept": "department", "inst": "institute
                   "natl": "national"}
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _PARTS = re.compile(r"[,;()/]| - ")
+_PARENTHESES = re.compile(r"\([^()]*\)")
 _DEPARTMENT = re.compile(r"^(?:department|dept|school of|faculty|division|graduate school|"
                          r"college of|center for|centre for|key lab|state key|lab of|"
                          r"laboratory of|laboratory for|group|program|institute of [a-z]+ engineering)\b")
 _INSTITUTION_WORDS = re.compile(r"\b(?:universit\w*|universidad\w*|college|institut\w*|"
                                 r"polytechnic|politecnico|academy|inc|corp\w*|ltd|gmbh|company|"
                                 r"research|laborator\w*|labs|hospital)\b")
+# Legal-form words a company name may end with: "Sony Corporation" is Sony.
+_CORPORATE_SUFFIX = re.compile(r"(?: (?:inc|incorporated|corp|corporation|co|ltd|limited|llc|"
+                               r"gmbh|ag|plc|pvt|pte|bv|b v|srl|s a|sa|e v|kk))+$")
+# A street address: a house number then a street word ("1200 E California Blvd").
+_ADDRESS = re.compile(r"^\d+[a-z]? (?:\w+ )*?(?:blvd|boulevard|street|st|avenue|ave|road|rd|"
+                      r"drive|dr|way|lane|ln|parkway|pkwy|place|pl|square|sq|highway|hwy)\b"
+                      r"|^(?:p ?o box|suite|room|building|bldg) \d")
+# The founders' names German universities carry before the word ("Eberhard Karls Universität Tübingen").
+_FOUNDERS = re.compile(r"^(?:eberhard karls|ludwig maximilians|albert ludwigs|julius maximilians|"
+                       r"friedrich alexander|georg august|johannes gutenberg|ruprecht karls|"
+                       r"rheinische friedrich wilhelms|westfalische wilhelms|christian albrechts|"
+                       r"otto von guericke|carl von ossietzky|heinrich heine|martin luther|"
+                       r"friedrich schiller|justus liebig|philipps|goethe) (?=universit)")
+# "University Tübingen", "Universidad de Zaragoza", "Università degli Studi di Milano":
+# a university named by a place of one or two words is "University of <place>", in the
+# languages of the data.
+_UNIVERSITY_OF_PLACE = re.compile(
+    r"^(?:university|universitat|universitaet|universita|universite|universidad|universidade|"
+    r"universiteit|universitet|uniwersytet|universiti|universitas|universitatea) "
+    r"(?:(?:of|de|di|du|do|da|del|della|zu|van|degli studi di|de la) )?"
+    r"(?!(?:of|college|hospital|medical|school|center|centre|clinic|institute|library|press|"
+    r"park|campus|health|system|hospitals|medicine|research)\b)([a-z]+(?: [a-z]+)?)$")
+# A university system and its campus: "University of California at Davis" is the campus.
+_SYSTEM_AT_CAMPUS = re.compile(r"\b(university of (?:california|texas|illinois|maryland|"
+                               r"massachusetts|wisconsin|colorado|michigan|north carolina|"
+                               r"minnesota|washington|missouri|nebraska|hawaii)) at\b")
+# Words of institution names whose misspellings recur ("Techonology", "Acadamy",
+# "Univeristy"); only a word within one edit of these, and not a real foreign form, is
+# corrected.
+_SPELLED = ("university", "institute", "technology", "technological", "science", "sciences",
+            "academy", "laboratory", "laboratories", "research", "national", "engineering",
+            "international", "polytechnic", "corporation", "chinese", "california",
+            "artificial", "intelligence", "department", "mathematics", "southern",
+            "northern", "northwestern", "northeastern", "southeast", "southwest")
+_NOT_TYPOS = frozenset({"institut", "instituto", "istituto", "universita", "universite",
+                        "universiti", "nationale", "nacional", "nazionale", "sciencies",
+                        "technologie", "researcher", "researchers", "engineer", "nations",
+                        "academic", "laboratoire", "departement", "departamento",
+                        "california's", "intelligent"})
+
+
+def _one_edit(word: str, target: str) -> bool:
+    """True when `word` is `target` with one letter changed, added, dropped or two swapped."""
+    if word == target or abs(len(word) - len(target)) > 1:
+        return False
+    if len(word) == len(target):
+        diff = [i for i, (a, b) in enumerate(zip(word, target)) if a != b]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and word[diff[0]] == target[diff[1]]
+                                  and word[diff[1]] == target[diff[0]])
+    short, long_ = (word, target) if len(word) < len(target) else (target, word)
+    i = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
+    return short[i:] == long_[i + 1:]
+
+
+# Every word of the curated names, to undo the German transliteration of umlauts
+# ("Tuebingen", "Muenchen", "Zuerich") that anyascii does not produce ("Tübingen" → "tubingen").
+_TABLE_WORDS = frozenset(_NON_ALNUM.sub(" ", anyascii(_TABLE).lower()).split())
+_UMLAUT_SPELLING = re.compile(r"(?<=[aou])e")
+
+
+@lru_cache(maxsize=50_000)
+def _spelled(word: str) -> str:
+    """The institution word a misspelled or transliterated word stands for, or the word itself."""
+    if word in _TABLE_WORDS:
+        return word
+    if "e" in word and (plain := _UMLAUT_SPELLING.sub("", word)) in _TABLE_WORDS and len(plain) >= 4:
+        return plain
+    if len(word) < 6 or word in _NOT_TYPOS or word in _SPELLED:
+        return word
+    matches = [t for t in _SPELLED if _one_edit(word, t)]
+    return matches[0] if len(matches) == 1 else word
 
 
 def _fold(text: str) -> str:
-    """Lower-case ASCII words separated by single spaces; "Univ." → "university"."""
+    """Lower-case ASCII words separated by single spaces, spelled one way per institution.
+
+    "Univ." → "university", "Techonology" → "technology", "Chinese Academic of Science" →
+    "chinese academy of science", "Universität Tübingen" → "university of tubingen",
+    "University of California at Davis" → "university of california davis".
+    """
     ascii_text = anyascii(text).lower().replace("&", " and ")
     words = _NON_ALNUM.sub(" ", ascii_text).split()
-    words = [_ABBREVIATIONS.get(w, w) for w in words]
+    words = [_spelled(_ABBREVIATIONS.get(w, w)) for w in words]
+    words = ["academy" if w == "academic" and words[i + 1:i + 2] == ["of"] else w
+             for i, w in enumerate(words)]
     if words[:1] == ["the"]:
         words = words[1:]
-    return " ".join(words)
+    folded = _FOUNDERS.sub("", " ".join(words))
+    folded = _UNIVERSITY_OF_PLACE.sub(r"university of \1", folded)
+    return _SYSTEM_AT_CAMPUS.sub(r"\1", folded)
+
+
+def _without_legal_form(folded: str) -> str:
+    """A folded company name without its legal form ("sony group corporation" → "sony group")."""
+    stripped = _CORPORATE_SUFFIX.sub("", folded)
+    return stripped if stripped else folded
 
 
 def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType, re.Pattern[str]]:
@@ -310,6 +402,10 @@ def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType,
 
 
 _INSTITUTIONS, _EXACT, _SEARCH_SLUG, _SEARCH = _load_table()
+# Names written as one word ("GoogleDeepMind", "GoogleAI"): the exact forms without spaces.
+_COMPACT = MappingProxyType({form.replace(" ", ""): slug for form, slug in _EXACT.items()
+                             if len(form.replace(" ", "")) >= 4})
+_COMPACT_SUFFIX = re.compile(r"(?:ai|research|labs?|inc)$")
 
 KNOWN_INSTITUTIONS: MappingProxyType = _INSTITUTIONS
 """slug → `Institution` for every curated slug; the store reads names and countries here."""
@@ -322,12 +418,18 @@ def resolve_affiliation(raw: str, norm: str = "", abbr: str = "", country: str =
     known. The country given wins over the table's (a Google author in London is in the
     United Kingdom). Junk ("", "-", "N/A", "Unknown") gives an empty slug.
     """
-    raw_text = html.unescape(raw).strip() if isinstance(raw, str) else ""
-    norm = html.unescape(norm) if isinstance(norm, str) else ""
+    raw_text = _unescape(raw).strip() if isinstance(raw, str) else ""
+    norm = _unescape(norm) if isinstance(norm, str) else ""
     slug, name, table_country = _resolve(raw_text, norm, abbr if isinstance(abbr, str) else "")
     given = country.strip() if isinstance(country, str) else ""
     return Affiliation(raw=raw_text or (norm or "").strip(), slug=slug, name=name,
                        country=(given or table_country) if slug else given)
+
+
+def _unescape(text: str) -> str:
+    """HTML entities decoded, twice escaped ones too ("Queen&amp;#x27;s" → "Queen's")."""
+    once = html.unescape(text)
+    return html.unescape(once) if "&" in once else once
 
 
 def institution_info(slug: str) -> Institution | None:
@@ -352,32 +454,74 @@ def _resolve(raw: str, norm: str, abbr: str) -> tuple[str, str, str]:
     """(slug, name, table country) for one raw/normalised/abbreviated triple."""
     norm_folded = _fold(norm.strip())
     if norm_folded and norm_folded not in _JUNK and not norm_folded.isdigit():
-        slug = _EXACT.get(norm_folded) or _search(_PARTS.split(norm)) or _EXACT.get(_fold(abbr))
+        slug = (_exact(norm_folded) or _search(_split(norm)) or _EXACT.get(_fold(abbr)))
+        if not slug:
+            # A norm cut at the campus comma ("University of California") names the
+            # system; the raw string of the slot may still name the campus.
+            from_raw = _curated_in_raw(raw) if raw else ""
+            if from_raw and _fold(_INSTITUTIONS[from_raw].name).startswith(norm_folded):
+                slug = from_raw
         if slug:
             return _curated(slug)
-        return _slugify(norm_folded), " ".join(norm.split()), ""
+        return _generic_slug(norm_folded), " ".join(norm.split()), ""
     raw_folded = _fold(raw)
     if raw_folded in _JUNK or not any(c.isalpha() for c in raw_folded):
         return "", "", ""
-    parts = [p.strip() for p in _PARTS.split(raw) if p.strip()]
-    for part in parts:
-        slug = _EXACT.get(_fold(part))
-        if slug:
-            return _curated(slug)
-    slug = _search(parts)
+    slug = _curated_in_raw(raw)
     if slug:
         return _curated(slug)
+    parts = _split(_PARENTHESES.sub(" ", raw)) or _split(raw)
+    if _ADDRESS.match(_fold(parts[0])):
+        return "", "", ""  # a postal address names no institution
     best = _institution_part(parts) or raw
-    return _slugify(_fold(best)), " ".join(best.split()), ""
+    return _generic_slug(_fold(best)), " ".join(best.split()), ""
+
+
+def _split(text: str) -> list[str]:
+    """The non-empty comma/semicolon/parenthesis/slash/dash parts of a string."""
+    return [p.strip() for p in _PARTS.split(text) if p.strip()]
+
+
+def _curated_in_raw(raw: str) -> str:
+    """The curated slug a raw string names: whole, by one of its parts, or inside a part."""
+    whole = _exact(_fold(raw))
+    if whole:
+        return whole
+    parts = _split(raw)
+    for part in parts:
+        slug = _exact(_fold(part))
+        if slug:
+            return slug
+    return _search(parts)
+
+
+def _exact(folded: str) -> str:
+    """The curated slug of a whole folded name, its legal form and run-together words forgiven."""
+    if not folded:
+        return ""
+    slug = _EXACT.get(folded) or _EXACT.get(_without_legal_form(folded))
+    if slug:
+        return slug
+    compact = folded.replace(" ", "").strip("0123456789")  # footnote marks: "1Microsoft"
+    return _COMPACT.get(compact) or _COMPACT.get(_COMPACT_SUFFIX.sub("", compact), "")
 
 
 def _search(parts: list[str]) -> str:
-    """The slug of the leftmost full institution name inside the parts of a string, or ""."""
-    for part in parts:
-        folded = _fold(part)
-        for match in _SEARCH.finditer(folded):
+    """The slug of the leftmost full institution name inside the parts of a string, or "".
+
+    A name may run on into the next part: "University of California, Los Angeles" is
+    one name whose campus the comma sets off.
+    """
+    folded_parts = [_fold(p) for p in parts]
+    for i, folded in enumerate(folded_parts):
+        if not folded:
+            continue
+        text = " ".join(filter(None, [folded, folded_parts[i + 1] if i + 1 < len(parts) else ""]))
+        for match in _SEARCH.finditer(text):
+            if match.start() >= len(folded):
+                break  # starts in the next part: that part's own turn
             found = match.group(0)
-            if found.endswith("university") and folded[match.end():].startswith((" of ", " at ")):
+            if found.endswith("university") and text[match.end():].startswith((" of ", " at ")):
                 continue  # "Tianjin University of Technology" is not Tianjin University
             if found.startswith("university") and match.start() > 0:
                 continue  # "Science University of Tokyo" is not the University of Tokyo
@@ -387,7 +531,8 @@ def _search(parts: list[str]) -> str:
 
 def _institution_part(parts: list[str]) -> str:
     """The comma part of a raw string that names the institution, not the department."""
-    candidates = [p for p in parts if not _DEPARTMENT.match(_fold(p))]
+    candidates = [p for p in parts if not _DEPARTMENT.match(_fold(p)) and not _ADDRESS.match(_fold(p))
+                  and not _CORPORATE_SUFFIX.fullmatch(" " + _fold(p))]
     for part in candidates:
         if _INSTITUTION_WORDS.search(_fold(part)):
             return part
@@ -399,9 +544,9 @@ def _curated(slug: str) -> tuple[str, str, str]:
     return known.slug, known.name, known.country
 
 
-def _slugify(folded: str) -> str:
-    """A URL-safe slug of at most ~60 characters, cut at a word boundary."""
-    slug = folded.replace(" ", "-")
+def _generic_slug(folded: str) -> str:
+    """A URL-safe slug of at most ~60 characters, cut at a word boundary, legal form dropped."""
+    slug = _without_legal_form(folded).replace(" ", "-")
     if len(slug) > 60:
         slug = slug[:60].rsplit("-", 1)[0]
     return slug
