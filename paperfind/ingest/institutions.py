@@ -257,6 +257,9 @@ unsw|UNSW Sydney|Australia|university of new south wales;unsw|
 melbourne|University of Melbourne|Australia|university of melbourne|
 zjut|Zhejiang University of Technology|China|zhejiang university of technology|ZJUT
 sdu|Shandong University|China|shandong university|SDU
+heidelberg|Heidelberg University|Germany|heidelberg university;university of heidelberg|
+tu-dresden|TU Dresden|Germany|technische universitat dresden;tu dresden;dresden university of technology;technical university of dresden;technical university dresden|
+telecom-paris|Télécom Paris|France|telecom paris;telecom paristech|
 """
 
 
@@ -285,7 +288,7 @@ _INSTITUTION_WORDS = re.compile(r"\b(?:universit\w*|universidad\w*|college|insti
                                 r"research|laborator\w*|labs|hospital)\b")
 # Legal-form words a company name may end with: "Sony Corporation" is Sony.
 _CORPORATE_SUFFIX = re.compile(r"(?: (?:inc|incorporated|corp|corporation|co|ltd|limited|llc|"
-                               r"gmbh|ag|plc|pvt|pte|bv|b v|srl|s a|sa|e v|kk))+$")
+                               r"gmbh|ag|plc|pbc|pvt|pte|bv|b v|srl|s a|sa|e v|kk))+$")
 # A street address: a house number then a street word ("1200 E California Blvd").
 _ADDRESS = re.compile(r"^\d+[a-z]? (?:\w+ )*?(?:blvd|boulevard|street|st|avenue|ave|road|rd|"
                       r"drive|dr|way|lane|ln|parkway|pkwy|place|pl|square|sq|highway|hwy)\b"
@@ -295,16 +298,22 @@ _FOUNDERS = re.compile(r"^(?:eberhard karls|ludwig maximilians|albert ludwigs|ju
                        r"friedrich alexander|georg august|johannes gutenberg|ruprecht karls|"
                        r"rheinische friedrich wilhelms|westfalische wilhelms|christian albrechts|"
                        r"otto von guericke|carl von ossietzky|heinrich heine|martin luther|"
-                       r"friedrich schiller|justus liebig|philipps|goethe) (?=universit)")
+                       r"friedrich schiller|justus liebig|philipps|goethe|johannes kepler|leibniz) "
+                       r"(?=universit\w* \w)")
 # "University Tübingen", "Universidad de Zaragoza", "Università degli Studi di Milano":
 # a university named by a place of one or two words is "University of <place>", in the
 # languages of the data.
+_NOT_A_PLACE = (r"(?!(?:of|college|hospital|medical|school|center|centre|clinic|institute|library|"
+                r"press|park|campus|health|system|hospitals|medicine|research)\b)")
 _UNIVERSITY_OF_PLACE = re.compile(
-    r"^(?:university|universitat|universitaet|universita|universite|universidad|universidade|"
-    r"universiteit|universitet|uniwersytet|universiti|universitas|universitatea) "
-    r"(?:(?:of|de|di|du|do|da|del|della|zu|van|degli studi di|de la) )?"
-    r"(?!(?:of|college|hospital|medical|school|center|centre|clinic|institute|library|press|"
-    r"park|campus|health|system|hospitals|medicine|research)\b)([a-z]+(?: [a-z]+)?)$")
+    r"^(?:(?:university|universitat|universitaet|universiteit) "
+    r"(?:(?:of|zu|van|der|de) )?"
+    r"|(?:universita|universite|universidad|universidade|universitet|uniwersytet|universiti|"
+    r"universitas|universitatea) (?:of|de|di|du|do|da|del|della|degli studi di|de la|w|we) )"
+    + _NOT_A_PLACE + r"([a-z]+(?: [a-z]+)?)$")
+# "University of Novi Sad Faculty of Sciences": the faculty after the university's name.
+_TRAILING_FACULTY = re.compile(r"^(university of [a-z]+(?: [a-z]+)?) (?:faculty|department|school|"
+                               r"division|college|graduate school) of .*$")
 # A university system and its campus: "University of California at Davis" is the campus.
 _SYSTEM_AT_CAMPUS = re.compile(r"\b(university of (?:california|texas|illinois|maryland|"
                                r"massachusetts|wisconsin|colorado|michigan|north carolina|"
@@ -315,7 +324,7 @@ _SYSTEM_AT_CAMPUS = re.compile(r"\b(university of (?:california|texas|illinois|m
 _SPELLED = ("university", "institute", "technology", "technological", "science", "sciences",
             "academy", "laboratory", "laboratories", "research", "national", "engineering",
             "international", "polytechnic", "corporation", "chinese", "california",
-            "artificial", "intelligence", "department", "mathematics", "southern",
+            "artificial", "intelligence", "department", "southern",
             "northern", "northwestern", "northeastern", "southeast", "southwest")
 _NOT_TYPOS = frozenset({"institut", "instituto", "istituto", "universita", "universite",
                         "universiti", "nationale", "nacional", "nazionale", "sciencies",
@@ -357,6 +366,11 @@ def _spelled(word: str) -> str:
     return matches[0] if len(matches) == 1 else word
 
 
+# Accents typeset apart from their letter in PDF extractions ("T´el´ecom", "Ume ˚a",
+# "Universit ¨at"): dropped with the space around them, so the word is whole again.
+_SPACING_ACCENT = re.compile(r" ?[\u00b4\u00a8\u02da\u02c6\u02dc\u00b8\u02c7\u02d8\u02dd] ?")
+
+
 def _fold(text: str) -> str:
     """Lower-case ASCII words separated by single spaces, spelled one way per institution.
 
@@ -364,7 +378,7 @@ def _fold(text: str) -> str:
     "chinese academy of science", "Universität Tübingen" → "university of tubingen",
     "University of California at Davis" → "university of california davis".
     """
-    ascii_text = anyascii(text).lower().replace("&", " and ")
+    ascii_text = anyascii(_SPACING_ACCENT.sub("", text)).lower().replace("&", " and ")
     words = _NON_ALNUM.sub(" ", ascii_text).split()
     words = [_spelled(_ABBREVIATIONS.get(w, w)) for w in words]
     words = ["academy" if w == "academic" and words[i + 1:i + 2] == ["of"] else w
@@ -463,7 +477,8 @@ def _resolve(raw: str, norm: str, abbr: str) -> tuple[str, str, str]:
                 slug = from_raw
         if slug:
             return _curated(slug)
-        return _generic_slug(norm_folded), " ".join(norm.split()), ""
+        plain_norm = _PARENTHESES.sub(" ", norm)  # "... de Toulouse (IRIT)"
+        return _generic_slug(_fold(plain_norm) or norm_folded), " ".join(norm.split()), ""
     raw_folded = _fold(raw)
     if raw_folded in _JUNK or not any(c.isalpha() for c in raw_folded):
         return "", "", ""
@@ -546,7 +561,7 @@ def _curated(slug: str) -> tuple[str, str, str]:
 
 def _generic_slug(folded: str) -> str:
     """A URL-safe slug of at most ~60 characters, cut at a word boundary, legal form dropped."""
-    slug = _without_legal_form(folded).replace(" ", "-")
+    slug = _TRAILING_FACULTY.sub(r"\1", _without_legal_form(folded)).replace(" ", "-")
     if len(slug) > 60:
         slug = slug[:60].rsplit("-", 1)[0]
     return slug
