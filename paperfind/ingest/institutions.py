@@ -288,7 +288,7 @@ _INSTITUTION_WORDS = re.compile(r"\b(?:universit\w*|universidad\w*|college|insti
                                 r"research|laborator\w*|labs|hospital)\b")
 # Legal-form words a company name may end with: "Sony Corporation" is Sony.
 _CORPORATE_SUFFIX = re.compile(r"(?: (?:inc|incorporated|corp|corporation|co|ltd|limited|llc|"
-                               r"gmbh|ag|plc|pbc|pvt|pte|bv|b v|srl|s a|sa|e v|kk))+$")
+                               r"gmbh|ag|plc|pbc|pvt|pty|pte|bv|b v|srl|s a|sa|e v|kk))+$")
 # A street address: a house number then a street word ("1200 E California Blvd").
 _ADDRESS = re.compile(r"^\d+[a-z]? (?:\w+ )*?(?:blvd|boulevard|street|st|avenue|ave|road|rd|"
                       r"drive|dr|way|lane|ln|parkway|pkwy|place|pl|square|sq|highway|hwy)\b"
@@ -303,13 +303,13 @@ _FOUNDERS = re.compile(r"^(?:eberhard karls|ludwig maximilians|albert ludwigs|ju
 # "University Tübingen", "Universidad de Zaragoza", "Università degli Studi di Milano":
 # a university named by a place of one or two words is "University of <place>", in the
 # languages of the data.
-_NOT_A_PLACE = (r"(?!(?:of|college|hospital|medical|school|center|centre|clinic|institute|library|"
+_NOT_A_PLACE = (r"(?!(?:of|at|in|college|hospital|medical|school|center|centre|clinic|institute|library|"
                 r"press|park|campus|health|system|hospitals|medicine|research)\b)")
 _UNIVERSITY_OF_PLACE = re.compile(
     r"^(?:(?:university|universitat|universitaet|universiteit) "
-    r"(?:(?:of|zu|van|der|de) )?"
+    r"(?:(?:of|zu|van|der|des|de) )?"
     r"|(?:universita|universite|universidad|universidade|universitet|uniwersytet|universiti|"
-    r"universitas|universitatea) (?:of|de|di|du|do|da|del|della|degli studi di|de la|w|we) )"
+    r"universitas|universitatea) (?:of|de|di|do|da|degli studi di|w|we) )"
     + _NOT_A_PLACE + r"([a-z]+(?: [a-z]+)?)$")
 # "University of Novi Sad Faculty of Sciences": the faculty after the university's name.
 _TRAILING_FACULTY = re.compile(r"^(university of [a-z]+(?: [a-z]+)?) (?:faculty|department|school|"
@@ -362,15 +362,18 @@ def _spelled(word: str) -> str:
         return plain
     if len(word) < 6 or word in _NOT_TYPOS or word in _SPELLED:
         return word
-    matches = [t for t in _SPELLED if _one_edit(word, t)]
+    matches = [t for t in _SPELLED if _one_edit(word, t) and word not in (t + "s", t[:-1])]
     return matches[0] if len(matches) == 1 else word
 
 
 # Accents typeset apart from their letter in PDF extractions ("T´el´ecom", "Ume ˚a",
 # "Universit ¨at"): dropped with the space around them, so the word is whole again.
-_SPACING_ACCENT = re.compile(r" ?[\u00b4\u00a8\u02da\u02c6\u02dc\u00b8\u02c7\u02d8\u02dd] ?")
+_SPACING_ACCENT = re.compile(r" ?[\u00b4\u00a8\u02da\u02c6\u02dc\u00b8\u02c7\u02d8\u02dd`] ?")
+# Unicode escapes that lost their backslash in an export ("Universit u00e9 Laval").
+_BARE_ESCAPE = re.compile(r" ?\\?u(00[0-9a-f]{2})", re.IGNORECASE)
 
 
+@lru_cache(maxsize=200_000)
 def _fold(text: str) -> str:
     """Lower-case ASCII words separated by single spaces, spelled one way per institution.
 
@@ -378,21 +381,32 @@ def _fold(text: str) -> str:
     "chinese academy of science", "Universität Tübingen" → "university of tubingen",
     "University of California at Davis" → "university of california davis".
     """
-    ascii_text = anyascii(_SPACING_ACCENT.sub("", text)).lower().replace("&", " and ")
+    return _named_by_place(_fold_words(text))
+
+
+def _fold_words(text: str) -> str:
+    """`_fold` word by word only: the form a name has inside a longer string."""
+    text = _BARE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), _SPACING_ACCENT.sub("", text))
+    ascii_text = anyascii(text).lower().replace("&", " and ")
     words = _NON_ALNUM.sub(" ", ascii_text).split()
     words = [_spelled(_ABBREVIATIONS.get(w, w)) for w in words]
     words = ["academy" if w == "academic" and words[i + 1:i + 2] == ["of"] else w
              for i, w in enumerate(words)]
     if words[:1] == ["the"]:
         words = words[1:]
-    folded = _FOUNDERS.sub("", " ".join(words))
-    folded = _UNIVERSITY_OF_PLACE.sub(r"university of \1", folded)
-    return _SYSTEM_AT_CAMPUS.sub(r"\1", folded)
+    return _SYSTEM_AT_CAMPUS.sub(r"\1", " ".join(words))
+
+
+def _named_by_place(folded: str) -> str:
+    """A whole name in the form "university of <place>" when it is one in another language or order."""
+    return _UNIVERSITY_OF_PLACE.sub(r"university of \1", _FOUNDERS.sub("", folded))
 
 
 def _without_legal_form(folded: str) -> str:
     """A folded company name without its legal form ("sony group corporation" → "sony group")."""
     stripped = _CORPORATE_SUFFIX.sub("", folded)
+    if stripped.endswith(" and"):  # "JPMorgan Chase & Co."
+        stripped = stripped[:-4]
     return stripped if stripped else folded
 
 
@@ -405,8 +419,9 @@ def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType,
         slug, name, country, names, forms = line.split("|")
         institutions[slug] = Institution(slug, name, country)
         for full in filter(None, names.split(";")):
-            searchable[_fold(full)] = slug
-            exact[_fold(full)] = slug
+            for folded in (_fold(full), _fold_words(full)):  # "universite de montreal" as well
+                searchable[folded] = slug
+                exact[folded] = slug
         for form in filter(None, forms.split(";") + [name]):
             exact[_fold(form)] = slug
     ordered = sorted(searchable, key=len, reverse=True)
@@ -468,7 +483,8 @@ def _resolve(raw: str, norm: str, abbr: str) -> tuple[str, str, str]:
     """(slug, name, table country) for one raw/normalised/abbreviated triple."""
     norm_folded = _fold(norm.strip())
     if norm_folded and norm_folded not in _JUNK and not norm_folded.isdigit():
-        slug = (_exact(norm_folded) or _search(_split(norm)) or _EXACT.get(_fold(abbr)))
+        slug = (_exact(norm_folded) or _search(_split(norm)) or _compact(norm_folded)
+                or _EXACT.get(_fold(abbr)))
         if not slug:
             # A norm cut at the campus comma ("University of California") names the
             # system; the raw string of the slot may still name the campus.
@@ -498,7 +514,11 @@ def _split(text: str) -> list[str]:
 
 
 def _curated_in_raw(raw: str) -> str:
-    """The curated slug a raw string names: whole, by one of its parts, or inside a part."""
+    """The curated slug a raw string names: whole, by one of its parts, or inside a part.
+
+    Run-together forms ("GoogleDeepMind") are the last resort: a full name inside an
+    earlier part ("MIT-IBM Watson AI Lab, Boston University") comes first.
+    """
     whole = _exact(_fold(raw))
     if whole:
         return whole
@@ -507,17 +527,21 @@ def _curated_in_raw(raw: str) -> str:
         slug = _exact(_fold(part))
         if slug:
             return slug
-    return _search(parts)
+    return _search(parts) or next(filter(None, (_compact(_fold(p)) for p in parts)), "")
 
 
 def _exact(folded: str) -> str:
-    """The curated slug of a whole folded name, its legal form and run-together words forgiven."""
+    """The curated slug of a whole folded name, its legal form forgiven."""
     if not folded:
         return ""
-    slug = _EXACT.get(folded) or _EXACT.get(_without_legal_form(folded))
-    if slug:
-        return slug
+    return _EXACT.get(folded) or _EXACT.get(_without_legal_form(folded), "")
+
+
+def _compact(folded: str) -> str:
+    """The curated slug of a name written as one word, footnote digits and "AI"/"Research" forgiven."""
     compact = folded.replace(" ", "").strip("0123456789")  # footnote marks: "1Microsoft"
+    if len(compact) < 4:
+        return ""
     return _COMPACT.get(compact) or _COMPACT.get(_COMPACT_SUFFIX.sub("", compact), "")
 
 
