@@ -351,6 +351,7 @@ def _one_edit(word: str, target: str) -> bool:
 # ("Tuebingen", "Muenchen", "Zuerich") that anyascii does not produce ("Tübingen" → "tubingen").
 _TABLE_WORDS = frozenset(_NON_ALNUM.sub(" ", anyascii(_TABLE).lower()).split())
 _UMLAUT_SPELLING = re.compile(r"(?<=[aou])e")
+_FOOTNOTE_MARK = re.compile(r"\d{1,2}([a-z]{4,})|([a-z]{4,})\d{1,2}")
 
 
 @lru_cache(maxsize=50_000)
@@ -358,6 +359,9 @@ def _spelled(word: str) -> str:
     """The institution word a misspelled or transliterated word stands for, or the word itself."""
     if word in _TABLE_WORDS:
         return word
+    marked = _FOOTNOTE_MARK.fullmatch(word)  # "Barbara1", "3Boston": footnote numbers glued on
+    if marked and (marked.group(1) or marked.group(2)) in _TABLE_WORDS:
+        return marked.group(1) or marked.group(2)
     if "e" in word and (plain := _UMLAUT_SPELLING.sub("", word)) in _TABLE_WORDS and len(plain) >= 4:
         return plain
     if len(word) < 6 or word in _NOT_TYPOS or word in _SPELLED:
