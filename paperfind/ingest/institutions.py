@@ -372,7 +372,10 @@ def _spelled(word: str) -> str:
 
 # Accents typeset apart from their letter in PDF extractions ("T´el´ecom", "Ume ˚a",
 # "Universit ¨at"): dropped with the space around them, so the word is whole again.
-_SPACING_ACCENT = re.compile(r" ?[\u00b4\u00a8\u02da\u02c6\u02dc\u00b8\u02c7\u02d8\u02dd`] ?")
+_SPACING_ACCENT = re.compile(r" ?[\u00b4\u00a8\u02da\u02c6\u02dc\u00b8\u02c7\u02d8\u02dd`] ?"
+                             r"| ?[\u0300-\u030a\u0327] ?(?=[a-z])")
+# ...or re-attached with a space before the accented letter ("Montr éal", "Universit é").
+_SPLIT_ACCENT = re.compile(r"(?<=[a-z]) (?=[\u00e0-\u00ff][a-z]{0,2}\b)")
 # Unicode escapes that lost their backslash in an export ("Universit u00e9 Laval").
 _BARE_ESCAPE = re.compile(r" ?\\?u(00[0-9a-f]{2})", re.IGNORECASE)
 
@@ -390,7 +393,8 @@ def _fold(text: str) -> str:
 
 def _fold_words(text: str) -> str:
     """`_fold` word by word only: the form a name has inside a longer string."""
-    text = _BARE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), _SPACING_ACCENT.sub("", text))
+    text = _SPLIT_ACCENT.sub("", _SPACING_ACCENT.sub("", text))
+    text = _BARE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
     ascii_text = anyascii(text).lower().replace("&", " and ")
     words = _NON_ALNUM.sub(" ", ascii_text).split()
     words = [_spelled(_ABBREVIATIONS.get(w, w)) for w in words]

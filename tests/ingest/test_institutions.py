@@ -203,6 +203,8 @@ def test_transliterations_and_other_languages_meet_the_english_name():
              ("Universit u00e9 de Montr u00e9al", "Université de Montréal"),  # escapes that lost "\"
              ("Universit ¨at Heidelberg", "Heidelberg University"),  # accents set apart in a PDF
              ("Pozna ´n University of Technology", "Poznań University of Technology"),
+             ("HEC Montr éal", "HEC Montréal"),
+             ("TAckling the Underspeciﬁed, Universit ́e Paris Sud", "Université Paris Sud"),
              ("TU Muenchen", "Technical University of Munich")]
     for foreign, english in pairs:
         assert resolve_affiliation(foreign).slug == resolve_affiliation(english).slug, foreign
