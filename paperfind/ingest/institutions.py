@@ -393,8 +393,12 @@ def _fold(text: str) -> str:
 
 def _fold_words(text: str) -> str:
     """`_fold` word by word only: the form a name has inside a longer string."""
-    text = _SPLIT_ACCENT.sub("", _SPACING_ACCENT.sub("", text))
-    text = _BARE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+    if not text.isascii():
+        text = _SPLIT_ACCENT.sub("", _SPACING_ACCENT.sub("", text))
+    elif "`" in text:
+        text = _SPACING_ACCENT.sub("", text)
+    if "u00" in text or "U00" in text:
+        text = _BARE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
     ascii_text = anyascii(text).lower().replace("&", " and ")
     words = _NON_ALNUM.sub(" ", ascii_text).split()
     words = [_spelled(_ABBREVIATIONS.get(w, w)) for w in words]
@@ -402,11 +406,14 @@ def _fold_words(text: str) -> str:
              for i, w in enumerate(words)]
     if words[:1] == ["the"]:
         words = words[1:]
-    return _SYSTEM_AT_CAMPUS.sub(r"\1", " ".join(words))
+    folded = " ".join(words)
+    return _SYSTEM_AT_CAMPUS.sub(r"\1", folded) if " at " in folded else folded
 
 
 def _named_by_place(folded: str) -> str:
     """A whole name in the form "university of <place>" when it is one in another language or order."""
+    if "uni" not in folded:
+        return folded
     return _UNIVERSITY_OF_PLACE.sub(r"university of \1", _FOUNDERS.sub("", folded))
 
 
