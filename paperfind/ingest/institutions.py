@@ -6,16 +6,27 @@ resolution need one id for it. The paperlists data already gives a normalised na
 (`aff_unique_norm`) for most slots; raw strings come from the other sources. Both go
 through the same steps:
 
-1. an exact match of the folded string (or of one of its comma-separated parts) against
-   the curated table below, which covers the ~180 institutions with the most author
-   slots in the data (checked by hand: names, abbreviations, country);
-2. a search for a full institution name inside each comma-separated part, leftmost
-   first, so the department in front of it does not matter; a name ending in
-   "university" does not match when "of"/"at" follows ("Zhejiang University of
-   Technology" is not ZJU), one starting with "university" only at the start of a part
-   ("Science University of Tokyo" is not the University of Tokyo);
-3. otherwise a generic slug from the normalised name, or from the part of the raw string
-   that names an institution.
+1. folding: ASCII, lower case, one spelling per word. Misspelled institution words
+   ("Techonology", "Univeristy", "Academic of"), German umlauts written out ("Tuebingen"),
+   footnote numbers glued on ("Barbara1"), accents a PDF extraction set apart
+   ("T´el´ecom", "Montr éal") and escapes that lost their backslash ("Universit u00e9")
+   are undone; a whole name that is a university of a place in another language or order
+   ("Universität Stuttgart", "University Tübingen", "Eberhard Karls Universität
+   Tübingen", "Università degli Studi di Padova") becomes "university of <place>";
+2. an exact match of the folded string (or of one of its comma-separated parts, its legal
+   form "Inc"/"Corporation"/"Co., Ltd." forgiven) against the curated table below, which
+   covers the ~190 institutions with the most author slots in the data (checked by hand:
+   names, abbreviations, country);
+3. a search for a full institution name inside each comma-separated part, leftmost
+   first, so the department in front of it does not matter; a name may run on into the
+   next part, since a comma also sets off a campus ("University of California, Los
+   Angeles"); a name ending in "university" does not match when "of"/"at" follows
+   ("Zhejiang University of Technology" is not ZJU), one starting with "university" only
+   at the start of a part ("Science University of Tokyo" is not the University of Tokyo);
+   then names written as one word ("GoogleDeepMind");
+4. otherwise a generic slug from the normalised name, or from the part of the raw string
+   that names an institution (not a department, not a street address), without its legal
+   form. A string that starts with a street address names no institution.
 
 Resolution is pure and cached: the 87,885 paperlists records repeat the same few
 thousand strings.
