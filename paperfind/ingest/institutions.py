@@ -271,6 +271,9 @@ sdu|Shandong University|China|shandong university|SDU
 heidelberg|Heidelberg University|Germany|heidelberg university;university of heidelberg|
 tu-dresden|TU Dresden|Germany|technische universitat dresden;tu dresden;dresden university of technology;technical university of dresden;technical university dresden|
 telecom-paris|Télécom Paris|France|telecom paris;telecom paristech|
+universite-paris-saclay|Université Paris-Saclay|France|universite paris saclay;university of paris saclay;paris saclay university|
+universite-grenoble-alpes|Université Grenoble Alpes|France|universite grenoble alpes;university of grenoble alpes;grenoble alpes university|
+sorbonne-universite|Sorbonne Université|France|sorbonne universite;sorbonne university|
 """
 
 
