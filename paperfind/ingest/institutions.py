@@ -6,16 +6,27 @@ resolution need one id for it. The paperlists data already gives a normalised na
 (`aff_unique_norm`) for most slots; raw strings come from the other sources. Both go
 through the same steps:
 
-1. an exact match of the folded string (or of one of its comma-separated parts) against
-   the curated table below, which covers the ~180 institutions with the most author
-   slots in the data (checked by hand: names, abbreviations, country);
-2. a search for a full institution name inside each comma-separated part, leftmost
-   first, so the department in front of it does not matter; a name ending in
-   "university" does not match when "of"/"at" follows ("Zhejiang University of
-   Technology" is not ZJU), one starting with "university" only at the start of a part
-   ("Science University of Tokyo" is not the University of Tokyo);
-3. otherwise a generic slug from the normalised name, or from the part of the raw string
-   that names an institution.
+1. folding: ASCII, lower case, one spelling per word. Misspelled institution words
+   ("Techonology", "Univeristy", "Academic of"), German umlauts written out ("Tuebingen"),
+   footnote numbers glued on ("Barbara1"), accents a PDF extraction set apart
+   ("T´el´ecom", "Montr éal") and escapes that lost their backslash ("Universit u00e9")
+   are undone; a whole name that is a university of a place in another language or order
+   ("Universität Stuttgart", "University Tübingen", "Eberhard Karls Universität
+   Tübingen", "Università degli Studi di Padova") becomes "university of <place>";
+2. an exact match of the folded string (or of one of its comma-separated parts, its legal
+   form "Inc"/"Corporation"/"Co., Ltd." forgiven) against the curated table below, which
+   covers the ~190 institutions with the most author slots in the data (checked by hand:
+   names, abbreviations, country);
+3. a search for a full institution name inside each comma-separated part, leftmost
+   first, so the department in front of it does not matter; a name may run on into the
+   next part, since a comma also sets off a campus ("University of California, Los
+   Angeles"); a name ending in "university" does not match when "of"/"at" follows
+   ("Zhejiang University of Technology" is not ZJU), one starting with "university" only
+   at the start of a part ("Science University of Tokyo" is not the University of Tokyo);
+   then names written as one word ("GoogleDeepMind");
+4. otherwise a generic slug from the normalised name, or from the part of the raw string
+   that names an institution (not a department, not a street address), without its legal
+   form. A string that starts with a street address names no institution.
 
 Resolution is pure and cached: the 87,885 paperlists records repeat the same few
 thousand strings.
@@ -77,7 +88,7 @@ caltech|California Institute of Technology|United States|california institute of
 hkust|Hong Kong University of Science and Technology|China|hong kong university of science and technology|HKUST
 harvard|Harvard University|United States|harvard university;harvard|
 epfl|EPFL|Switzerland|epfl;ecole polytechnique federale de lausanne;ecole polytechnique federal de lausanne;ecole polytechnique federale lausanne;swiss federal institute of technology in lausanne;swiss federal institute of technology lausanne|
-ibm-research|IBM Research|United States|ibm;ibm research|
+ibm-research|IBM Research|United States|ibm;ibm research;international business machines|
 inria|Inria|France|inria|
 kaist|KAIST|South Korea|korea advanced institute of science and technology;kaist|
 cornell|Cornell University|United States|cornell university;cornell tech;cornell|
@@ -233,6 +244,10 @@ tu-graz|Graz University of Technology|Austria|graz university of technology;tech
 lund|Lund University|Sweden|lund university|
 sensetime|SenseTime|China|sensetime|
 uc-merced|University of California, Merced|United States|university of california merced;uc merced|
+university-of-california-davis|University of California, Davis|United States|university of california davis;uc davis|
+university-of-california-riverside|University of California, Riverside|United States|university of california riverside;uc riverside|UCR
+university-of-california-santa-cruz|University of California, Santa Cruz|United States|university of california santa cruz;uc santa cruz|UCSC
+university-of-california-san-francisco|University of California, San Francisco|United States|university of california san francisco;uc san francisco|UCSF
 tri|Toyota Research Institute|United States|toyota research institute|
 uchicago|University of Chicago|United States|university of chicago|UChicago
 bjtu|Beijing Jiaotong University|China|beijing jiaotong university;beijing jiao tong university|BJTU
@@ -253,6 +268,12 @@ unsw|UNSW Sydney|Australia|university of new south wales;unsw|
 melbourne|University of Melbourne|Australia|university of melbourne|
 zjut|Zhejiang University of Technology|China|zhejiang university of technology|ZJUT
 sdu|Shandong University|China|shandong university|SDU
+heidelberg|Heidelberg University|Germany|heidelberg university;university of heidelberg|
+tu-dresden|TU Dresden|Germany|technische universitat dresden;tu dresden;dresden university of technology;technical university of dresden;technical university dresden|
+telecom-paris|Télécom Paris|France|telecom paris;telecom paristech|
+universite-paris-saclay|Université Paris-Saclay|France|universite paris saclay;university of paris saclay;paris saclay university|
+universite-grenoble-alpes|Université Grenoble Alpes|France|universite grenoble alpes;university of grenoble alpes;grenoble alpes university|
+sorbonne-universite|Sorbonne Université|France|sorbonne universite;sorbonne university|
 """
 
 
@@ -272,22 +293,150 @@ _ABBREVIATIONS = {"univ": "university", "dept": "department", "inst": "institute
                   "natl": "national"}
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _PARTS = re.compile(r"[,;()/]| - ")
+_PARENTHESES = re.compile(r"\([^()]*\)")
 _DEPARTMENT = re.compile(r"^(?:department|dept|school of|faculty|division|graduate school|"
                          r"college of|center for|centre for|key lab|state key|lab of|"
                          r"laboratory of|laboratory for|group|program|institute of [a-z]+ engineering)\b")
 _INSTITUTION_WORDS = re.compile(r"\b(?:universit\w*|universidad\w*|college|institut\w*|"
                                 r"polytechnic|politecnico|academy|inc|corp\w*|ltd|gmbh|company|"
                                 r"research|laborator\w*|labs|hospital)\b")
+# Legal-form words a company name may end with: "Sony Corporation" is Sony.
+_CORPORATE_SUFFIX = re.compile(r"(?: (?:inc|incorporated|corp|corporation|co|ltd|limited|llc|"
+                               r"gmbh|ag|plc|pbc|pvt|pty|pte|bv|b v|srl|s a|sa|e v|kk))+$")
+# A street address: a house number then a street word ("1200 E California Blvd").
+_ADDRESS = re.compile(r"^\d+[a-z]? (?:\w+ )*?(?:blvd|boulevard|street|st|avenue|ave|road|rd|"
+                      r"drive|dr|way|lane|ln|parkway|pkwy|place|pl|square|sq|highway|hwy)\b"
+                      r"|^(?:p ?o box|suite|room|building|bldg) \d")
+# The founders' names German universities carry before the word ("Eberhard Karls Universität Tübingen").
+_FOUNDERS = re.compile(r"^(?:eberhard karls|ludwig maximilians|albert ludwigs|julius maximilians|"
+                       r"friedrich alexander|georg august|johannes gutenberg|ruprecht karls|"
+                       r"rheinische friedrich wilhelms|westfalische wilhelms|christian albrechts|"
+                       r"otto von guericke|carl von ossietzky|heinrich heine|martin luther|"
+                       r"friedrich schiller|justus liebig|philipps|goethe|johannes kepler|leibniz) "
+                       r"(?=universit\w* \w)")
+# "University Tübingen", "Universidad de Zaragoza", "Università degli Studi di Milano":
+# a university named by a place of one or two words is "University of <place>", in the
+# languages of the data.
+_NOT_A_PLACE = (r"(?!(?:of|at|in|college|hospital|medical|school|center|centre|clinic|institute|library|"
+                r"press|park|campus|health|system|hospitals|medicine|research)\b)")
+_UNIVERSITY_OF_PLACE = re.compile(
+    r"^(?:(?:university|universitat|universitaet|universiteit) "
+    r"(?:(?:of|zu|van|der|des|de) )?"
+    r"|(?:universita|universite|universidad|universidade|universitet|uniwersytet|universiti|"
+    r"universitas|universitatea) (?:of|de|di|do|da|degli studi di|w|we) )"
+    + _NOT_A_PLACE + r"([a-z]+(?: [a-z]+)?)$")
+# "University of Novi Sad Faculty of Sciences": the faculty after the university's name.
+_TRAILING_FACULTY = re.compile(r"^(university of [a-z]+(?: [a-z]+)?) (?:faculty|department|school|"
+                               r"division|college|graduate school) of .*$")
+# A university system and its campus: "University of California at Davis" is the campus.
+_SYSTEM_AT_CAMPUS = re.compile(r"\b(university of (?:california|texas|illinois|maryland|"
+                               r"massachusetts|wisconsin|colorado|michigan|north carolina|"
+                               r"minnesota|washington|missouri|nebraska|hawaii)) at\b")
+# Words of institution names whose misspellings recur ("Techonology", "Acadamy",
+# "Univeristy"); only a word within one edit of these, and not a real foreign form, is
+# corrected.
+_SPELLED = ("university", "institute", "technology", "technological", "science", "sciences",
+            "academy", "laboratory", "laboratories", "research", "national", "engineering",
+            "international", "polytechnic", "corporation", "chinese", "california",
+            "artificial", "intelligence", "department", "southern",
+            "northern", "northwestern", "northeastern", "southeast", "southwest")
+_NOT_TYPOS = frozenset({"institut", "instituto", "istituto", "universita", "universite",
+                        "universiti", "nationale", "nacional", "nazionale", "sciencies",
+                        "technologie", "researcher", "researchers", "engineer", "nations",
+                        "academic", "laboratoire", "departement", "departamento",
+                        "california's", "intelligent"})
 
 
+def _one_edit(word: str, target: str) -> bool:
+    """True when `word` is `target` with one letter changed, added, dropped or two swapped."""
+    if word == target or abs(len(word) - len(target)) > 1:
+        return False
+    if len(word) == len(target):
+        diff = [i for i, (a, b) in enumerate(zip(word, target)) if a != b]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and word[diff[0]] == target[diff[1]]
+                                  and word[diff[1]] == target[diff[0]])
+    short, long_ = (word, target) if len(word) < len(target) else (target, word)
+    i = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
+    return short[i:] == long_[i + 1:]
+
+
+# Every word of the curated names, to undo the German transliteration of umlauts
+# ("Tuebingen", "Muenchen", "Zuerich") that anyascii does not produce ("Tübingen" → "tubingen").
+_TABLE_WORDS = frozenset(_NON_ALNUM.sub(" ", anyascii(_TABLE).lower()).split())
+_UMLAUT_SPELLING = re.compile(r"(?<=[aou])e")
+_FOOTNOTE_MARK = re.compile(r"\d{1,2}([a-z]{4,})|([a-z]{4,})\d{1,2}")
+
+
+@lru_cache(maxsize=50_000)
+def _spelled(word: str) -> str:
+    """The institution word a misspelled or transliterated word stands for, or the word itself."""
+    if word in _TABLE_WORDS:
+        return word
+    marked = _FOOTNOTE_MARK.fullmatch(word)  # "Barbara1", "3Boston": footnote numbers glued on
+    if marked and (marked.group(1) or marked.group(2)) in _TABLE_WORDS:
+        return marked.group(1) or marked.group(2)
+    if "e" in word and (plain := _UMLAUT_SPELLING.sub("", word)) in _TABLE_WORDS and len(plain) >= 4:
+        return plain
+    if len(word) < 6 or word in _NOT_TYPOS or word in _SPELLED:
+        return word
+    matches = [t for t in _SPELLED if _one_edit(word, t) and word not in (t + "s", t[:-1])]
+    return matches[0] if len(matches) == 1 else word
+
+
+# Accents typeset apart from their letter in PDF extractions ("T´el´ecom", "Ume ˚a",
+# "Universit ¨at"): dropped with the space around them, so the word is whole again.
+_SPACING_ACCENT = re.compile(r" ?[\u00b4\u00a8\u02da\u02c6\u02dc\u00b8\u02c7\u02d8\u02dd`] ?"
+                             r"| ?[\u0300-\u030a\u0327] ?(?=[a-z])")
+# ...or re-attached with a space before the accented letter ("Montr éal", "Universit é").
+_SPLIT_ACCENT = re.compile(r"(?<=[a-z]) (?=[\u00e0-\u00ff][a-z]{0,2}\b)")
+# Unicode escapes that lost their backslash in an export ("Universit u00e9 Laval").
+_BARE_ESCAPE = re.compile(r" ?\\?u(00[0-9a-f]{2})", re.IGNORECASE)
+
+
+@lru_cache(maxsize=200_000)
 def _fold(text: str) -> str:
-    """Lower-case ASCII words separated by single spaces; "Univ." → "university"."""
+    """Lower-case ASCII words separated by single spaces, spelled one way per institution.
+
+    "Univ." → "university", "Techonology" → "technology", "Chinese Academic of Science" →
+    "chinese academy of science", "Universität Tübingen" → "university of tubingen",
+    "University of California at Davis" → "university of california davis".
+    """
+    return _named_by_place(_fold_words(text))
+
+
+def _fold_words(text: str) -> str:
+    """`_fold` word by word only: the form a name has inside a longer string."""
+    if not text.isascii():
+        text = _SPLIT_ACCENT.sub("", _SPACING_ACCENT.sub("", text))
+    elif "`" in text:
+        text = _SPACING_ACCENT.sub("", text)
+    if "u00" in text or "U00" in text:
+        text = _BARE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
     ascii_text = anyascii(text).lower().replace("&", " and ")
     words = _NON_ALNUM.sub(" ", ascii_text).split()
-    words = [_ABBREVIATIONS.get(w, w) for w in words]
+    words = [_spelled(_ABBREVIATIONS.get(w, w)) for w in words]
+    words = ["academy" if w == "academic" and words[i + 1:i + 2] == ["of"] else w
+             for i, w in enumerate(words)]
     if words[:1] == ["the"]:
         words = words[1:]
-    return " ".join(words)
+    folded = " ".join(words)
+    return _SYSTEM_AT_CAMPUS.sub(r"\1", folded) if " at " in folded else folded
+
+
+def _named_by_place(folded: str) -> str:
+    """A whole name in the form "university of <place>" when it is one in another language or order."""
+    if "uni" not in folded:
+        return folded
+    return _UNIVERSITY_OF_PLACE.sub(r"university of \1", _FOUNDERS.sub("", folded))
+
+
+def _without_legal_form(folded: str) -> str:
+    """A folded company name without its legal form ("sony group corporation" → "sony group")."""
+    stripped = _CORPORATE_SUFFIX.sub("", folded)
+    if stripped.endswith(" and"):  # "JPMorgan Chase & Co."
+        stripped = stripped[:-4]
+    return stripped if stripped else folded
 
 
 def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType, re.Pattern[str]]:
@@ -299,8 +448,9 @@ def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType,
         slug, name, country, names, forms = line.split("|")
         institutions[slug] = Institution(slug, name, country)
         for full in filter(None, names.split(";")):
-            searchable[_fold(full)] = slug
-            exact[_fold(full)] = slug
+            for folded in (_fold(full), _fold_words(full)):  # "universite de montreal" as well
+                searchable[folded] = slug
+                exact[folded] = slug
         for form in filter(None, forms.split(";") + [name]):
             exact[_fold(form)] = slug
     ordered = sorted(searchable, key=len, reverse=True)
@@ -310,6 +460,10 @@ def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType,
 
 
 _INSTITUTIONS, _EXACT, _SEARCH_SLUG, _SEARCH = _load_table()
+# Names written as one word ("GoogleDeepMind", "GoogleAI"): the exact forms without spaces.
+_COMPACT = MappingProxyType({form.replace(" ", ""): slug for form, slug in _EXACT.items()
+                             if len(form.replace(" ", "")) >= 4})
+_COMPACT_SUFFIX = re.compile(r"(?:ai|research|labs?|inc)$")
 
 KNOWN_INSTITUTIONS: MappingProxyType = _INSTITUTIONS
 """slug → `Institution` for every curated slug; the store reads names and countries here."""
@@ -322,12 +476,18 @@ def resolve_affiliation(raw: str, norm: str = "", abbr: str = "", country: str =
     known. The country given wins over the table's (a Google author in London is in the
     United Kingdom). Junk ("", "-", "N/A", "Unknown") gives an empty slug.
     """
-    raw_text = html.unescape(raw).strip() if isinstance(raw, str) else ""
-    norm = html.unescape(norm) if isinstance(norm, str) else ""
+    raw_text = _unescape(raw).strip() if isinstance(raw, str) else ""
+    norm = _unescape(norm) if isinstance(norm, str) else ""
     slug, name, table_country = _resolve(raw_text, norm, abbr if isinstance(abbr, str) else "")
     given = country.strip() if isinstance(country, str) else ""
     return Affiliation(raw=raw_text or (norm or "").strip(), slug=slug, name=name,
                        country=(given or table_country) if slug else given)
+
+
+def _unescape(text: str) -> str:
+    """HTML entities decoded, twice escaped ones too ("Queen&amp;#x27;s" → "Queen's")."""
+    once = html.unescape(text)
+    return html.unescape(once) if "&" in once else once
 
 
 def institution_info(slug: str) -> Institution | None:
@@ -352,32 +512,84 @@ def _resolve(raw: str, norm: str, abbr: str) -> tuple[str, str, str]:
     """(slug, name, table country) for one raw/normalised/abbreviated triple."""
     norm_folded = _fold(norm.strip())
     if norm_folded and norm_folded not in _JUNK and not norm_folded.isdigit():
-        slug = _EXACT.get(norm_folded) or _search(_PARTS.split(norm)) or _EXACT.get(_fold(abbr))
+        slug = (_exact(norm_folded) or _search(_split(norm)) or _compact(norm_folded)
+                or _EXACT.get(_fold(abbr)))
+        if not slug:
+            # A norm cut at the campus comma ("University of California") names the
+            # system; the raw string of the slot may still name the campus.
+            from_raw = _curated_in_raw(raw) if raw else ""
+            if from_raw and _fold(_INSTITUTIONS[from_raw].name).startswith(norm_folded):
+                slug = from_raw
         if slug:
             return _curated(slug)
-        return _slugify(norm_folded), " ".join(norm.split()), ""
+        plain_norm = _PARENTHESES.sub(" ", norm)  # "... de Toulouse (IRIT)"
+        return _generic_slug(_fold(plain_norm) or norm_folded), " ".join(norm.split()), ""
     raw_folded = _fold(raw)
     if raw_folded in _JUNK or not any(c.isalpha() for c in raw_folded):
         return "", "", ""
-    parts = [p.strip() for p in _PARTS.split(raw) if p.strip()]
-    for part in parts:
-        slug = _EXACT.get(_fold(part))
-        if slug:
-            return _curated(slug)
-    slug = _search(parts)
+    slug = _curated_in_raw(raw)
     if slug:
         return _curated(slug)
+    parts = _split(_PARENTHESES.sub(" ", raw)) or _split(raw)
+    if _ADDRESS.match(_fold(parts[0])):
+        return "", "", ""  # a postal address names no institution
     best = _institution_part(parts) or raw
-    return _slugify(_fold(best)), " ".join(best.split()), ""
+    return _generic_slug(_fold(best)), " ".join(best.split()), ""
+
+
+def _split(text: str) -> list[str]:
+    """The non-empty comma/semicolon/parenthesis/slash/dash parts of a string."""
+    return [p.strip() for p in _PARTS.split(text) if p.strip()]
+
+
+def _curated_in_raw(raw: str) -> str:
+    """The curated slug a raw string names: whole, by one of its parts, or inside a part.
+
+    Run-together forms ("GoogleDeepMind") are the last resort: a full name inside an
+    earlier part ("MIT-IBM Watson AI Lab, Boston University") comes first.
+    """
+    whole = _exact(_fold(raw))
+    if whole:
+        return whole
+    parts = _split(raw)
+    for part in parts:
+        slug = _exact(_fold(part))
+        if slug:
+            return slug
+    return _search(parts) or next(filter(None, (_compact(_fold(p)) for p in parts)), "")
+
+
+def _exact(folded: str) -> str:
+    """The curated slug of a whole folded name, its legal form forgiven."""
+    if not folded:
+        return ""
+    return _EXACT.get(folded) or _EXACT.get(_without_legal_form(folded), "")
+
+
+def _compact(folded: str) -> str:
+    """The curated slug of a name written as one word, footnote digits and "AI"/"Research" forgiven."""
+    compact = folded.replace(" ", "").strip("0123456789")  # footnote marks: "1Microsoft"
+    if len(compact) < 4:
+        return ""
+    return _COMPACT.get(compact) or _COMPACT.get(_COMPACT_SUFFIX.sub("", compact), "")
 
 
 def _search(parts: list[str]) -> str:
-    """The slug of the leftmost full institution name inside the parts of a string, or ""."""
-    for part in parts:
-        folded = _fold(part)
-        for match in _SEARCH.finditer(folded):
+    """The slug of the leftmost full institution name inside the parts of a string, or "".
+
+    A name may run on into the next part: "University of California, Los Angeles" is
+    one name whose campus the comma sets off.
+    """
+    folded_parts = [_fold(p) for p in parts]
+    for i, folded in enumerate(folded_parts):
+        if not folded:
+            continue
+        text = " ".join(filter(None, [folded, folded_parts[i + 1] if i + 1 < len(parts) else ""]))
+        for match in _SEARCH.finditer(text):
+            if match.start() >= len(folded):
+                break  # starts in the next part: that part's own turn
             found = match.group(0)
-            if found.endswith("university") and folded[match.end():].startswith((" of ", " at ")):
+            if found.endswith("university") and text[match.end():].startswith((" of ", " at ")):
                 continue  # "Tianjin University of Technology" is not Tianjin University
             if found.startswith("university") and match.start() > 0:
                 continue  # "Science University of Tokyo" is not the University of Tokyo
@@ -387,7 +599,8 @@ def _search(parts: list[str]) -> str:
 
 def _institution_part(parts: list[str]) -> str:
     """The comma part of a raw string that names the institution, not the department."""
-    candidates = [p for p in parts if not _DEPARTMENT.match(_fold(p))]
+    candidates = [p for p in parts if not _DEPARTMENT.match(_fold(p)) and not _ADDRESS.match(_fold(p))
+                  and not _CORPORATE_SUFFIX.fullmatch(" " + _fold(p))]
     for part in candidates:
         if _INSTITUTION_WORDS.search(_fold(part)):
             return part
@@ -399,9 +612,9 @@ def _curated(slug: str) -> tuple[str, str, str]:
     return known.slug, known.name, known.country
 
 
-def _slugify(folded: str) -> str:
-    """A URL-safe slug of at most ~60 characters, cut at a word boundary."""
-    slug = folded.replace(" ", "-")
+def _generic_slug(folded: str) -> str:
+    """A URL-safe slug of at most ~60 characters, cut at a word boundary, legal form dropped."""
+    slug = _TRAILING_FACULTY.sub(r"\1", _without_legal_form(folded)).replace(" ", "-")
     if len(slug) > 60:
         slug = slug[:60].rsplit("-", 1)[0]
     return slug
