@@ -247,3 +247,16 @@ def test_names_that_only_look_alike_stay_apart():
     assert resolve_affiliation("Université Paris-Saclay").slug == "universite-paris-saclay"
     assert resolve_affiliation("University Hospital Zurich").slug == "university-hospital-zurich"
     assert resolve_affiliation("Queen&amp;#x27;s University").slug == "queen-s-university"
+
+
+def test_a_comma_joined_institution_set_keeps_campuses_and_each_institution() -> None:
+    """whitney-house's ICLR 2025 affiliations: one `, `-joined set per paper."""
+    from paperfind.ingest.extra.iclr_lists import _institution_set
+
+    def slugs(raw: str) -> list[str]:
+        return [a.slug for a in _institution_set(raw)]
+
+    assert slugs("University of California, Los Angeles, Google") == ["ucla", "google"]
+    assert slugs("University of California, Berkeley, Meta") == ["berkeley", "meta"]
+    assert slugs("Stanford University, MIT") == ["stanford", "mit"]
+    assert slugs("Google, Mountain View, Tsinghua University") == ["google", "tsinghua"]

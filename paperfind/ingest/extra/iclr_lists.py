@@ -43,8 +43,16 @@ def _qualifies(previous: str, piece: str) -> bool:
     """Whether `piece` is a place qualifying the institution before it, not an institution."""
     if len(piece.split()) > 2 or _INSTITUTION_WORDS.search(piece):
         return False
-    before = build.resolve(previous).slug
-    return bool(institution_info(before)) and build.resolve(f"{previous}, {piece}").slug == before
+    joined = build.resolve(f"{previous}, {piece}").slug
+    if not institution_info(joined):
+        return False
+    # "Google, Mountain View" is Google and "University of California, Los Angeles" UCLA: the
+    # piece is a place, or names the very institution the two together name ("..., Berkeley");
+    # in "Stanford University, MIT" it is an institution of its own
+    alone = build.resolve(piece).slug
+    if alone == joined:  # a campus of a university system the name alone does not place
+        return "universit" in previous.casefold() and not institution_info(build.resolve(previous).slug)
+    return not institution_info(alone)
 
 
 def _institution_set(raw: str) -> list[Affiliation]:
