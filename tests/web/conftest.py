@@ -23,6 +23,18 @@ GPQA = "colm2024:Ti67584b98"  # "GPQA: A Graduate-Level Google-Proof Q&A Benchma
 MINICPM = "colm2024:3X2L2TFr0f"  # 24 authors: the Chinese card cuts after ten with 等
 SLICES = [("3dv", 2025, {"1xLfRYErqk"}), ("colm", 2024, {"dkpeWQRmlc", "Ti67584b98", "3X2L2TFr0f"}),
           ("corl", 2022, {"80vpxjt3vq"}), ("ijcai", 2021, set())]  # ijcai has areas
+# One address of each kind of page the portal serves, over the slices above (for the layout
+# tests at phone and desktop widths and bench/desktop_layout.py).
+PAGE_KINDS = {
+    "home": "/",
+    "search": "/?q=learning",  # results from all four venues: every facet has several values
+    "paper": f"/papers/{MINICPM}",  # 24 authors with affiliations
+    "author": "/authors/andreas-geiger",
+    "institution": "/institutions/google",
+    "venue": "/venues/colm?year=2024",
+    "area": "/areas/Knowledge%20Representation%20and%20Reasoning",
+    "stats": "/stats",
+}
 
 
 @dataclass
