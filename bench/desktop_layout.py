@@ -31,9 +31,6 @@ sys.path.insert(0, str(REPO))
 
 from bench.common import append_results  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 WIDTHS = (1280, 1024)
 FRONT_END = ("paperfind/web/templates", "paperfind/web/static")
 # The elements whose boxes make the layout: bars, columns, cards, panels, controls.
@@ -61,7 +58,7 @@ MEASURE = """(selectors) => {
 PIXEL_DIFF = """async ([a, b]) => {
   const load = async (b64) => createImageBitmap(await (await fetch("data:image/png;base64," + b64)).blob());
   const [x, y] = [await load(a), await load(b)];
-  if (x.width !== y.width || x.height !== y.height) return -1;
+  if (x.width !== y.width || x.height !== y.height) return [-1, ""];
   const pixels = (img) => {
     const canvas = new OffscreenCanvas(img.width, img.height);
     const ctx = canvas.getContext("2d");
@@ -69,11 +66,15 @@ PIXEL_DIFF = """async ([a, b]) => {
     return ctx.getImageData(0, 0, img.width, img.height).data;
   };
   const [p, q] = [pixels(x), pixels(y)];
-  let differ = 0;
+  let differ = 0, x0 = x.width, y0 = x.height, x1 = -1, y1 = -1;
   for (let i = 0; i < p.length; i += 4) {
-    if (p[i] !== q[i] || p[i + 1] !== q[i + 1] || p[i + 2] !== q[i + 2] || p[i + 3] !== q[i + 3]) differ++;
+    if (p[i] !== q[i] || p[i + 1] !== q[i + 1] || p[i + 2] !== q[i + 2] || p[i + 3] !== q[i + 3]) {
+      differ++;
+      const px = (i / 4) % x.width, py = Math.floor(i / 4 / x.width);
+      x0 = Math.min(x0, px); y0 = Math.min(y0, py); x1 = Math.max(x1, px); y1 = Math.max(y1, py);
+    }
   }
-  return differ;
+  return differ ? [differ, `${x0},${y0}–${x1},${y1}`] : [0, ""];
 }"""
 LAUNCH = """
 import sys, uvicorn
@@ -155,7 +156,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    from tests.web.conftest import PAGE_KINDS
+    from tests.web.conftest import BROWSER_ARGS, CHROMIUM, PAGE_KINDS
 
     with tempfile.TemporaryDirectory() as tmp:
         db = build_db(Path(tmp) / "db")
@@ -164,7 +165,7 @@ def main() -> None:
         rows, moved_total, compared_total, pixels_total = [], 0, 0, 0
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
                 scratch = browser.new_page()
                 for kind, path in PAGE_KINDS.items():
                     for width in WIDTHS:
@@ -175,12 +176,12 @@ def main() -> None:
                             moved = [k for k in b_boxes if b_boxes[k] != a_boxes.get(k)]
                             compared_total += compared
                             moved_total += len(moved)
-                            differ = 0 if b_shot == a_shot else scratch.evaluate(
+                            differ, where = [0, ""] if b_shot == a_shot else scratch.evaluate(
                                 PIXEL_DIFF, [base64.b64encode(s).decode() for s in (b_shot, a_shot)])
                             pixels_total += max(differ, 0)
                             rows.append(f"| {kind} | {width} | {lang} | {compared} | "
                                         f"{', '.join(moved) or 'none'} | "
-                                        f"{'size differs' if differ < 0 else differ} |")
+                                        f"{'size differs' if differ < 0 else differ} | {where} |")
                 browser.close()
         finally:
             for proc, _ in servers:
@@ -190,7 +191,7 @@ def main() -> None:
             "database and package. Boxes: x, y, width, height and display of every element "
             "matched by the selectors in bench/desktop_layout.py.\n\n"
             "| page | width | lang | boxes compared | selectors whose boxes moved | "
-            "pixels that differ (full page) |\n|---|---|---|---|---|---|\n")
+            "pixels that differ (full page) | where (x,y–x,y) |\n|---|---|---|---|---|---|---|\n")
     table = head + "\n".join(rows) + (f"\n\n{compared_total} boxes compared, "
                                       f"{moved_total} selectors moved, {pixels_total} pixels differ.\n")
     print(table)

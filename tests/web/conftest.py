@@ -34,7 +34,11 @@ PAGE_KINDS = {
     "venue": "/venues/colm?year=2024",
     "area": "/areas/Knowledge%20Representation%20and%20Reasoning",
     "stats": "/stats",
+    "docs": "/docs",
 }
+CHROMIUM = Path("/usr/bin/chromium")
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @dataclass
@@ -83,3 +87,15 @@ def portal(portal_db: Path) -> Portal:
         yield Portal(url, pf, client)
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (one for the whole session)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        yield browser
+        browser.close()
