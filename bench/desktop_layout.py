@@ -162,38 +162,53 @@ def main() -> None:
         db = build_db(Path(tmp) / "db")
         before_tree = tree_with_front_end_of(args.before, Path(tmp) / "before")
         servers = [serve(before_tree, db), serve(REPO, db)]
-        rows, moved_total, compared_total, pixels_total = [], 0, 0, 0
+        rows, totals = [], {"compared": 0, "moved": 0, "pixels": 0, "noise": 0}
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
                 scratch = browser.new_page()
+
+                def pixel_diff(x: bytes, y: bytes) -> tuple[int, str]:
+                    if x == y:
+                        return 0, ""
+                    return tuple(scratch.evaluate(PIXEL_DIFF, [base64.b64encode(s).decode()
+                                                               for s in (x, y)]))
+
                 for kind, path in PAGE_KINDS.items():
                     for width in WIDTHS:
                         for lang in ("en", "zh"):
                             (b_boxes, b_shot), (a_boxes, a_shot) = (
                                 capture(browser, url, path, width, lang) for _, url in servers)
-                            compared = sum(len(v) for v in b_boxes.values())
+                            # the baseline: the same front end twice, for the rasteriser's noise
+                            _, b_again = capture(browser, servers[0][1], path, width, lang)
                             moved = [k for k in b_boxes if b_boxes[k] != a_boxes.get(k)]
-                            compared_total += compared
-                            moved_total += len(moved)
-                            differ, where = [0, ""] if b_shot == a_shot else scratch.evaluate(
-                                PIXEL_DIFF, [base64.b64encode(s).decode() for s in (b_shot, a_shot)])
-                            pixels_total += max(differ, 0)
-                            rows.append(f"| {kind} | {width} | {lang} | {compared} | "
+                            differ, where = pixel_diff(b_shot, a_shot)
+                            noise, noise_where = pixel_diff(b_shot, b_again)
+                            totals["compared"] += sum(len(v) for v in b_boxes.values())
+                            totals["moved"] += len(moved)
+                            totals["pixels"] += max(differ, 0)
+                            totals["noise"] += max(noise, 0)
+                            rows.append(f"| {kind} | {width} | {lang} | "
+                                        f"{sum(len(v) for v in b_boxes.values())} | "
                                         f"{', '.join(moved) or 'none'} | "
-                                        f"{'size differs' if differ < 0 else differ} | {where} |")
+                                        f"{'size differs' if differ < 0 else differ} {where} | "
+                                        f"{'size differs' if noise < 0 else noise} {noise_where} |")
                 browser.close()
         finally:
             for proc, _ in servers:
                 proc.terminate()
                 proc.wait(timeout=10)
-    head = (f"Front end of `{args.before}` (before) against the working tree (after), same "
-            "database and package. Boxes: x, y, width, height and display of every element "
-            "matched by the selectors in bench/desktop_layout.py.\n\n"
+    head = (f"Front end of `{args.before}` (before) against the working tree's (after), same "
+            "database and package, Debian's Chromium. Boxes: x, y, width, height and display of "
+            "every element matched by the selectors in bench/desktop_layout.py. Pixels: of a "
+            "full-page screenshot (the search page's timing line painted over), with the region "
+            "x,y–x,y that holds them; the baseline is `before` captured twice.\n\n"
             "| page | width | lang | boxes compared | selectors whose boxes moved | "
-            "pixels that differ (full page) | where (x,y–x,y) |\n|---|---|---|---|---|---|---|\n")
-    table = head + "\n".join(rows) + (f"\n\n{compared_total} boxes compared, "
-                                      f"{moved_total} selectors moved, {pixels_total} pixels differ.\n")
+            "pixels that differ, before / after | pixels that differ, before / before |\n"
+            "|---|---|---|---|---|---|---|\n")
+    table = head + "\n".join(rows) + (
+        f"\n\n{totals['compared']} boxes compared, {totals['moved']} selectors moved; "
+        f"{totals['pixels']} pixels differ before / after, {totals['noise']} before / before.\n")
     print(table)
     append_results("Desktop layout before and after the phone layout", table)
 
