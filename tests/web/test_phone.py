@@ -189,6 +189,26 @@ def test_chips_follow_the_query_typed_after_the_page_loaded(browser, portal):
     assert not errors, errors
 
 
+def test_filters_work_without_script(browser, portal):
+    context = browser.new_context(base_url=portal.url, locale="en-US", is_mobile=True,
+                                  has_touch=True, java_script_enabled=False,
+                                  viewport={"width": 390, "height": PHONE_HEIGHT})
+    page = context.new_page()
+    page.goto(SEARCH)
+    expect(page.locator("#facets")).to_be_hidden()
+    page.locator("#filter-toggle summary").click()  # a <details>: no script needed to open it
+    page.locator("#facets .facet-value", has_text="CoRL").click()
+    page.wait_for_url(re.compile(r"venue=corl"))
+    expect(page.locator("#facets")).to_be_hidden()
+    page.locator("#filter-bar a.chip", has_text="CoRL").click()
+    page.wait_for_url(lambda url: "venue=" not in url)
+    assert query(page.url) == {"q": ["learning"]}
+    page.goto("/?q=zzzqqxxnothing")  # no results, no facets: nothing to fold
+    expect(page.locator("#filter-bar")).to_be_hidden()
+    assert document_width(page) <= 390
+    context.close()
+
+
 def test_phone_screenshots(browser, portal):
     for lang, path, name, opened in [("en", SEARCH + "&venue=corl", "phone-search", False),
                                      ("zh", SEARCH, "phone-filters-zh", True),
