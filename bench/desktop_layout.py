@@ -4,8 +4,9 @@ A phone layout must leave the desktop one as it was. This serves the same databa
 with the templates and static files of a git ref (`--before`, default `main`) and once with the
 working tree's, opens every kind of page (tests/web/conftest.py PAGE_KINDS) in Debian's
 Chromium at 1280 and 1024 px wide in both languages, and compares the boxes of the main
-elements (position and size, to 1/100 px) and the pixels of a full-page screenshot of each. The rest of the
-package is the working tree's in both runs, so only the web layer's front end differs.
+elements (position and size, to 1/100 px) and the pixels of a full-page screenshot of each; the
+baseline, in the same run, is the ref's front end against itself (the rasteriser's own noise).
+The rest of the package is the working tree's in both, so only the web layer's front end differs.
 
     .venv/bin/python bench/desktop_layout.py [--before main]
 """
@@ -56,7 +57,8 @@ MEASURE = """(selectors) => {
 }"""
 # Pixels that differ between two PNGs, counted by the browser itself (no image library here).
 PIXEL_DIFF = """async ([a, b]) => {
-  const load = async (b64) => createImageBitmap(await (await fetch("data:image/png;base64," + b64)).blob());
+  const load = async (b64) =>
+    createImageBitmap(await (await fetch("data:image/png;base64," + b64)).blob());
   const [x, y] = [await load(a), await load(b)];
   if (x.width !== y.width || x.height !== y.height) return [-1, ""];
   const pixels = (img) => {

@@ -58,7 +58,8 @@ def query(url: str) -> dict[str, list[str]]:
 
 
 def document_width(page) -> int:
-    return page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+    return page.evaluate("Math.max(document.documentElement.scrollWidth, "
+                         "document.body.scrollWidth)")
 
 
 def wider_than(page, width: int) -> list[str]:
@@ -95,12 +96,14 @@ def test_a_filter_is_applied_from_the_folded_facets_and_removed_by_its_chip(phon
     expect(toggle).to_have_text(FILTERS[phone.lang])
     expect(facets).to_be_hidden()  # folded: the results come first
     assert phone.locator("#cards .card").first.bounding_box()["y"] < PHONE_HEIGHT
-    all_results = int(re.sub(r"\D", "", phone.locator("#results-count").inner_text().split("·")[0]))
+    count_line = phone.locator("#results-count").inner_text()
+    all_results = int(re.sub(r"\D", "", count_line.split("·")[0]))
 
     toggle.click()  # opens, with the counts
     expect(facets).to_be_visible()
     venue = facets.locator(".facet").first.locator(".facet-value").first
-    label, count = venue.locator("span").first.inner_text(), int(venue.locator(".count").inner_text())
+    label = venue.locator("span").first.inner_text()
+    count = int(venue.locator(".count").inner_text())
     assert 0 < count < all_results
     venue.click()  # applies: the new page has the filter, the facets folded again
     phone.wait_for_url(re.compile(r"venue="))
@@ -155,6 +158,9 @@ def test_touch_targets_are_at_least_40_px(phone):
 
 def test_the_search_box_stays_put_under_an_on_screen_keyboard(phone):
     phone.goto("/")
+    # the keyboard covers the page instead of shrinking it, so nothing sized by the screen moves
+    viewport = phone.locator("meta[name=viewport]").get_attribute("content")
+    assert "interactive-widget=resizes-visual" in viewport
     box = phone.locator("#q")
     assert box.get_attribute("enterkeyhint") == "search"
     # 16 px or more, or a phone zooms the page in when the box takes the focus
@@ -232,7 +238,8 @@ def test_desktop_keeps_the_facet_column_and_no_phone_controls(browser, portal, w
     page = context.new_page()
     page.goto(SEARCH + "&venue=corl")
     expect(page.locator("#filter-bar")).to_be_hidden()
-    facets, results = page.locator("#facets").bounding_box(), page.locator("#results").bounding_box()
+    facets = page.locator("#facets").bounding_box()
+    results = page.locator("#results").bounding_box()
     assert facets["width"] == 230 and facets["x"] + 230 + 28 == results["x"]
     assert facets["y"] == results["y"]
     value = page.locator("#facets .facet-value").first.bounding_box()
