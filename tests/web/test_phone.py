@@ -247,3 +247,14 @@ def test_desktop_keeps_the_facet_column_and_no_phone_controls(browser, portal, w
     page.goto(PAGE_KINDS["stats"])
     assert page.locator(".table-box").evaluate("b => getComputedStyle(b).overflowX") == "visible"
     context.close()
+
+
+def test_each_chip_drops_only_its_own_value(portal):
+    page = portal.get("/", params=[("q", "learning"), ("venue", "colm"), ("venue", "corl"),
+                                   ("sort", "newest")]).text
+    chips = dict(re.findall(r'<a class="chip" href="([^"]+)" data-param="venue" '
+                            r'data-value="(\w+)"', page))
+    assert {v: k for k, v in chips.items()} == {
+        "colm": "/?q=learning&amp;venue=corl&amp;sort=newest",
+        "corl": "/?q=learning&amp;venue=colm&amp;sort=newest"}
+    assert '<span class="filter-count">2</span>' in page
