@@ -23,6 +23,22 @@ GPQA = "colm2024:Ti67584b98"  # "GPQA: A Graduate-Level Google-Proof Q&A Benchma
 MINICPM = "colm2024:3X2L2TFr0f"  # 24 authors: the Chinese card cuts after ten with 等
 SLICES = [("3dv", 2025, {"1xLfRYErqk"}), ("colm", 2024, {"dkpeWQRmlc", "Ti67584b98", "3X2L2TFr0f"}),
           ("corl", 2022, {"80vpxjt3vq"}), ("ijcai", 2021, set())]  # ijcai has areas
+# One address of each kind of page the portal serves, over the slices above (for the layout
+# tests at phone and desktop widths and bench/desktop_layout.py).
+PAGE_KINDS = {
+    "home": "/",
+    "search": "/?q=learning",  # results from all four venues: every facet has several values
+    "paper": f"/papers/{MINICPM}",  # 24 authors with affiliations
+    "author": "/authors/andreas-geiger",
+    "institution": "/institutions/google",
+    "venue": "/venues/colm?year=2024",
+    "area": "/areas/Knowledge%20Representation%20and%20Reasoning",
+    "stats": "/stats",
+    "docs": "/docs",
+}
+CHROMIUM = Path("/usr/bin/chromium")
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @dataclass
@@ -71,3 +87,15 @@ def portal(portal_db: Path) -> Portal:
         yield Portal(url, pf, client)
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (one for the whole session)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        yield browser
+        browser.close()

@@ -143,6 +143,23 @@
         results.appendChild(nav);
       }
       renderFacets(data, qs);
+      updateFilterBar(qs);
+    }
+
+    // The narrow-screen filter bar: shown once there are facets to fold, and each chip's link
+    // follows the query typed since the page loaded (it drops only its own filter).
+    function updateFilterBar(qs) {
+      const bar = document.getElementById("filter-bar");
+      if (!bar) return;
+      const chips = bar.querySelectorAll("a.chip");
+      for (const chip of chips) {
+        const kept = new URLSearchParams();
+        for (const [k, v] of new URLSearchParams(qs)) {
+          if (!(k === chip.dataset.param && v === chip.dataset.value)) kept.append(k, v);
+        }
+        chip.setAttribute("href", "/?" + kept.toString());
+      }
+      bar.hidden = !(facets && facets.children.length) && !chips.length;
     }
 
     function renderFacets(data, qs) {
