@@ -39,6 +39,7 @@ from types import ModuleType
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import DATA, REPO, append_results  # noqa: E402
+from bench.institutions_sample import slot_triples  # noqa: E402
 from paperfind.ingest import institutions as current  # noqa: E402
 from paperfind.ingest.jsonl import read_export  # noqa: E402
 from paperfind.model import Record  # noqa: E402
@@ -95,10 +96,6 @@ def accuracy(module: ModuleType, rows: list[dict[str, str]]) -> dict[str, tuple[
     return {pool: (right, total) for pool, (right, total) in counts.items()}
 
 
-def _split(value: object) -> list[str]:
-    return value.split(";") if isinstance(value, str) else []
-
-
 def corpus_affiliations() -> Counter:
     """(raw, norm, abbr) → how many affiliations of the bundled corpus are that triple."""
     wanted: dict[str, set[str]] = {}
@@ -119,20 +116,8 @@ def corpus_affiliations() -> Counter:
         for item in items:
             if str(item.get("id", "")) not in ids:
                 continue
-            norms, abbrs = _split(item.get("aff_unique_norm")), _split(item.get("aff_unique_abbr"))
-            indexes = _split(item.get("aff_unique_index"))
-            for number, slot in enumerate(_split(item.get("aff"))):
-                raws = [p.strip() for p in slot.split("+")]
-                index_slot = indexes[number] if number < len(indexes) else ""
-                parts = index_slot.split("+") if index_slot else []
-                if len(parts) != len(raws):
-                    parts = [""] * len(raws)
-                for raw, index in zip(raws, parts):
-                    i = int(index) if index.strip().isdigit() else None
-                    norm = norms[i] if i is not None and i < len(norms) else ""
-                    abbr = abbrs[i] if i is not None and i < len(abbrs) else ""
-                    if raw or norm:
-                        found[(raw, norm, abbr)] += 1
+            for triple in slot_triples(item):
+                found[triple] += 1
     return found
 
 

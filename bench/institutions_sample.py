@@ -22,6 +22,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Iterator
 
 from paperfind.ingest.jsonl import read_export
 from paperfind.model import Record
@@ -37,6 +38,25 @@ def _split(value: object) -> list[str]:
     return value.split(";") if isinstance(value, str) else []
 
 
+def slot_triples(item: dict) -> Iterator[tuple[str, str, str]]:
+    """(raw, norm, abbr) of each affiliation of a paperlists record's author slots, the
+    `aff_unique_*` lists aligned by `aff_unique_index` as the paperlists reader aligns them."""
+    norms, abbrs = _split(item.get("aff_unique_norm")), _split(item.get("aff_unique_abbr"))
+    indexes = _split(item.get("aff_unique_index"))
+    for slot_number, slot in enumerate(_split(item.get("aff"))):
+        raws = [p.strip() for p in slot.split("+")]
+        index_slot = indexes[slot_number] if slot_number < len(indexes) else ""
+        index_parts = index_slot.split("+") if index_slot else []
+        if len(index_parts) != len(raws):
+            index_parts = [""] * len(raws)
+        for raw, index in zip(raws, index_parts):
+            number = int(index) if index.strip().isdigit() else None
+            norm = norms[number].strip() if number is not None and number < len(norms) else ""
+            abbr = abbrs[number].strip() if number is not None and number < len(abbrs) else ""
+            if raw or norm:
+                yield raw, norm, abbr
+
+
 def paperlists_pool() -> dict[tuple[str, str, str], str]:
     """(raw, norm, abbr) of every paperlists author slot → the first `venue/file:id` with it."""
     pool: dict[tuple[str, str, str], str] = {}
@@ -44,20 +64,8 @@ def paperlists_pool() -> dict[tuple[str, str, str], str]:
         with gzip.open(path, "rt", encoding="utf-8") as handle:
             items = json.load(handle)
         for item in items:
-            norms, abbrs = _split(item.get("aff_unique_norm")), _split(item.get("aff_unique_abbr"))
-            indexes = _split(item.get("aff_unique_index"))
-            for slot_number, slot in enumerate(_split(item.get("aff"))):
-                raws = [p.strip() for p in slot.split("+")]
-                index_slot = indexes[slot_number] if slot_number < len(indexes) else ""
-                index_parts = index_slot.split("+") if index_slot else []
-                if len(index_parts) != len(raws):
-                    index_parts = [""] * len(raws)
-                for raw, index in zip(raws, index_parts):
-                    number = int(index) if index.strip().isdigit() else None
-                    norm = norms[number].strip() if number is not None and number < len(norms) else ""
-                    abbr = abbrs[number].strip() if number is not None and number < len(abbrs) else ""
-                    if raw or norm:
-                        pool.setdefault((raw, norm, abbr), f"{path.parent.name}/{path.name}:{item.get('id', '')}")
+            for triple in slot_triples(item):
+                pool.setdefault(triple, f"{path.parent.name}/{path.name}:{item.get('id', '')}")
     return pool
 
 

@@ -66,6 +66,18 @@ def openreview_links(forum_id: str, pdf: object = "") -> dict[str, str]:
     return links
 
 
+def crawled_paper(path: Path, index: int, venue: str, year: int, cell: dict[str, str],
+                  **fields: object) -> Record | BadRecord:
+    """A row of an OpenReview crawl (`paper_id` or the forum link, title, abstract, keywords),
+    the shape the evanzd and NeurIPS OpenReviewData crawlers share."""
+    forum_id = cell["paper_id"].strip() or forum_id_from_url(cell.get("link"))
+    if not forum_id:
+        return BadRecord(str(path), index, "empty 'paper_id' and no forum link")
+    return new_record(path, index, venue, year, cell["title"], source_id=forum_id, forum_id=forum_id,
+                      abstract=text(cell["abstract"]), keywords=split_keywords(cell.get("keywords")),
+                      links=openreview_links(forum_id), **fields)
+
+
 def split_keywords(raw: object) -> list[str]:
     """Author keywords from a `;`- or `,`-joined string or a list of such strings."""
     items = raw if isinstance(raw, list) else [raw]

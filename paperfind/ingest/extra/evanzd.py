@@ -55,14 +55,7 @@ def read_papers(path: Path) -> Iterator[Record | BadRecord]:
             yield item
             continue
         index, cell = item
-        forum_id = cell["paper_id"] or build.forum_id_from_url(cell.get("link"))
-        if not forum_id:
-            yield BadRecord(str(path), index, "empty 'paper_id' and no forum link")
-            continue
-        yield build.new_record(
-            path, index, "iclr", year, cell["title"], source_id=forum_id, forum_id=forum_id,
-            abstract=build.text(cell["abstract"]), keywords=build.split_keywords(cell.get("keywords")),
-            links=build.openreview_links(forum_id))
+        yield build.crawled_paper(path, index, "iclr", year, cell)
 
 
 def read_ratings(path: Path) -> Iterator[Record | BadRecord]:

@@ -73,11 +73,4 @@ def read(path: Path) -> Iterator[Record | BadRecord]:
     col = require_columns(path, columns, ("paper_id", "title", "abstract"))
     for index, row in enumerate(rows):
         cell = {name: row[i] if i < len(row) else "" for name, i in col.items()}
-        forum_id = cell["paper_id"].strip() or build.forum_id_from_url(cell.get("link"))
-        if not forum_id:
-            yield BadRecord(str(path), index, "empty 'paper_id' and no forum link")
-            continue
-        yield build.new_record(
-            path, index, "nips", year, cell["title"], source_id=forum_id, forum_id=forum_id,
-            abstract=build.text(cell["abstract"]), keywords=build.split_keywords(cell.get("keywords")),
-            status=status, links=build.openreview_links(forum_id))
+        yield build.crawled_paper(path, index, "nips", year, cell, status=status)
