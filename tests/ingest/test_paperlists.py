@@ -12,7 +12,7 @@ from paperfind.ingest.errors import BadRecord, SourceError
 from paperfind.ingest.paperlists import read_paperlists, venue_year_from_path
 from paperfind.ingest.venues import display_name, normalize_status
 from paperfind.model import Record
-from tests.realdata import PAPERLISTS, write_slice
+from tests.realdata import PAPERLISTS, REAL_PAPERLISTS, write_slice
 
 
 def _read(path: Path, venue: str = "x", year: int = 2020) -> list:
@@ -26,8 +26,9 @@ def test_venue_and_year_from_path():
         venue_year_from_path("papers.json.gz")
 
 
+@pytest.mark.realdata
 def test_a_whole_real_file_reads_cleanly():
-    records = _read(PAPERLISTS / "3dv" / "3dv2025.json.gz", "3dv", 2025)
+    records = _read(REAL_PAPERLISTS / "3dv" / "3dv2025.json.gz", "3dv", 2025)
     assert len(records) == 142 and all(isinstance(r, Record) for r in records)
     assert all(r.title and r.venue == "3dv" and r.year == 2025 and r.key == "" for r in records)
 
