@@ -35,24 +35,26 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
     if report.skipped and item.get_closest_marker("realdata"):
+        longrepr = report.longrepr
+        reason = (longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)).removeprefix("Skipped: ")
         if _required():
-            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
             report.outcome = "failed"
             report.longrepr = f"a real-data test was skipped although {REQUIRE_ENV}=1: {reason}"
         else:
-            item.config.stash[_skipped].append(item.nodeid)
+            item.config.stash[_skipped].append(reason)
     return report
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> Generator[None, None, None]:
     yield  # after pytest's own summaries, so this is the last line before the totals
-    skipped = config.stash[_skipped]
-    if skipped:
-        why = real_data_missing() or "their data was not found"
+    reasons = config.stash[_skipped]
+    if reasons:
+        n = len(reasons)
+        why = "; ".join(sorted(set(reasons)))
+        where = "; they run where that folder exists (.ci/run requires them)" if real_data_missing() else ""
         terminalreporter.write_line(
-            f"realdata: {len(skipped)} real-data tests skipped: {why}; they run, and .ci/run "
-            f"requires them, where that folder exists")
+            f"realdata: {n} real-data test{'s' if n != 1 else ''} skipped: {why}{where}")
 
 
 @pytest.fixture(scope="session")
