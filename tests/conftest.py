@@ -1,16 +1,65 @@
-"""Shared test fixtures."""
+"""Shared test fixtures, and the `realdata` marker: tests that need the full files of
+../shared/data run when it is there and are skipped (with one summary line) when it is not.
+With PAPERFIND_REQUIRE_REALDATA=1 (set by .ci/run) a skipped real-data test is a failure."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Generator
 
 import pytest
 
-from tests.realdata import DATA, PAPERLISTS
+from tests.realdata import REAL_DATA, real_data_missing
+
+REQUIRE_ENV = "PAPERFIND_REQUIRE_REALDATA"
+_skipped = pytest.StashKey[list[str]]()
+
+
+def _required() -> bool:
+    return os.environ.get(REQUIRE_ENV, "") not in ("", "0")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[_skipped] = []
+    if _required() and (why := real_data_missing()):
+        raise pytest.UsageError(f"{REQUIRE_ENV}=1 but {why}")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("realdata") and (why := real_data_missing()):
+        pytest.skip(why)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.skipped and item.get_closest_marker("realdata"):
+        longrepr = report.longrepr
+        reason = (longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)).removeprefix("Skipped: ")
+        if _required():
+            report.outcome = "failed"
+            report.longrepr = f"a real-data test was skipped although {REQUIRE_ENV}=1: {reason}"
+        else:
+            item.config.stash[_skipped].append(reason)
+    return report
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> Generator[None, None, None]:
+    yield  # after pytest's own summaries, so this is the last line before the totals
+    reasons = config.stash[_skipped]
+    if reasons:
+        n = len(reasons)
+        why = "; ".join(sorted(set(reasons)))
+        where = "; they run where that folder exists (.ci/run requires them)" if real_data_missing() else ""
+        terminalreporter.write_line(
+            f"realdata: {n} real-data test{'s' if n != 1 else ''} skipped: {why}{where}")
 
 
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
-    if not PAPERLISTS.is_dir():
-        pytest.fail(f"the real data is expected at {DATA} (../shared/data beside the repo)")
-    return DATA
+    """The full real data folder (../shared/data); skips the test when it is not there."""
+    if why := real_data_missing():
+        pytest.skip(why)
+    return REAL_DATA

@@ -1,4 +1,11 @@
-"""Slices of the real data files, written as small source files for tests."""
+"""Where the tests find real data: slices kept in the repository, and the full files beside it.
+
+`PAPERLISTS` and `EXTRA` are the slices in tests/data/slices/ (cut by scripts/cut-test-slices,
+sources and selection rules in tests/data/PROVENANCE.md): the real files' formats and folder
+layout with fewer records, so a fresh clone runs the suite. `REAL_PAPERLISTS` and `REAL_EXTRA`
+are the full files in ../shared/data; only tests marked `realdata` read them, and those are
+skipped when the folder is not there (tests/conftest.py).
+"""
 
 from __future__ import annotations
 
@@ -7,13 +14,25 @@ import json
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data"
-PAPERLISTS = DATA / "paperlists"
-EXTRA = DATA / "extra"
+SLICES = REPO / "tests" / "data" / "slices"
+PAPERLISTS = SLICES / "paperlists"
+EXTRA = SLICES / "extra"
+REAL_DATA = REPO.parent / "shared" / "data"
+REAL_PAPERLISTS = REAL_DATA / "paperlists"
+REAL_EXTRA = REAL_DATA / "extra"
 
 
-def load_paperlist(venue: str, year: int) -> list[dict]:
-    with gzip.open(PAPERLISTS / venue / f"{venue}{year}.json.gz", "rt", encoding="utf-8") as fh:
+def real_data_missing() -> str | None:
+    """Why the full real files cannot be read here, or None when they can."""
+    missing = [p for p in (REAL_PAPERLISTS, REAL_EXTRA) if not p.is_dir()]
+    if not missing:
+        return None
+    return f"the real data is not at {REAL_DATA} (../shared/data beside the repo)"
+
+
+def load_paperlist(venue: str, year: int, root: Path = PAPERLISTS) -> list[dict]:
+    """The records of `root/venue/venueYEAR.json.gz` (by default the slice kept in the repo)."""
+    with gzip.open(root / venue / f"{venue}{year}.json.gz", "rt", encoding="utf-8") as fh:
         return json.load(fh)
 
 

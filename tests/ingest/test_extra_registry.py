@@ -1,4 +1,4 @@
-"""The adapter registry over the real extra/ tree, and what a user sees for broken files."""
+"""The adapter registry over the real extra/ tree (realdata), and what a user sees for broken files."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ import pytest
 
 from paperfind.ingest.errors import BadRecord, SourceError
 from paperfind.ingest.extra import ADAPTERS, find_adapter
-from tests.realdata import EXTRA
+from tests.realdata import EXTRA, REAL_EXTRA
 
 
 @pytest.mark.realdata
 def test_every_data_file_of_extra_has_an_adapter() -> None:
-    files = sorted(p for p in EXTRA.rglob("*") if p.is_file()
+    files = sorted(p for p in REAL_EXTRA.rglob("*") if p.is_file()
                    and p.name not in ("README.md", "LICENSE"))  # two sources ship their licence
     assert len(files) == 51  # README: 53 files, two of them LICENSE files
-    missing = [str(p.relative_to(EXTRA)) for p in files if find_adapter(p) is None]
+    missing = [str(p.relative_to(REAL_EXTRA)) for p in files if find_adapter(p) is None]
     assert missing == []
     used = {find_adapter(p).name for p in files}
     assert used == {a.name for a in ADAPTERS}  # no adapter without a file

@@ -1,9 +1,10 @@
 """Every recent-venue adapter on its real file: the README's counts, and each source's quirks.
 
-Files without abstracts are read whole and must give the README's record counts. For the
-files with abstracts (whose text cleaning is the slow part) the file layer is checked for
-the full count, and the adapter on a slice of real rows written into a folder of the same
-name.
+The counts need the whole files of ../shared/data/extra (tests marked `realdata`): files
+without abstracts are read whole and must give the README's record counts; for the files with
+abstracts (whose text cleaning is the slow part) the file layer is checked for the full count.
+Each source's quirks are checked on the slices kept in the repository (tests/data/slices,
+see tests/data/PROVENANCE.md), or on rows of them written into a folder of the same name.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from paperfind.ingest.errors import BadRecord
 from paperfind.ingest.extra import find_adapter
 from paperfind.ingest.extra.files import read_json_lines, read_table
 from paperfind.model import Record
-from tests.realdata import EXTRA
+from tests.realdata import EXTRA, REAL_EXTRA
 
 
 @functools.lru_cache(maxsize=None)  # a file read whole by two tests is read once
@@ -55,6 +56,7 @@ def slice_csv(tmp: Path, rel: str, keep: Callable[[int, list[str]], bool]) -> Pa
     return out
 
 
+@pytest.mark.realdata
 @pytest.mark.parametrize("rel, records, skipped", [
     ("iclr2025-whitney-house/papers.csv.gz", 11_672, 0),
     ("vlm-paper-search-euisuk/2024-iclr-formatted.md.gz", 7_401, 0),
@@ -74,11 +76,12 @@ def slice_csv(tmp: Path, rel: str, keep: Callable[[int, list[str]], bool]) -> Pa
     ("papercopilot-paperlists-history/nips2024.json.gz", 4_553, 0),
 ])
 def test_whole_file_gives_the_readme_count(rel: str, records: int, skipped: int) -> None:
-    good, bad = read_all(EXTRA / rel)
+    good, bad = read_all(REAL_EXTRA / rel)
     assert (len(good), len(bad)) == (records, skipped)
     assert all(r.title and r.year and r.venue in ("iclr", "icml", "nips") for r in good)
 
 
+@pytest.mark.realdata
 @pytest.mark.parametrize("rel, titled, of", [
     # No titles in these files: a paper gets its title by author list from the early
     # paperlists version, which lists fewer papers (3,340 and 4,553); the rest are reported.
@@ -86,7 +89,7 @@ def test_whole_file_gives_the_readme_count(rel: str, records: int, skipped: int)
     ("papercopilot-openreview/authors_nips_nips2024.json.gz", 4_200, 4_762),
 ])
 def test_author_files_without_titles_join_by_author_list(rel: str, titled: int, of: int) -> None:
-    good, bad = read_all(EXTRA / rel)
+    good, bad = read_all(REAL_EXTRA / rel)
     assert len(good) + len(bad) == of
     assert len(good) >= titled
     assert all("no title, the paper is not found in papercopilot-paperlists-history" in b.reason
@@ -95,6 +98,7 @@ def test_author_files_without_titles_join_by_author_list(rel: str, titled: int, 
     assert all(r.forum_id and r.authors for r in good)
 
 
+@pytest.mark.realdata
 @pytest.mark.parametrize("rel, delimiter, header, rows", [
     ("dotd-openreview-tables/ICML_cc_2024_Conference.csv.gz", "\t", False, 2_610),
     ("dotd-openreview-tables/ICLR_cc_2024_Conference.csv.gz", "\t", False, 2_260),
@@ -105,12 +109,13 @@ def test_author_files_without_titles_join_by_author_list(rel: str, titled: int, 
 ])
 def test_tables_with_abstracts_have_the_readme_row_count(rel, delimiter, header, rows) -> None:
     quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
-    _, body = read_table(EXTRA / rel, delimiter, header=header, quoting=quoting)
+    _, body = read_table(REAL_EXTRA / rel, delimiter, header=header, quoting=quoting)
     assert len(body) == rows
 
 
+@pytest.mark.realdata
 def test_json_lines_files_have_the_readme_count() -> None:
-    lines = list(read_json_lines(EXTRA / "iclr2026-imczxx-reviewtracker/iclr2026_submissions.jsonl.gz"))
+    lines = list(read_json_lines(REAL_EXTRA / "iclr2026-imczxx-reviewtracker/iclr2026_submissions.jsonl.gz"))
     assert len(lines) == 19_630 and not any(isinstance(x, BadRecord) for x in lines)
     assert sum(1 for _, note in lines if note.get("withdrawn") is True) == 2_351
 
@@ -145,9 +150,10 @@ def test_neurips_openreviewdata_quoted_newlines_and_status_from_file(tmp_path: P
     assert good[0].keywords[:2] == ["Diffusion Model", "Evidence Lower Bound"]
 
 
+@pytest.mark.realdata
 def test_events_export_skips_what_is_not_a_paper() -> None:
     # read whole: 2,682 entries, 2,634 posters
-    good, bad = read_all(EXTRA / "icml2024-events-lukasmosser/ICML_2024_Events.json.gz")
+    good, bad = read_all(REAL_EXTRA / "icml2024-events-lukasmosser/ICML_2024_Events.json.gz")
     assert len(good) == 2_634
     assert Counter(b.reason for b in bad) == Counter({"not a paper: a Workshop event": 30,
                                                        "not a paper: a Tutorial event": 12,
@@ -156,8 +162,9 @@ def test_events_export_skips_what_is_not_a_paper() -> None:
     assert good[0].links["site"] == "https://ICML.cc/virtual/2024/poster/35005"
 
 
+@pytest.mark.realdata
 def test_whitney_house_authors_are_not_an_order_and_decisions_are_final() -> None:
-    good, _ = read_all(EXTRA / "iclr2025-whitney-house/papers.csv.gz")
+    good, _ = read_all(REAL_EXTRA / "iclr2025-whitney-house/papers.csv.gz")
     assert all(not r.authors_ordered for r in good)
     assert Counter(r.status for r in good) == Counter({
         "Reject": 4_959, "Poster": 3_113, "Withdraw": 2_937, "Spotlight": 380, "Oral": 213,
@@ -227,7 +234,12 @@ def test_iclr2026_anonymous_submissions_and_decisions(tmp_path: Path) -> None:
     assert {r.status for r in good} == {"Under Review", "Withdraw"}
     assert good[0].forum_id == "h7qdCvhMdb" and good[0].abstract.startswith("Scaling inference")
     decided, _ = read_all(EXTRA / "iclr2026-zhuanxv-g/paper_info_cleaned.json.gz")
+    assert decided[0].authors[0].profile_id == "~Fahmida_Haque_Fariha1"
+
+
+@pytest.mark.realdata
+def test_iclr2026_decisions_of_the_whole_zhuanxv_file() -> None:
+    decided, _ = read_all(REAL_EXTRA / "iclr2026-zhuanxv-g/paper_info_cleaned.json.gz")
     assert Counter(r.status for r in decided) == Counter({
         "Reject": 460, "Withdraw": 287, "Poster": 177, "Desk Reject": 67, "Oral": 8,
         "Conditional Poster": 1})
-    assert decided[0].authors[0].profile_id == "~Fahmida_Haque_Fariha1"
