@@ -1,7 +1,8 @@
 """The sources of the missing years (ICLR 2019-2023, ICML 2020-2022, NeurIPS 2019-2021).
 
-Each reader's quirk is checked on real records of its file, and the joins on a real
-venue-year: by forum id, by proceedings hash, by title; what pairs with nothing is told.
+Each reader's quirk is checked on its whole real file (marked `realdata`), and the joins
+of each venue-year on the slices kept in the repository: by forum id, by proceedings hash,
+by title; what pairs with nothing is told.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from paperfind.ingest.venues import normalize_status
 from paperfind.model import Record
 from paperfind.store import Store
 from paperfind.ingest.run import ingest_paths
-from tests.realdata import EXTRA
+from tests.realdata import EXTRA, REAL_EXTRA
 
-pytestmark = pytest.mark.realdata
+realdata = pytest.mark.realdata
 HISTORY = "papercopilot-paperlists-history"
 
 
@@ -42,7 +43,7 @@ def write(root: Path, rel: str, data: bytes) -> Path:
 
 
 def raw_text(rel: str) -> str:
-    return gzip.decompress((EXTRA / rel).read_bytes()).decode("utf-8")
+    return gzip.decompress((REAL_EXTRA / rel).read_bytes()).decode("utf-8")
 
 
 def test_iclr_rankings_and_talks_are_our_statuses() -> None:
@@ -52,8 +53,9 @@ def test_iclr_rankings_and_talks_are_our_statuses() -> None:
     assert normalize_status("Poster") == "Poster"
 
 
+@realdata
 def test_forum_id_history_years_are_keyed_by_their_openreview_ids() -> None:
-    got = records(EXTRA / HISTORY / "iclr2023.json.gz")
+    got = records(REAL_EXTRA / HISTORY / "iclr2023.json.gz")
     assert len(got) == 4955
     assert all(r.forum_id and r.forum_id == r.source_id for r in got)
     statuses = {r.status for r in got}
@@ -63,13 +65,15 @@ def test_forum_id_history_years_are_keyed_by_their_openreview_ids() -> None:
     assert got[0].links["openreview"] == f"https://openreview.net/forum?id={got[0].forum_id}"
 
 
+@realdata
 def test_twice_escaped_entities_do_not_cut_an_author_name() -> None:
-    got = records(EXTRA / HISTORY / "nips2019.json.gz")
+    got = records(REAL_EXTRA / HISTORY / "nips2019.json.gz")
     names = {a.name for r in got for a in r.authors}
     assert "Cyprien de Masson d'Autume" in names
     assert not any("&" in n or n.startswith("#x27") for n in names)
 
 
+@realdata
 def test_evanzd_tsv_is_read_with_quoting_off(tmp_path: Path) -> None:
     text = raw_text("iclr2021-evanzd/paperlist.tsv.gz")
     header, *lines = text.splitlines()
@@ -78,14 +82,15 @@ def test_evanzd_tsv_is_read_with_quoting_off(tmp_path: Path) -> None:
     [record] = read(path)
     assert record.abstract.count('"') == quoted.split("\t")[4].count('"') > 0
     assert record.forum_id == quoted.split("\t")[0] and record.venue == "iclr" and record.year == 2021
-    assert len(records(EXTRA / "iclr2021-evanzd/paperlist.tsv.gz")) == 2966
-    assert len(records(EXTRA / "iclr2022-evanzd-pr3/paperlist-end.tsv.gz")) == 2692
+    assert len(records(REAL_EXTRA / "iclr2021-evanzd/paperlist.tsv.gz")) == 2966
+    assert len(records(REAL_EXTRA / "iclr2022-evanzd-pr3/paperlist-end.tsv.gz")) == 2692
 
 
+@realdata
 def test_evanzd_unknown_decision_means_withdrawn() -> None:
     rows = list(csv.reader(io.StringIO(raw_text("iclr2021-evanzd/ratings.tsv.gz")), delimiter="\t"))
     unknown = {r[0] for r in rows[1:] if r[-1] == "Unknown"}
-    got = records(EXTRA / "iclr2021-evanzd/ratings.tsv.gz")
+    got = records(REAL_EXTRA / "iclr2021-evanzd/ratings.tsv.gz")
     assert {r.forum_id for r in got if r.status == "Withdraw"} == unknown
     assert {r.status for r in got} == {"Withdraw", "Reject", "Poster", "Spotlight", "Oral"}
 
@@ -97,9 +102,10 @@ def test_a_short_evanzd_row_is_reported_with_its_columns(tmp_path: Path) -> None
     assert isinstance(bad, BadRecord) and "2 columns instead of 5" in str(bad)
 
 
+@realdata
 def test_virtual_site_object_keyed_by_forum_id() -> None:
     notes = json.loads(raw_text("iclr2020-virtual-site/papers.json.gz"))
-    got = records(EXTRA / "iclr2020-virtual-site/papers.json.gz")
+    got = records(REAL_EXTRA / "iclr2020-virtual-site/papers.json.gz")
     assert len(got) == len(notes) == 687
     assert {r.forum_id for r in got} == set(notes)
     assert all(len(r.abstract) > 50 and r.authors for r in got)
@@ -107,26 +113,29 @@ def test_virtual_site_object_keyed_by_forum_id() -> None:
     assert all(r.links["pdf"].startswith("https://openreview.net/pdf/") for r in got)
 
 
+@realdata
 def test_oral_schedule_gives_session_themes_never_a_status() -> None:
-    got = records(EXTRA / "iclr2020-virtual-site/oral_schedule.yml.gz")
+    got = records(REAL_EXTRA / "iclr2020-virtual-site/oral_schedule.yml.gz")
     assert len(got) == 48 + 108  # the orals and the spotlight talks
     assert all(r.status == "" and r.area and r.forum_id for r in got)
     assert "Reliable RL" in {r.area for r in got}
 
 
+@realdata
 def test_proceedings_csv_keeps_abstract_newlines_and_keys_by_hash() -> None:
-    got = records(EXTRA / "neurips-proceedings-thuinanutshell/neurips_abstract_2019.csv.gz")
+    got = records(REAL_EXTRA / "neurips-proceedings-thuinanutshell/neurips_abstract_2019.csv.gz")
     assert len(got) == 1427
     assert all(len(r.source_id) == 32 for r in got)
     devin = next(r for r in got if r.title == "Compositional Plan Vectors")
     assert "learned quickly" in devin.abstract and [a.name for a in devin.authors][:2] == [
         "Coline Devin", "Daniel Geng"]
-    assert find_adapter(EXTRA / "neurips-proceedings-thuinanutshell/neurips_abstract_2021.csv.gz"
+    assert find_adapter(REAL_EXTRA / "neurips-proceedings-thuinanutshell/neurips_abstract_2021.csv.gz"
                         ).title_only  # 2021 papers carry OpenReview ids: joined by title
 
 
+@realdata
 def test_msalvaris_bare_comma_authors_and_empty_titles_reported() -> None:
-    items = read(EXTRA / "neurips2019-msalvaris/neurips2019.csv.gz")
+    items = read(REAL_EXTRA / "neurips2019-msalvaris/neurips2019.csv.gz")
     bad = [i for i in items if isinstance(i, BadRecord)]
     assert len(bad) == 5 and all(str(b).endswith("no title") for b in bad)
     first = next(i for i in items if isinstance(i, Record))
@@ -135,19 +144,20 @@ def test_msalvaris_bare_comma_authors_and_empty_titles_reported() -> None:
     assert first.status == "" and first.links["pdf"].startswith("http")
 
 
+@realdata
 def test_airas_duplicates_go_on_id_and_title_together() -> None:
-    icml22 = read(EXTRA / "airas-papers-db/icml-2022.json.gz")
+    icml22 = read(REAL_EXTRA / "airas-papers-db/icml-2022.json.gz")
     assert sum(isinstance(i, Record) for i in icml22) == 1233
     assert sum(isinstance(i, BadRecord) for i in icml22) == 1233  # every row twice
-    icml23 = records(EXTRA / "airas-papers-db/icml-2023.json.gz")
+    icml23 = records(REAL_EXTRA / "airas-papers-db/icml-2023.json.gz")
     assert len(icml23) == 1865
     ids = [r.source_id for r in icml23]
     assert len(ids) - len(set(ids)) == 8  # 8 ids shared by two different papers: both kept
 
 
-def _ingest(root: Path, files: list[str]) -> Store:
+def _ingest(root: Path, files: list[str], data: Path = REAL_EXTRA) -> Store:
     store = Store(root / "p.db")
-    report = ingest_paths(store, [EXTRA / f for f in files], progress=False)
+    report = ingest_paths(store, [data / f for f in files], progress=False)
     assert not report.failed
     store.notes = [n for s in report.sources for n in s.notes]  # type: ignore[attr-defined]
     return store
@@ -159,6 +169,7 @@ def _counts(store: Store, venue: str, year: int) -> tuple[int, int]:
         (venue, year)).fetchone()
 
 
+@realdata
 def test_iclr2021_abstracts_join_every_submission_by_forum_id(tmp_path: Path) -> None:
     store = _ingest(tmp_path, [f"{HISTORY}/iclr2021.json.gz", "iclr2021-evanzd/paperlist.tsv.gz",
                                "iclr2021-evanzd/ratings.tsv.gz"])
@@ -166,6 +177,7 @@ def test_iclr2021_abstracts_join_every_submission_by_forum_id(tmp_path: Path) ->
     assert store.notes == []
 
 
+@realdata
 def test_neurips2020_joins_on_the_proceedings_hash_even_when_renamed(tmp_path: Path) -> None:
     store = _ingest(tmp_path, [f"{HISTORY}/nips2020.json.gz", "airas-papers-db/neurips-2020.json.gz",
                                "neurips-proceedings-thuinanutshell/neurips_abstract_2020.csv.gz"])
@@ -174,6 +186,7 @@ def test_neurips2020_joins_on_the_proceedings_hash_even_when_renamed(tmp_path: P
     assert statuses == {"Poster": 1513, "Spotlight": 280, "Oral": 106}
 
 
+@realdata
 def test_icml2023_abstracts_join_by_title_and_the_rest_is_told(tmp_path: Path) -> None:
     store = _ingest(tmp_path, ["papercopilot-openreview/venues_icml_icml2023.json.gz",
                                "airas-papers-db/icml-2023.json.gz"])
@@ -181,3 +194,25 @@ def test_icml2023_abstracts_join_by_title_and_the_rest_is_told(tmp_path: Path) -
     unpaired = [n for n in store.notes if "paired with no paper" in n]
     assert total == 1828 + len(unpaired) and with_abstract == total
     assert 0 < len(unpaired) < 50  # JMLR-track talks the venue file does not list
+
+
+def test_every_new_venue_year_joins_on_the_slices(tmp_path: Path) -> None:
+    """The slices keep records that pair across their files: each venue-year stores just its
+    spine's papers, each abstract or status source finds its paper, nothing is left unpaired."""
+    from bench.missing_years import YEARS
+
+    files = sorted({f for spine, others in YEARS.values() for f in [spine, *others]})
+    store = _ingest(tmp_path, files, data=EXTRA)
+    assert store.notes == []
+    spine_records = {Path(s).name: len(records(EXTRA / s)) for s, _ in YEARS.values()}
+    for (venue, year), (spine, others) in YEARS.items():
+        total, with_abstract = _counts(store, venue, year)
+        assert total == spine_records[Path(spine).name], (venue, year)
+        abstract_sources = [f for f in [spine, *others] if any(
+            len(r.abstract) > 50 for r in records(EXTRA / f))]
+        expected = len({r.title.casefold() for f in abstract_sources for r in records(EXTRA / f)
+                        if len(r.abstract) > 50})
+        assert (with_abstract or 0) == expected, (venue, year)
+        unset = store.conn.execute("SELECT COUNT(*) FROM papers WHERE venue = ? AND year = ? AND "
+                                   "status = ''", (venue, year)).fetchone()[0]
+        assert unset == 0, (venue, year)
