@@ -7,7 +7,8 @@ measured in the same run: the bare reading of the same files by the readers, wit
 ingest with `--jobs 1`, reading and writing in one process (the speed-up of reading ahead).
 
     python bench/ingest.py                 # paperlists (87,885 records) and default corpus
-    python bench/ingest.py --with-extra    # also paperlists + extra (2022-2026 venues)
+    python bench/ingest.py --with-extra    # also paperlists + extra, and scripts/build-corpus's files
+    python bench/ingest.py --with-extra --only build-corpus,extra --no-one-job   # just those two
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--with-extra", action="store_true")
     parser.add_argument("--no-write", action="store_true", help="Print only; leave RESULTS.md.")
+    parser.add_argument("--only", default="", help="comma-separated parts of the data names to run")
+    parser.add_argument("--no-one-job", action="store_true",
+                        help="skip the --jobs 1 baseline (the read-only baseline stays)")
     args = parser.parse_args()
     python = sys.executable
     cli = [python, "-m", "paperfind.cli"]
@@ -75,16 +79,24 @@ def main() -> None:
         sets = [("default corpus (55 files)", default_corpus_files()),
                 ("paperlists (213 files)", [str(DATA / "paperlists")])]
         if args.with_extra:
-            sets.append(("paperlists + extra", [str(DATA / "paperlists"), str(DATA / "extra")]))
+            sets.append(("paperlists + extra (all of ../shared/data)",
+                         [str(DATA / "paperlists"), str(DATA / "extra")]))
+            sets.append(("scripts/build-corpus's files (paperlists 2013+ of 8 venues, extra)",
+                         default_corpus_files() + [str(DATA / "extra")]))
         bundled = REPO / "paperfind" / "data" / "default-corpus.jsonl.gz"
         if bundled.exists():  # what `paperfind serve` does on a fresh clone
             sets.append(("bundled corpus (first start of serve)", [str(bundled)]))
+        wanted = [w for w in args.only.split(",") if w]
+        sets = [(n, p) for n, p in sets if not wanted or any(w in n for w in wanted)]
         for name, paths in sets:
             db = Path(tmp) / f"{len(rows)}.db"
             read_s, read_mb, out = run_measured([python, "-c", READ_ONLY, *paths])
             one = Path(tmp) / f"{len(rows)}-one.db"
-            one_s, one_mb, out_one = run_measured(cli + ["ingest", "--db", str(one), "--no-index",
-                                                         "--jobs", "1", *paths])
+            if args.no_one_job:
+                one_s, one_mb, out_one = float("nan"), float("nan"), ""
+            else:
+                one_s, one_mb, out_one = run_measured(cli + ["ingest", "--db", str(one), "--no-index",
+                                                             "--jobs", "1", *paths])
             for stale in Path(tmp).glob(one.name + "*"):
                 stale.unlink()
             fresh_s, fresh_mb, out = run_measured(cli + ["ingest", "--db", str(db), "--no-index",
@@ -94,8 +106,8 @@ def main() -> None:
                                                        *paths])
             index_s, index_mb, _ = run_measured(cli + ["index", "--db", str(db)])
             size_mb = db.stat().st_size / 2**20
-            same = summary == next((line for line in out_one.splitlines()
-                                    if line.startswith("database:")), None)
+            same = args.no_one_job or summary == next((line for line in out_one.splitlines()
+                                                       if line.startswith("database:")), None)
             rows.append((name, read_s, one_s, fresh_s, one_s / fresh_s, again_s, index_s,
                          one_mb, fresh_mb, size_mb,
                          summary.replace("database: ", "") + ("" if same else " (1 job: differs)")))
