@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import pytest
 from paperfind.core import Paperfind
 from paperfind.settings import Settings
 from paperfind.web.charts import year_chart
@@ -19,6 +20,13 @@ CELL = re.compile(r'<tr data-venue="([^"]+)">|<a href="(/\?venue=[^"]+)" data-ye
                   r'data-papers="(\d+)"')
 BAR = re.compile(r'<rect class="bar"[^>]* data-year="(\d+)" data-count="(\d+)"(?: data-of="(\d+)")?')
 TREND_QUERIES = ["learning", "benchmark", "3D reconstruction", "venue:corl"]
+
+
+@pytest.fixture(autouse=True)
+def _forget_language(portal):
+    """`?lang=` sets a cookie in the session's shared client: leave it as found."""
+    yield
+    portal.client.cookies.clear()
 
 
 def grid_cells(html: str) -> dict[tuple[str, int], tuple[int, str]]:
