@@ -30,7 +30,7 @@ from paperfind.search.rank import (GroupMap, Mapped, adjacent_pairs, idf_share, 
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
                                        hit, suggestion_text, version)
 from paperfind.search.settings import SearchSettings
-from paperfind.search.trend import WorkCounts, count_works_by, trend, work_facets
+from paperfind.search.trend import WorkCounter, WorkCounts, trend, work_facets
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
 
@@ -94,7 +94,7 @@ class Searcher:
         self._loaded_name: str | None = None
         self._current_stamp: tuple[int, int] | None = None
         self.cache = ResultCache(self.settings.result_cache)
-        self._corpus_works: tuple[SearchBackend, WorkCounts] | None = None
+        self._work_counter: tuple[SearchBackend, WorkCounter, WorkCounts] | None = None
 
     # -- index lifecycle ----------------------------------------------------------------------
     def _store(self):
@@ -236,19 +236,22 @@ class Searcher:
         self.cache.put(key, replace(response, results=[dict(r) for r in results]))
         return response
 
-    @staticmethod
-    def _work_counts(backend: SearchBackend, rows: np.ndarray) -> WorkCounts:
-        codes, labels = backend.venues()
-        return count_works_by(backend.works(), backend.years(), codes, labels, rows)
+    def _counter(self, backend: SearchBackend) -> tuple[WorkCounter, WorkCounts]:
+        """The work counter of the loaded index and its counts over every row (the trend's
+        denominators), made once per index version."""
+        memo = self._work_counter
+        if memo is None or memo[0] is not backend:
+            codes, labels = backend.venues()
+            counter = WorkCounter(backend.works(), backend.years(), codes, labels)
+            memo = (backend, counter, counter.count(np.arange(backend.n_docs)))
+            self._work_counter = memo
+        return memo[1], memo[2]
+
+    def _work_counts(self, backend: SearchBackend, rows: np.ndarray) -> WorkCounts:
+        return self._counter(backend)[0].count(rows)
 
     def _corpus_work_counts(self, backend: SearchBackend) -> WorkCounts:
-        """Every work of the loaded index by year and venue-year: the trend's denominators,
-        counted once per index version."""
-        memo = self._corpus_works
-        if memo is None or memo[0] is not backend:
-            memo = (backend, self._work_counts(backend, np.arange(backend.n_docs)))
-            self._corpus_works = memo
-        return memo[1]
+        return self._counter(backend)[1]
 
     @staticmethod
     def _prefetch_query_vector(backend: SearchBackend, q: ParsedQuery, plan: QueryPlan, mode: str) -> None:

@@ -25,32 +25,51 @@ class WorkCounts:
     per_venue: dict[str, int]
 
 
-def count_works_by(works: np.ndarray, years: np.ndarray, venues: np.ndarray,
-                   venue_labels: list[str], rows: np.ndarray) -> WorkCounts:
-    """Count each work once per year, once per venue and once per venue-year among `rows`
-    (`venues` holds codes into `venue_labels`; rows without a year count in no year)."""
-    rows = np.asarray(rows, dtype=np.int64)
-    if not len(rows):
-        return WorkCounts({}, {}, {})
-    w = np.asarray(works)[rows].astype(np.int64)
-    y = np.asarray(years)[rows].astype(np.int64)
-    v = np.asarray(venues)[rows].astype(np.int64)
-    span_y = int(y.max()) + 1
-    span_v = max(int(v.max()) + 1, len(venue_labels))
-    work_year = np.unique(w * span_y + y) % span_y
-    work_venue = np.unique(w * span_v + v) % span_v
-    work_venue_year = np.unique((w * span_v + v) * span_y + y) % (span_v * span_y)
-    per_year = np.bincount(work_year, minlength=span_y)
-    per_venue = np.bincount(work_venue, minlength=span_v)
-    cells, cell_counts = np.unique(work_venue_year, return_counts=True)
-    return WorkCounts(
-        per_year={int(i): int(per_year[i]) for i in np.flatnonzero(per_year) if i > 0},
-        per_venue_year={(venue_labels[int(c // span_y)], int(c % span_y)): int(n)
-                        for c, n in zip(cells.tolist(), cell_counts.tolist())
-                        if c % span_y > 0 and venue_labels[int(c // span_y)]},
-        per_venue={venue_labels[int(i)]: int(per_venue[i]) for i in np.flatnonzero(per_venue)
-                   if venue_labels[int(i)]},
-    )
+class WorkCounter:
+    """Counts works among rows of one index version.
+
+    Most works have one version: their rows are counted by a bincount. Only the rows of works
+    with several versions (a few percent) need the distinct (work, year) and (work, venue)
+    pairs, which cost a sort; which rows those are is found once, here.
+    """
+
+    def __init__(self, works: np.ndarray, years: np.ndarray, venues: np.ndarray,
+                 venue_labels: list[str]) -> None:
+        self.works = np.asarray(works, dtype=np.int64)
+        self.years = np.asarray(years, dtype=np.int64)
+        self.venues = np.asarray(venues, dtype=np.int64)
+        self.labels = venue_labels
+        self.span_y = int(self.years.max()) + 1 if len(self.years) else 1
+        self.span_v = max(int(self.venues.max()) + 1 if len(self.venues) else 0, len(venue_labels), 1)
+        versions = np.bincount(self.works) if len(self.works) else np.zeros(0, dtype=np.int64)
+        self.shared = versions[self.works] > 1  # this row's work has other versions
+
+    def count(self, rows: np.ndarray) -> WorkCounts:
+        """Each work once per year, once per venue and once per venue-year among `rows`
+        (rows without a year count in no year)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        span_y, span_v = self.span_y, self.span_v
+        shared = self.shared[rows]
+        solo, multi = rows[~shared], rows[shared]
+        y, v = self.years[solo], self.venues[solo]
+        per_year = np.bincount(y, minlength=span_y)
+        per_venue = np.bincount(v, minlength=span_v)
+        per_cell = np.bincount(v * span_y + y, minlength=span_v * span_y)
+        if len(multi):
+            w, y, v = self.works[multi], self.years[multi], self.venues[multi]
+            per_year += np.bincount(np.unique(w * span_y + y) % span_y, minlength=span_y)
+            per_venue += np.bincount(np.unique(w * span_v + v) % span_v, minlength=span_v)
+            per_cell += np.bincount(np.unique((w * span_v + v) * span_y + y) % (span_v * span_y),
+                                    minlength=span_v * span_y)
+        labels = self.labels
+        return WorkCounts(
+            per_year={int(i): int(per_year[i]) for i in np.flatnonzero(per_year[1:]) + 1},
+            per_venue_year={(labels[c // span_y], c % span_y): int(per_cell[c])
+                            for c in np.flatnonzero(per_cell).tolist()
+                            if c % span_y and labels[c // span_y]},
+            per_venue={labels[i]: int(per_venue[i]) for i in np.flatnonzero(per_venue).tolist()
+                       if labels[i]},
+        )
 
 
 def work_facets(matching: WorkCounts, top: int = 20) -> dict[str, list[list]]:
