@@ -30,6 +30,7 @@ from paperfind.search.rank import (GroupMap, Mapped, adjacent_pairs, idf_share, 
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
                                        hit, suggestion_text, version)
 from paperfind.search.settings import SearchSettings
+from paperfind.search.trend import WorkCounter, WorkCounts, trend, work_facets
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
 
@@ -93,6 +94,7 @@ class Searcher:
         self._loaded_name: str | None = None
         self._current_stamp: tuple[int, int] | None = None
         self.cache = ResultCache(self.settings.result_cache)
+        self._work_counter: tuple[SearchBackend, WorkCounter, WorkCounts] | None = None
 
     # -- index lifecycle ----------------------------------------------------------------------
     def _store(self):
@@ -209,7 +211,8 @@ class Searcher:
             english = self._lexical_text(q)
             if english:
                 plan = build_plan(q, self.analyzer, backend, translation=english)
-        mask = self._mask(backend, q, plan, merge_filters(request.filters, q))
+        filters = merge_filters(request.filters, q)
+        mask = self._mask(backend, q, plan, filters)
         rows, relevance, used = self._rank(backend, q, plan, mask, offset + limit, mode)
         relevance = np.round(relevance, SCORE_DECIMALS)  # float noise must not beat the key order
         page = self._page(backend, rows, relevance, sort, offset, limit)
@@ -220,12 +223,35 @@ class Searcher:
                    for j in page]
         people = plan.people if plan.person_is_query or q.authors else plan.people[:2]
         cards = [author_card(backend.person_card(m)) for m in people[:self.settings.author_cards]]
+        matching = self._work_counts(backend, rows)
+        facets = backend.facets(rows) if len(rows) or mask is not None else {}
+        if facets:  # years and venues in works, like the total and the trend
+            facets.update(work_facets(matching))
         took = (time.perf_counter() - started) * 1000
         response = SearchResponse(q.raw, count_works(backend.works(), rows), took, results, cards,
-                                  backend.facets(rows) if len(rows) or mask is not None else {},
-                                  suggestion_text(q.raw, plan.corrections), used)
+                                  facets, suggestion_text(q.raw, plan.corrections), used,
+                                  trend(matching, self._corpus_work_counts(backend),
+                                        filters.year_from, filters.year_to,
+                                        self.settings.trend_venues))
         self.cache.put(key, replace(response, results=[dict(r) for r in results]))
         return response
+
+    def _counter(self, backend: SearchBackend) -> tuple[WorkCounter, WorkCounts]:
+        """The work counter of the loaded index and its counts over every row (the trend's
+        denominators), made once per index version."""
+        memo = self._work_counter
+        if memo is None or memo[0] is not backend:
+            codes, labels = backend.venues()
+            counter = WorkCounter(backend.works(), backend.years(), codes, labels)
+            memo = (backend, counter, counter.count(np.arange(backend.n_docs)))
+            self._work_counter = memo
+        return memo[1], memo[2]
+
+    def _work_counts(self, backend: SearchBackend, rows: np.ndarray) -> WorkCounts:
+        return self._counter(backend)[0].count(rows)
+
+    def _corpus_work_counts(self, backend: SearchBackend) -> WorkCounts:
+        return self._counter(backend)[1]
 
     @staticmethod
     def _prefetch_query_vector(backend: SearchBackend, q: ParsedQuery, plan: QueryPlan, mode: str) -> None:

@@ -32,11 +32,12 @@ class SearchResponse:
     facets: dict[str, list[list]]
     suggestion: str | None
     mode: str = "lexical"  # the mode actually used
+    trend: dict | None = None  # matching works per year and venue-year (paperfind.search.trend)
 
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "total": self.total, "took_ms": round(self.took_ms, 2),
                 "results": self.results, "authors": self.authors, "facets": self.facets,
-                "suggestion": self.suggestion, "mode": self.mode}
+                "suggestion": self.suggestion, "mode": self.mode, "trend": self.trend}
 
 
 def hit(doc: dict, score: float, marker: Marker, versions: list[dict] | None = None) -> dict:

@@ -18,6 +18,7 @@ class SearchSettings:
     max_offset: int = 10_000
     max_people: int = 20  # people whose papers are put first for a name query
     author_cards: int = 5
+    trend_venues: int = 6  # venues drawn beside a query's trend, those with most matching works
     interleave_people: int = 3  # "H. Zhang": papers of this many likeliest people alternate
     weights: RankWeights = field(default_factory=RankWeights)
     use_vectors: bool = True  # semantic/hybrid modes use vectors beside the database when present

@@ -175,7 +175,10 @@ class ReadMixin:
         total, papers = self.papers_where("area = ?", (name,), limit, offset)
         if not total:
             return None
-        return {"name": name, "total": total, "papers": papers}
+        per_year = self.conn.execute("SELECT year, COUNT(*) FROM papers WHERE area = ? "
+                                     "GROUP BY year ORDER BY year", (name,)).fetchall()
+        return {"name": name, "total": total, "papers": papers,
+                "per_year": [list(y) for y in per_year]}
 
     # -- statistics and streams ------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from paperfind.web.middleware import PortalMiddleware
 from paperfind.web.render import STATIC_DIR, Pages
 from paperfind.web.routes_api import build_api_router
 from paperfind.web.routes_pages import build_page_router
+from paperfind.web.routes_trend import build_trend_router
 
 DESCRIPTION = """Search academic papers by title, author or keyword (中文 / English).
 
@@ -32,6 +33,7 @@ def create_app(paperfind: Paperfind) -> FastAPI:
     install_error_handlers(app, pages.error_page)
     app.include_router(build_api_router(paperfind))
     app.include_router(build_page_router(paperfind, pages))
+    app.include_router(build_trend_router(pages))
     app.include_router(build_docs_router(app, pages))
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(PortalMiddleware)

@@ -1,4 +1,8 @@
-"""Papers-per-year bar charts, laid out here and drawn as inline SVG by the templates.
+"""Per-year bar charts, laid out here and drawn as inline SVG by the templates.
+
+One layout for both kinds: counts (a venue's or an author's papers per year) and shares (a
+query's matching works as a share of each year's works, given as (year, count, of) rows), so
+the profile pages, the area pages and the search trend draw the same bars.
 
 Our own few lines instead of a charting library: the chart must render with no network and
 no script, and the Content-Security-Policy forbids inline styles, so geometry goes into SVG
@@ -7,7 +11,11 @@ attributes computed here.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+
+
+YEAR_LABEL_WIDTH = 30.0  # room a "2024" under a bar needs, in chart units
 
 
 @dataclass
@@ -20,6 +28,12 @@ class Bar:
     height: float
     label_x: float
     show_year: bool
+    of: int | None = None  # for a share: the year's works the count is a share of
+    label: str = ""  # the figure written above the bar
+
+    @property
+    def share(self) -> float | None:
+        return self.count / self.of if self.of else None
 
 
 @dataclass
@@ -35,27 +49,81 @@ class BarChart:
         return not self.bars
 
 
-def year_chart(per_year: list[tuple[int, int]] | list[list[int]], width: int = 560,
-               height: int = 180) -> BarChart:
-    """One bar per year from the first to the last (years without papers drawn as gaps)."""
-    counts = {int(y): int(n) for y, n in per_year if y}
+def share_rows(points: list[dict]) -> list[tuple[int, int, int]]:
+    """The (year, count, of) rows of a trend's points (paperfind.search.trend)."""
+    return [(p["year"], p["works"], p["of"]) for p in points if p["of"]]
+
+
+@dataclass
+class TrendLayout:
+    """A trend's rows for `year_chart`: the whole line, then one row set per venue drawn on
+    shared axes (the whole line's years; the venues' largest share as full height)."""
+
+    years: list[tuple[int, int, int]]
+    venues: list[tuple[dict, list[tuple[int, int, int]]]]
+    span: tuple[int, int] | None
+    tallest: float | None
+
+
+def trend_layout(trend: dict) -> TrendLayout:
+    years = share_rows(trend["years"])
+    venues = [(v, share_rows(v["years"])) for v in trend["venues"]]
+    venues = [(v, rows) for v, rows in venues if rows]
+    shares = [n / of for _, rows in venues for _, n, of in rows]
+    return TrendLayout(years, venues, (years[0][0], years[-1][0]) if years else None,
+                       max(shares) if shares and max(shares) > 0 else None)
+
+
+def heat_level(count: int, largest: int, levels: int = 4) -> int:
+    """1..levels on a log scale of `count` against the largest: how dark a grid cell is drawn
+    (the class it gets; the Content-Security-Policy forbids inline styles)."""
+    if count <= 0 or largest <= 1:
+        return 1
+    return 1 + min(levels - 1, int(levels * math.log(count) / math.log(largest + 1)))
+
+
+def share_label(count: int, of: int) -> str:
+    """A share as the chart writes it: two significant figures, at most two decimals."""
+    percent = 100 * count / of
+    return f"{percent:.0f}%" if percent >= 10 else f"{percent:.1f}%" if percent >= 1 \
+        else f"{percent:.2f}%"
+
+
+def year_chart(per_year: list[tuple[int, int]] | list[tuple[int, int, int]] | list[list[int]],
+               width: int = 560, height: int = 180, span: tuple[int, int] | None = None,
+               tallest: float | None = None) -> BarChart:
+    """One bar per year from the first to the last (years without papers drawn as gaps).
+
+    Rows of (year, count) draw counts; rows of (year, count, of) draw count/of, so a year
+    with twice the works and twice the matches draws the same bar. Small multiples share
+    their axes: `span` (first, last year) and `tallest` (the value of a full-height bar).
+    """
+    counts = {int(r[0]): int(r[1]) for r in per_year if r[0]}
+    totals = {int(r[0]): int(r[2]) for r in per_year if r[0] and len(r) > 2}
     top_pad, bottom_pad, side_pad = 18.0, 22.0, 6.0
     if not counts:
         return BarChart(width, height, height - bottom_pad, 0)
-    years = list(range(min(counts), max(counts) + 1))
+    first, last = span if span else (min(counts), max(counts))
+    years = list(range(min(first, min(counts)), max(last, max(counts)) + 1))
     max_count = max(counts.values())
+    heights = ({y: counts[y] / totals[y] for y in counts if totals.get(y)} if totals
+               else {y: float(n) for y, n in counts.items()})
+    top = tallest or max(heights.values(), default=0.0)
     slot = (width - 2 * side_pad) / len(years)
     bar_width = max(2.0, min(44.0, slot * 0.7))
     plot_height = height - top_pad - bottom_pad
     baseline = height - bottom_pad
-    label_every = max(1, round(len(years) / 12))
+    label_every = max(1, math.ceil(len(years) * YEAR_LABEL_WIDTH / (width - 2 * side_pad)))
     bars = []
     for i, year in enumerate(years):
         count = counts.get(year, 0)
-        bar_height = plot_height * count / max_count if max_count else 0.0
+        of = totals.get(year) if totals else None
+        bar_height = min(plot_height, plot_height * heights.get(year, 0.0) / top) if top else 0.0
         centre = side_pad + slot * i + slot / 2
+        label = "" if not count else share_label(count, of) if of else "" if totals else str(count)
         bars.append(Bar(year=year, count=count, x=round(centre - bar_width / 2, 1),
                         y=round(baseline - bar_height, 1), width=round(bar_width, 1),
                         height=round(bar_height, 1), label_x=round(centre, 1),
-                        show_year=(i % label_every == 0 or i == len(years) - 1)))
+                        show_year=(len(years) - 1 - i) % label_every == 0,  # the last always
+                        of=of, label=label))
     return BarChart(width, height, baseline, max_count, bars)

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from paperfind.web.charts import year_chart
+from paperfind.web.charts import trend_layout, year_chart
 from paperfind.web.i18n import COOKIE, Translator, choose_language
 
 WEB_DIR = Path(__file__).resolve().parent
@@ -78,7 +78,8 @@ class Pages:
                                trim_blocks=True, lstrip_blocks=True)
         self.env.filters["marked"] = marked
         self.env.globals.update(kicker=kicker, paper_url=paper_url, author_url=author_url,
-                                area_url=area_url, year_chart=year_chart, quote=quote)
+                                area_url=area_url, year_chart=year_chart, trend_layout=trend_layout,
+                                quote=quote)
         self.static_version = static_version(STATIC_DIR)
 
     def render(self, request: Request, template: str, context: dict[str, Any],

@@ -13,9 +13,10 @@ from paperfind.core import Paperfind
 from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
 from paperfind.web.params import (AspectParam, Paging, SearchParams, YearParam, paging_params,
                                   search_params)
-from paperfind.web.render import Pages
+from paperfind.web.examples import examples
+from paperfind.web.render import Pages, request_language
 from paperfind.web.searching import search_view
-from paperfind.web.views import (area_view, author_view, institution_view, paper_count,
+from paperfind.web.views import (area_view, author_view, home_view, institution_view, paper_count,
                                  paper_view, similar_view, stats_view,
                                  venue_view)
 
@@ -38,6 +39,9 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
         if params.q or params.filters:
             context["data"] = search_view(pf_, params)
             context["export_query"] = query
+        else:  # a first visit: what is indexed and what to try (its data is /api/stats)
+            context.update(home=home_view(pf_), examples=examples(request_language(request)),
+                           json_url="/api/stats")
         return pages.render(request, "search.html", context)
 
     @router.get("/papers/{key}", response_class=HTMLResponse)

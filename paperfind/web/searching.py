@@ -46,8 +46,25 @@ def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
                               "label": venue_names.get(v, v) if name == "venue" else str(v),
                               "param": FACET_PARAMS.get(name, name)} for v, c in pairs]
                       for name, pairs in data["facets"].items()}
+    data["trend"] = named_trend(data.get("trend"), venue_names)
     data["paging"] = page_info(params.paging, data["total"])
     data["filters"] = params.filters
     data["sort"] = params.sort
     return data
 
+
+
+def named_trend(trend: dict[str, Any] | None, venue_names: dict[str, str]) -> dict[str, Any] | None:
+    """The searcher's trend with each venue's display name (a copy: the searcher caches its own)."""
+    if trend is None:
+        return None
+    return {**trend, "venues": [{**v, "venue_name": venue_names.get(v["venue"], v["venue"])}
+                                for v in trend["venues"]]}
+
+
+def trend_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
+    """A query's trend alone: the `trend` of the search it belongs to (the same cached search
+    when the page just ran it), with the query and filters it was computed for."""
+    data = search_view(pf, params)
+    return {"query": data["query"], "total": data["total"], "filters": data["filters"],
+            "trend": data["trend"]}

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paperfind.core import Paperfind
+from paperfind.web.charts import heat_level
 from paperfind.web.errors import not_found
 from paperfind.web.export import bibtex_entry
 
@@ -96,3 +97,31 @@ def stats_view(pf: Paperfind) -> dict[str, Any]:
 
 def paper_count(pf: Paperfind) -> int:
     return pf.store().paper_count()
+
+
+def home_view(pf: Paperfind, recent: int = 6) -> dict[str, Any]:
+    """What the home page shows a newcomer: papers per venue and year, and the latest venue-years.
+
+    Built from `Paperfind.stats`, which is recomputed only when an ingest commits (the store's
+    data version moves), so the home page costs a dictionary walk, not a count of the database.
+    """
+    stats = pf.stats()
+    cells = stats["venue_years"]
+    years = sorted({c["year"] for c in cells if c["year"]})
+    venues: dict[str, dict[str, Any]] = {}
+    for c in cells:
+        if not c["year"]:
+            continue
+        row = venues.setdefault(c["venue"], {"venue": c["venue"], "venue_name": c["venue_name"],
+                                             "papers": 0, "years": {}})
+        row["years"][c["year"]] = c["papers"]
+        row["papers"] += c["papers"]
+    largest = max((c["papers"] for c in cells), default=0)
+    for row in venues.values():
+        row["levels"] = {y: heat_level(n, largest) for y, n in row["years"].items()}
+    latest = sorted((c for c in cells if c["year"]), key=lambda c: (-c["year"], -c["papers"],
+                                                                    c["venue_name"]))[:recent]
+    return {"papers": stats["papers"], "works": stats["works"], "years": years,
+            "venues": sorted(venues.values(), key=lambda v: v["venue_name"].lower()),
+            "recent": [{"venue": c["venue"], "venue_name": c["venue_name"], "year": c["year"],
+                        "papers": c["papers"]} for c in latest]}

@@ -4,6 +4,8 @@ served by uvicorn on a free port in a background thread for the whole session.""
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 import threading
 import time
 from dataclasses import dataclass
@@ -68,10 +70,10 @@ def portal_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return settings.db_path
 
 
-@pytest.fixture(scope="session")
-def portal(portal_db: Path) -> Portal:
+@contextmanager
+def serve(pf: Paperfind) -> Iterator[Portal]:
+    """The portal of `pf` served by uvicorn on a free port in a background thread."""
     port = _free_port()
-    pf = Paperfind(Settings(db_path=portal_db, port=port, semantic=False))
     config = uvicorn.Config(create_app(pf), host="127.0.0.1", port=port, log_level="warning",
                             lifespan="off")
     server = uvicorn.Server(config)
@@ -83,10 +85,18 @@ def portal(portal_db: Path) -> Portal:
             pytest.fail("the portal did not start")
         time.sleep(0.02)
     url = f"http://127.0.0.1:{port}"
-    with httpx.Client(base_url=url, timeout=30) as client:
-        yield Portal(url, pf, client)
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            yield Portal(url, pf, client)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def portal(portal_db: Path) -> Iterator[Portal]:
+    with serve(Paperfind(Settings(db_path=portal_db, semantic=False))) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

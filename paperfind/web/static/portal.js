@@ -133,6 +133,7 @@
         for (const a of data.authors) box.appendChild(authorCard(a, cfg));
         results.appendChild(box);
       }
+      if (data.total) results.appendChild(trendSlot(qs));
       const cards = el("div", { id: "cards" });
       for (const p of data.results) cards.appendChild(paperCard(p, cfg));
       results.appendChild(cards);
@@ -160,6 +161,18 @@
         chip.setAttribute("href", "/?" + kept.toString());
       }
       bar.hidden = !(facets && facets.children.length) && !chips.length;
+    }
+
+    // The trend chart is drawn by the server (one renderer for every chart): fetch it for
+    // the query just drawn, and drop it if a newer keystroke has redrawn the list since.
+    function trendSlot(qs) {
+      const slot = el("div", { class: "trend-slot" });
+      const ticket = latest;
+      fetch("/trend?" + qs, { headers: { Accept: "text/html" } })
+        .then((response) => (response.ok ? response.text() : ""))
+        .then((html) => { if (ticket === latest && slot.isConnected) slot.innerHTML = html; })
+        .catch((err) => console.warn("trend failed", err));
+      return slot;
     }
 
     function renderFacets(data, qs) {

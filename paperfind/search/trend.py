@@ -1,0 +1,108 @@
+"""A query's trend: how many matching works each year, as a share of all that year's works,
+overall and per venue.
+
+The unit is the work, as in the results total: a paper with two versions in one year (a
+rejected submission and its acceptance elsewhere) counts once in that year, and at most once
+per venue. The year and venue facets count the same way (`work_facets`), so a facet's count is
+the total a click on it gives, and the chart's bars are the facet counts. The share divides by
+the whole corpus's works of the year (or of the venue-year), so a venue that grows does not
+draw a rising curve for every topic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class WorkCounts:
+    """Distinct works per year and per venue-year over a set of rows."""
+
+    per_year: dict[int, int]
+    per_venue_year: dict[tuple[str, int], int]
+    per_venue: dict[str, int]
+
+
+class WorkCounter:
+    """Counts works among rows of one index version.
+
+    Most works have one version: their rows are counted by a bincount. Only the rows of works
+    with several versions (a few percent) need the distinct (work, year) and (work, venue)
+    pairs, which cost a sort; which rows those are is found once, here.
+    """
+
+    def __init__(self, works: np.ndarray, years: np.ndarray, venues: np.ndarray,
+                 venue_labels: list[str]) -> None:
+        self.works = np.asarray(works, dtype=np.int64)
+        self.years = np.asarray(years, dtype=np.int64)
+        self.venues = np.asarray(venues, dtype=np.int64)
+        self.labels = venue_labels
+        self.span_y = int(self.years.max()) + 1 if len(self.years) else 1
+        self.span_v = max(int(self.venues.max()) + 1 if len(self.venues) else 0, len(venue_labels), 1)
+        versions = np.bincount(self.works) if len(self.works) else np.zeros(0, dtype=np.int64)
+        self.shared = versions[self.works] > 1  # this row's work has other versions
+
+    def count(self, rows: np.ndarray) -> WorkCounts:
+        """Each work once per year, once per venue and once per venue-year among `rows`
+        (rows without a year count in no year)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        span_y, span_v = self.span_y, self.span_v
+        shared = self.shared[rows]
+        solo, multi = rows[~shared], rows[shared]
+        y, v = self.years[solo], self.venues[solo]
+        per_year = np.bincount(y, minlength=span_y)
+        per_venue = np.bincount(v, minlength=span_v)
+        per_cell = np.bincount(v * span_y + y, minlength=span_v * span_y)
+        if len(multi):
+            w, y, v = self.works[multi], self.years[multi], self.venues[multi]
+            per_year += np.bincount(np.unique(w * span_y + y) % span_y, minlength=span_y)
+            per_venue += np.bincount(np.unique(w * span_v + v) % span_v, minlength=span_v)
+            per_cell += np.bincount(np.unique((w * span_v + v) * span_y + y) % (span_v * span_y),
+                                    minlength=span_v * span_y)
+        labels = self.labels
+        return WorkCounts(
+            per_year={int(i): int(per_year[i]) for i in np.flatnonzero(per_year[1:]) + 1},
+            per_venue_year={(labels[c // span_y], c % span_y): int(per_cell[c])
+                            for c in np.flatnonzero(per_cell).tolist()
+                            if c % span_y and labels[c // span_y]},
+            per_venue={labels[i]: int(per_venue[i]) for i in np.flatnonzero(per_venue).tolist()
+                       if labels[i]},
+        )
+
+
+def work_facets(matching: WorkCounts, top: int = 20) -> dict[str, list[list]]:
+    """The year facet (every year, newest first) and the venue facet (the `top` venues with
+    the most works, ties by slug), counted in works, in the searcher's facet shape."""
+    venues = sorted(matching.per_venue.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    return {"year": [[y, n] for y, n in sorted(matching.per_year.items(), reverse=True)],
+            "venue": [[v, n] for v, n in venues]}
+
+
+def _points(years: list[int], matching: dict, corpus: dict, key) -> list[dict]:
+    out = []
+    for year in years:
+        of = corpus.get(key(year), 0)
+        works = matching.get(key(year), 0)
+        out.append({"year": year, "works": works, "of": of,
+                    "share": round(works / of, 6) if of else None})
+    return out
+
+
+def trend(matching: WorkCounts, corpus: WorkCounts, year_from: int | None = None,
+          year_to: int | None = None, venues: int = 6) -> dict:
+    """The JSON of a query's trend: every corpus year in the query's year range, and the
+    `venues` venues with the most matching works, each over its own years in that range."""
+    lo = year_from if year_from is not None else min(corpus.per_year, default=0)
+    hi = year_to if year_to is not None else max(corpus.per_year, default=0)
+    years = sorted(y for y in corpus.per_year if lo <= y <= hi)
+    top = [v for v, _ in work_facets(matching)["venue"][:venues]]
+    return {
+        "unit": "works",
+        "years": _points(years, matching.per_year, corpus.per_year, lambda y: y),
+        "venues": [{"venue": v, "years": _points(
+            [y for y in years if (v, y) in corpus.per_venue_year],
+            matching.per_venue_year, corpus.per_venue_year, lambda y, v=v: (v, y))}
+            for v in top],
+    }

@@ -1,0 +1,70 @@
+"""A query's trend and the year and venue facets, counted in works."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paperfind.search.trend import WorkCounter, trend, work_facets
+
+# rows: 0,1 = one work (ICLR 2024 rejected, ICML 2024 accepted); 2,3 = one work at ICLR in
+# 2023 and again in 2024; 4 = ICML 2023; 5 = no year
+WORKS = np.array([7, 7, 8, 8, 9, 10])
+YEARS = np.array([2024, 2024, 2023, 2024, 2023, 0])
+VENUES = np.array([0, 1, 0, 0, 1, 1])
+LABELS = ["iclr", "icml"]
+
+
+COUNTER = WorkCounter(WORKS, YEARS, VENUES, LABELS)
+
+
+def test_a_work_counts_once_a_year_and_once_a_venue():
+    counts = COUNTER.count(np.arange(6))
+    assert counts.per_year == {2023: 2, 2024: 2}  # work 7's two 2024 versions count once
+    assert counts.per_venue == {"iclr": 2, "icml": 3}  # work 8 at ICLR twice counts once
+    assert counts.per_venue_year == {("iclr", 2023): 1, ("iclr", 2024): 2, ("icml", 2023): 1,
+                                     ("icml", 2024): 1}
+    facets = work_facets(counts)
+    assert facets["year"] == [[2024, 2], [2023, 2]]  # newest first
+    assert facets["venue"] == [["icml", 3], ["iclr", 2]]  # most works first
+    assert COUNTER.count(np.zeros(0, int)).per_year == {}
+
+
+def test_trend_divides_by_the_years_works_and_spans_the_range():
+    corpus = COUNTER.count(np.arange(6))
+    matching = COUNTER.count(np.array([2, 3]))
+    out = trend(matching, corpus)
+    assert out["unit"] == "works"
+    assert out["years"] == [{"year": 2023, "works": 1, "of": 2, "share": 0.5},
+                            {"year": 2024, "works": 1, "of": 2, "share": 0.5}]
+    assert out["venues"] == [{"venue": "iclr", "years": [
+        {"year": 2023, "works": 1, "of": 1, "share": 1.0},
+        {"year": 2024, "works": 1, "of": 2, "share": 0.5}]}]
+    # a year filter bounds the years; a year without matches is a zero, not a gap
+    assert [p["year"] for p in trend(matching, corpus, year_from=2024)["years"]] == [2024]
+    none = COUNTER.count(np.array([4]))
+    assert [p["works"] for p in trend(none, corpus)["years"]] == [1, 0]
+
+
+def test_the_counter_agrees_with_counting_sets():
+    """The bincount path for one-version works and the distinct-pairs path for the others,
+    against plain sets on random rows."""
+    rng = np.random.default_rng(3)
+    works = rng.integers(0, 300, 1000)
+    years = rng.choice([0, 2019, 2020, 2021, 2024], 1000)
+    venues = rng.integers(0, 3, 1000)
+    labels = ["a", "b", ""]  # code 2: a paper without a venue
+    counter = WorkCounter(works, years, venues, labels)
+    for rows in (np.arange(1000), rng.choice(1000, 400, replace=False), np.array([5])):
+        got = counter.count(rows)
+        triples = {(int(works[r]), labels[venues[r]], int(years[r])) for r in rows}
+        assert got.per_year == _tally({(w, y) for w, _, y in triples if y}, lambda p: p[1])
+        assert got.per_venue == _tally({(w, v) for w, v, _ in triples if v}, lambda p: p[1])
+        assert got.per_venue_year == _tally({t for t in triples if t[1] and t[2]},
+                                            lambda t: (t[1], t[2]))
+
+
+def _tally(items, key) -> dict:
+    out: dict = {}
+    for item in items:
+        out[key(item)] = out.get(key(item), 0) + 1
+    return out

@@ -1,0 +1,47 @@
+"""Every example search of the home page finds papers on the bundled corpus (the database a
+fresh `scripts/serve` builds), through the real server, in each page language.
+
+Building that database from the bundled corpus is the slow part (about a minute and a half
+on 2 cores), paid once for this module; lexical search only, so the examples must work
+without the vectors too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from paperfind.core import Paperfind
+from paperfind.settings import BUNDLED_CORPUS, Settings
+from paperfind.web.examples import EXAMPLES
+from tests.web.conftest import serve
+
+
+@pytest.fixture(scope="module")
+def bundled(tmp_path_factory: pytest.TempPathFactory):
+    pf = Paperfind(Settings(db_path=tmp_path_factory.mktemp("bundled") / "p.db", semantic=False))
+    assert pf.ensure_database(progress=False) is True
+    with serve(pf) as portal:
+        yield portal
+
+
+@pytest.mark.parametrize("lang", sorted(EXAMPLES))
+def test_each_example_finds_what_it_shows(bundled, lang):
+    for label, q in EXAMPLES[lang]:
+        data = bundled.get("/api/search", params={"q": q}).json()
+        assert data["total"] > 0, (lang, label, q)
+        first = data["results"][0]
+        if label == "example_title":  # the fragment's paper comes first
+            assert q.lower() in first["title"].lower(), first["title"]
+        elif label == "example_author":
+            assert data["authors"] and data["authors"][0]["name"] == q
+            assert any(a["name"] == q for a in first["authors"])
+        elif label == "example_filter":
+            parts = dict(part.split(":") for part in q.split())
+            venue, year = parts["venue"], int(parts["year"])
+            assert all((r["venue"], r["year"]) == (venue, year) for r in data["results"])
+            assert data["trend"]["years"] == [p for p in data["trend"]["years"] if p["year"] == year]
+        elif label in ("example_question", "example_topic"):  # several venues, several years
+            assert len(data["facets"]["venue"]) > 1 and len(data["facets"]["year"]) > 1
+        # the home page links to the same search, and its page shows the results
+        page = bundled.get("/", params={"q": q, "lang": lang})
+        assert page.status_code == 200 and f'data-key="{first["key"]}"' in page.text
