@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.web.test_browser import DEBOUNCE_BUDGET_MS, browser, page, shoot, sync_api  # noqa: F401
+from tests.web.test_browser import DEBOUNCE_BUDGET_MS, page, shoot, sync_api  # noqa: F401
 from paperfind.web.examples import EXAMPLES
 from paperfind.web.i18n import STRINGS
 
