@@ -22,10 +22,11 @@ from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.index.tokenize import Analyzer
 
-FORMAT_VERSION = 9  # 5: stored papers carry their authors' public slugs; 6: and their track;
+FORMAT_VERSION = 10  # 5: stored papers carry their authors' public slugs; 6: and their track;
 # 7: people's last year and same-name groups (name-query evidence); joined stems of
 # hyphenated words (`auto-encoder` also indexed as `autoencod`); 8: possessive 's dropped;
-# 9: the work of each row (meta.work.npy), so results list a work once
+# 9: the work of each row (meta.work.npy), so results list a work once; 10: stored papers
+# carry their links (a result is the full paperfind.cards card)
 KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
 _SPELL_WORD = re.compile(r"^[a-z]+$")
 
@@ -122,7 +123,7 @@ def build_into(source: IndexSource, root: Path) -> dict:
                        "keywords": d.keywords, "venue": d.venue, "venue_name": d.venue_name,
                        "year": d.year, "status": d.status, "area": d.area, "track": d.track,
                        "institutions": d.institutions, "citations": d.citations,
-                       "work_id": d.work_id} for d in docs), root, "stored")
+                       "links": d.links, "work_id": d.work_id} for d in docs), root, "stored")
 
     SpellIndex.build(spell_counts, root)
     NameIndex.build(people, root)

@@ -30,6 +30,7 @@ class IndexDoc:
     citations: int | None
     work_id: int
     track: str = ""  # the venue's track, shown where a paper has no area
+    links: dict[str, str] = field(default_factory=dict)  # pdf, openreview, site, ...: on its card
 
 
 @dataclass

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paperfind.cards import best_first, version_order
 from paperfind.index.manager import IndexVersion, build_index, current_name, open_index
 from paperfind.index.tokenize import Analyzer, has_han
 from paperfind.search.backend import Filters, IndexBackend, SearchBackend
@@ -28,7 +29,7 @@ from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import (GroupMap, Mapped, adjacent_pairs, idf_share, keyword_match,
                                    phrase_present, title_in_query, top_order)
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
-                                       hit, suggestion_text, version)
+                                       hit, suggestion_text)
 from paperfind.search.settings import SearchSettings
 from paperfind.search.trend import WorkCounter, WorkCounts, trend, work_facets
 
@@ -184,9 +185,15 @@ class Searcher:
         if backend is None:
             return []
         found = similar_papers(backend, key, limit, aspect=aspect)
-        cards = {c["key"]: c for c in self._store().paper_cards([p.key for p in found])}
-        return [dict(cards[p.key], **{k: v for k, v in p.to_json().items() if k != "title"})
-                for p in found if p.key in cards]
+        store = self._store()
+        cards = {c["key"]: c for c in store.paper_cards([p.key for p in found])}
+        # a work is shown by its best version (paperfind.cards), as in search results
+        best = {k: best_first([c, *c["versions"]])[0]["key"] for k, c in cards.items()}
+        cards.update((c["key"], c) for c in store.paper_cards(
+            [b for k, b in best.items() if b != k]))
+        return [dict(cards[best[p.key]], **{k: v for k, v in p.to_json().items()
+                                            if k not in ("title", "key")})
+                for p in found if p.key in cards and best[p.key] in cards]
 
     # -- search -------------------------------------------------------------------------------
     def search(self, request: SearchRequest) -> SearchResponse:
@@ -218,9 +225,7 @@ class Searcher:
         page = self._page(backend, rows, relevance, sort, offset, limit)
         stems = {s for g in plan.groups for s, _ in g.stems} | {s for p in plan.phrases for s in p}
         marker = Marker(stems, self.analyzer, {g.word for g in plan.groups})
-        results = [hit(backend.stored(int(rows[j])), relevance[j], marker,
-                       [version(backend.stored(int(v))) for v in backend.versions_of(int(rows[j]))])
-                   for j in page]
+        results = [self._result(backend, int(rows[j]), relevance[j], marker, mask) for j in page]
         people = plan.people if plan.person_is_query or q.authors else plan.people[:2]
         cards = [author_card(backend.person_card(m)) for m in people[:self.settings.author_cards]]
         matching = self._work_counts(backend, rows)
@@ -252,6 +257,18 @@ class Searcher:
 
     def _corpus_work_counts(self, backend: SearchBackend) -> WorkCounts:
         return self._counter(backend)[1]
+
+    @staticmethod
+    def _result(backend: SearchBackend, row: int, score: float, marker: Marker,
+                mask: np.ndarray | None) -> dict:
+        """The result of a work found by `row`: shown by its best version (paperfind.cards:
+        accepted before under review before rejected, newest acceptance first) among those
+        the filters let through, the others folded under it."""
+        rows = [row] + [int(v) for v in backend.versions_of(row)]
+        docs = {r: backend.stored(r) for r in rows}
+        allowed = [r for r in rows if r == row or mask is None or mask[r]]
+        shown = min(allowed, key=lambda r: version_order(docs[r]))
+        return hit(docs[shown], score, marker, [docs[r] for r in rows if r != shown])
 
     @staticmethod
     def _prefetch_query_vector(backend: SearchBackend, q: ParsedQuery, plan: QueryPlan, mode: str) -> None:

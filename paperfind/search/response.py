@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from paperfind.cards import best_first, paper_card
 from paperfind.search.highlight import Marker
 
 SORTS = ("relevance", "newest", "citations")
@@ -41,31 +42,28 @@ class SearchResponse:
 
 
 def hit(doc: dict, score: float, marker: Marker, versions: list[dict] | None = None) -> dict:
-    """One result object of the JSON contract from a stored doc (and its work's other versions)."""
-    return {
-        "key": doc["key"], "title": doc["title"],
-        "authors": [{"id": slug, "name": n} for slug, (_, n) in
-                    zip(doc.get("author_slugs") or [""] * len(doc["authors"]), doc["authors"])],
-        "institutions": doc["institutions"], "venue": doc["venue"],
-        "venue_name": doc["venue_name"], "year": doc["year"], "status": doc["status"],
-        "area": doc["area"], "track": doc.get("track", ""), "citations": doc.get("citations"),
-        "score": round(float(score), 6),
-        "highlights": {"title": marker.mark(doc["title"]),
-                       "abstract": marker.snippet(doc["abstract"]) if doc["abstract"] else ""},
-        "versions": versions or [],
-    }
+    """One result of the JSON contract: the card (paperfind.cards) of a stored doc, with its
+    work's other versions best first, its score and its highlights."""
+    return {**stored_card(doc, versions), "score": round(float(score), 6),
+            "highlights": {"title": marker.mark(doc["title"]),
+                           "abstract": marker.snippet(doc["abstract"]) if doc["abstract"] else ""}}
 
 
-def version(doc: dict) -> dict:
-    """Another version of a result's work, as its result names it."""
-    return {"key": doc["key"], "venue": doc["venue"], "venue_name": doc["venue_name"],
-            "year": doc["year"], "status": doc["status"], "track": doc.get("track", "")}
+def stored_card(doc: dict, versions: list[dict] | None = None) -> dict:
+    """The card of a doc as the index stored it (authors named by their public slug)."""
+    slugs = doc.get("author_slugs") or [""] * len(doc["authors"])
+    return paper_card(key=doc["key"], title=doc["title"],
+                      authors=[(slug, name) for slug, (_, name) in zip(slugs, doc["authors"])],
+                      institutions=doc["institutions"], venue=doc["venue"],
+                      venue_name=doc["venue_name"], year=doc["year"], status=doc["status"],
+                      track=doc.get("track", ""), area=doc["area"], citations=doc.get("citations"),
+                      links=doc.get("links") or {}, versions=best_first(versions or []))
 
 
 def author_card(card: dict) -> dict:
-    return {"id": card["id"], "slug": card["slug"], "name": card["name"],
-            "institutions": card["institutions"], "paper_count": card["paper_count"],
-            "years": card["years"]}
+    """A person the query names; `id` is the public slug of /authors/{id}, as on paper cards."""
+    return {"id": card["slug"], "name": card["name"], "institutions": card["institutions"],
+            "paper_count": card["paper_count"], "years": card["years"]}
 
 
 def suggestion_text(raw: str, corrections: dict[str, str]) -> str | None:

@@ -10,6 +10,7 @@ import sqlite3
 from collections import Counter, defaultdict
 from typing import Any, Iterator
 
+from paperfind.cards import best_first, fold_works, paper_card
 from paperfind.index.docs import AuthorEntry, IndexDoc
 
 _CARD_SQL = ("SELECT id, key, title, abstract, venue, year, status, track, area, citations, links, "
@@ -21,8 +22,26 @@ class ReadMixin:
 
     # -- papers --------------------------------------------------------------------------
 
-    def paper_cards(self, keys: list[str]) -> list[dict[str, Any]]:
-        """Result cards for `keys`, in the order given (unknown keys are left out)."""
+    def paper_cards(self, keys: list[str], *, abstracts: bool = False) -> list[dict[str, Any]]:
+        """The cards of `keys` (paperfind.cards), in the order given (unknown keys are left
+        out), each with its work's other versions best first; with `abstracts`, each card also
+        carries its abstract (the listing pages show its first lines)."""
+        return self._cards(self.paper_records(keys), abstracts)
+
+    def _cards(self, records: list[dict[str, Any]], abstracts: bool) -> list[dict[str, Any]]:
+        versions = self._versions_of(records)
+        cards = []
+        for record in records:
+            card = card_of(record, versions.get(record["work_id"], []))
+            if abstracts:
+                card["abstract"] = record["abstract"]
+            cards.append(card)
+        return cards
+
+    def paper_records(self, keys: list[str]) -> list[dict[str, Any]]:
+        """Every stored field of the papers `keys`, in the order given (unknown keys are left
+        out): what the paper page and the exports need beyond the card. Authors carry their
+        affiliations on that paper; `work_id` is the paper's own id when it has no work."""
         if not keys:
             return []
         rows = {}
@@ -33,27 +52,60 @@ class ReadMixin:
         found = [rows[k] for k in keys if k in rows]
         people, paper_affs = self._authors_of([r[0] for r in found])
         venues = self.venue_names()
-        return [_card(row, people.get(row[0], []), paper_affs.get(row[0], []), venues)
+        return [_record(row, people.get(row[0], []), paper_affs.get(row[0], []), venues)
                 for row in found]
 
     def paper(self, key: str) -> dict[str, Any] | None:
-        """Everything the paper page shows, or None."""
-        cards = self.paper_cards([key])
-        if not cards:
+        """Everything the paper page shows (its card's fields and the paper's own), or None."""
+        records = self.paper_records([key])
+        if not records:
             return None
-        card = cards[0]
-        card["versions"] = [c for c in self.paper_cards(self._work_keys(card["work_id"]))
-                            if c["key"] != key]
-        card["sources"] = [{"path": p, "reader": r} for p, r in self.conn.execute(
+        record = records[0]
+        card = card_of(record, self._versions_of(records).get(record["work_id"], []))
+        paper = {**record, **card, "authors": record["authors"]}  # authors with affiliations
+        paper["sources"] = [{"path": p, "reader": r} for p, r in self.conn.execute(
             "SELECT DISTINCT s.path, s.reader FROM records r JOIN sources s ON s.id = r.source_id "
             "WHERE r.paper_key = ? ORDER BY s.path", (key,))]
-        return card
+        return paper
 
-    def _work_keys(self, work_id: int | None) -> list[str]:
-        if work_id is None:
-            return []
-        return [k for (k,) in self.conn.execute(
-            "SELECT key FROM papers WHERE work_id = ? ORDER BY year, key", (work_id,))]
+    def _versions_of(self, records: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+        """Per work of `records`, the version entries of all its papers."""
+        works = sorted({r["work_id"] for r in records})
+        venues = self.venue_names()
+        out: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        for chunk in _chunks(works, 400):
+            marks = ",".join("?" * len(chunk))
+            for key, venue, year, status, track, work in self.conn.execute(
+                    f"SELECT key, venue, year, status, track, COALESCE(work_id, id) FROM papers "
+                    f"WHERE work_id IN ({marks}) OR (work_id IS NULL AND id IN ({marks})) "
+                    f"ORDER BY key", chunk + chunk):
+                out[work].append({"key": key, "venue": venue, "venue_name": venues.get(venue, venue),
+                                  "year": year, "status": status, "track": track})
+        return out
+
+    def works_of(self, keys: list[str]) -> dict[str, int]:
+        """The work of each known key (papers of one work are versions of each other)."""
+        out: dict[str, int] = {}
+        for chunk in _chunks(keys, 500):
+            marks = ",".join("?" * len(chunk))
+            out.update(self.conn.execute(f"SELECT key, COALESCE(work_id, id) FROM papers "
+                                         f"WHERE key IN ({marks})", chunk))
+        return out
+
+    def _folded(self, keys: list[str]) -> list[str]:
+        """`keys` with one key per work, its best version's (paperfind.cards.best_first), at
+        the place of the work's first key."""
+        works = self.works_of(keys)
+        if len(set(works.values())) == len(works):
+            return keys
+        heads = []
+        for chunk in _chunks(keys, 500):
+            marks = ",".join("?" * len(chunk))
+            heads.extend({"key": k, "year": y, "status": s, "track": t} for k, y, s, t in
+                         self.conn.execute(f"SELECT key, year, status, track FROM papers "
+                                           f"WHERE key IN ({marks})", chunk))
+        by_key = {h["key"]: h for h in heads}
+        return [h["key"] for h in fold_works([by_key[k] for k in keys if k in by_key], works)]
 
     def _authors_of(self, paper_ids: list[int]) -> tuple[dict[int, list[dict[str, Any]]],
                                                          dict[int, list[dict[str, str]]]]:
@@ -87,8 +139,15 @@ class ReadMixin:
 
     # -- people --------------------------------------------------------------------------
 
+    def author_slug(self, number: int) -> str | None:
+        """The public id (slug) of the person whose internal number is `number`, or None:
+        links that once carried the number are sent on to the slug."""
+        row = self.conn.execute("SELECT slug FROM authors WHERE id = ?", (number,)).fetchone()
+        return row[0] if row else None
+
     def author(self, slug: str) -> dict[str, Any] | None:
-        """The author page: who, their papers newest first, co-authors, institutions by year."""
+        """The author page: who, their works newest first (each by its best version),
+        co-authors, institutions by year."""
         row = self.conn.execute("SELECT id, slug, name, profile_id, paper_count FROM authors "
                                 "WHERE slug = ?", (slug,)).fetchone()
         if row is None:
@@ -99,22 +158,26 @@ class ReadMixin:
         keys = [k for (k,) in self.conn.execute(
             "SELECT p.key FROM paper_authors pa JOIN papers p ON p.id = pa.paper_id "
             "WHERE pa.author_id = ? ORDER BY p.year DESC, p.key", (author_id,))]
-        papers = self.paper_cards(keys)
+        records = self.paper_records(keys)
+        shown = set(self._folded(keys))  # a work once, by its best version
+        papers = self._cards([r for r in records if r["key"] in shown], abstracts=True)
         coauthors: Counter[tuple[str, str]] = Counter()
         per_year: Counter[int] = Counter()
         venues: Counter[str] = Counter()
         inst_years: dict[str, set[int]] = defaultdict(set)
         inst_names: dict[str, str] = {}
+        for record in records:  # where they were, from every version's affiliations
+            for person in record["authors"]:
+                if person["id"] == slug:
+                    for aff in person["affiliations"]:
+                        if aff["slug"]:
+                            inst_years[aff["slug"]].add(record["year"])
+                            inst_names[aff["slug"]] = aff["name"]
         for paper in papers:
             per_year[paper["year"]] += 1
             venues[paper["venue_name"]] += 1
             for person in paper["authors"]:
-                if person["id"] == slug:
-                    for aff in person["affiliations"]:
-                        if aff["slug"]:
-                            inst_years[aff["slug"]].add(paper["year"])
-                            inst_names[aff["slug"]] = aff["name"]
-                elif person["id"]:
+                if person["id"] and person["id"] != slug:
                     coauthors[(person["id"], person["name"])] += 1
         return {
             "id": row[1], "name": row[2], "profile_id": row[3], "paper_count": row[4],
@@ -135,20 +198,20 @@ class ReadMixin:
                                 (slug,)).fetchone()
         if row is None:
             return None
-        keys = [k for k, _year in self.conn.execute(
+        rows = self.conn.execute(
             "SELECT DISTINCT p.key, p.year FROM paper_affiliations pa JOIN papers p "
-            "ON p.id = pa.paper_id WHERE pa.institution = ? ORDER BY p.year DESC, p.key", (slug,))]
-        per_year = self.conn.execute(
-            "SELECT p.year, COUNT(DISTINCT p.id) FROM paper_affiliations pa JOIN papers p "
-            "ON p.id = pa.paper_id WHERE pa.institution = ? GROUP BY p.year ORDER BY p.year",
+            "ON p.id = pa.paper_id WHERE pa.institution = ? ORDER BY p.year DESC, p.key",
             (slug,)).fetchall()
+        year_of = dict(rows)
+        keys = self._folded([k for k, _ in rows])  # a work once, by its best version
+        per_year = sorted(Counter(year_of[k] for k in keys).items())
         top = self.conn.execute(
             "SELECT a.slug, a.name, COUNT(DISTINCT pa.paper_id) AS n FROM paper_affiliations af "
             "JOIN paper_authors pa ON pa.paper_id = af.paper_id AND pa.position = af.position "
             "JOIN authors a ON a.id = pa.author_id WHERE af.institution = ? "
             "GROUP BY a.id ORDER BY n DESC, a.name LIMIT 20", (slug,)).fetchall()
         return {"slug": row[0], "name": row[1], "country": row[2], "paper_count": len(keys),
-                "papers": self.paper_cards(keys[offset:offset + limit]),
+                "papers": self.paper_cards(keys[offset:offset + limit], abstracts=True),
                 "per_year": [tuple(r) for r in per_year],
                 "top_authors": [{"id": s, "name": n, "papers": c} for s, n, c in top]}
 
@@ -157,7 +220,7 @@ class ReadMixin:
         keys = [k for (k,) in self.conn.execute(
             f"SELECT key FROM papers WHERE {where} ORDER BY year DESC, key LIMIT ? OFFSET ?",
             params + (limit, offset))]
-        return total, self.paper_cards(keys)
+        return total, self.paper_cards(keys, abstracts=True)
 
     def venue(self, slug: str, year: int | None = None, limit: int = 50,
               offset: int = 0) -> dict[str, Any] | None:
@@ -213,18 +276,19 @@ class ReadMixin:
         insts: dict[int, list[str]] = defaultdict(list)
         for pid, slug in self.conn.execute(
                 "SELECT paper_id, institution FROM paper_affiliations WHERE institution IS NOT NULL "
-                "ORDER BY paper_id, position, seq"):
+                "ORDER BY paper_id, position < 0, position, seq"):  # as on its card: authors' first
             if slug not in insts[pid]:
                 insts[pid].append(slug)
         venues = self.venue_names()
-        for (pid, key, title, abstract, venue, year, status, track, area, citations, _links,
+        for (pid, key, title, abstract, venue, year, status, track, area, citations, links,
              _ordered, work_id, keywords, *_rest) in self.conn.execute(f"{_CARD_SQL} ORDER BY key"):
             names = authors.get(pid, [])
             yield IndexDoc(key=key, title=title, abstract=abstract, authors=[n for n, _ in names],
                            author_ids=[a for _, a in names], keywords=json.loads(keywords),
                            venue=venue, venue_name=venues.get(venue, venue), year=year,
                            status=status, area=area, institutions=insts.get(pid, []),
-                           citations=citations, work_id=work_id or pid, track=track)
+                           citations=citations, work_id=work_id or pid, track=track,
+                           links=json.loads(links))
 
     def iter_author_entries(self) -> Iterator[AuthorEntry]:
         """Every resolved person with what author cards and name lookups need."""
@@ -249,8 +313,8 @@ class ReadMixin:
                               years=years.get(aid, (0, 0)))
 
 
-def _card(row: tuple, authors: list[dict[str, Any]], paper_affs: list[dict[str, str]],
-          venues: dict[str, str]) -> dict[str, Any]:
+def _record(row: tuple, authors: list[dict[str, Any]], paper_affs: list[dict[str, str]],
+            venues: dict[str, str]) -> dict[str, Any]:
     (pid, key, title, abstract, venue, year, status, track, area, citations, links, ordered,
      work_id, keywords, tldr, bibtex, forum_id) = row
     institutions: list[str] = []
@@ -264,6 +328,17 @@ def _card(row: tuple, authors: list[dict[str, Any]], paper_affs: list[dict[str, 
             "status": status, "track": track, "area": area, "citations": citations,
             "links": json.loads(links), "keywords": json.loads(keywords), "bibtex": bibtex,
             "forum_id": forum_id, "work_id": work_id or pid}
+
+
+def card_of(record: dict[str, Any], work_versions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The card of a stored paper, given the version entries of every paper of its work."""
+    others = best_first(v for v in work_versions if v["key"] != record["key"])
+    return paper_card(key=record["key"], title=record["title"],
+                      authors=[(a["id"], a["name"]) for a in record["authors"]],
+                      institutions=record["institutions"], venue=record["venue"],
+                      venue_name=record["venue_name"], year=record["year"],
+                      status=record["status"], track=record["track"], area=record["area"],
+                      citations=record["citations"], links=record["links"], versions=others)
 
 
 def _chunks(items: list, size: int) -> Iterator[list]:

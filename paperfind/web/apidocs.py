@@ -28,12 +28,26 @@ def schema_operations(schema: dict[str, Any]) -> list[dict[str, Any]]:
                           if key in s]
                 if s.get("enum"):
                     limits.append(" | ".join(map(str, s["enum"])))
-                params.append({"name": p["name"], "in": p["in"], "required": p.get("required", False),
+                example = next(iter(p.get("examples", {}).values()), {}).get("value")
+                params.append({"example": "" if example is None else str(example), "name": p["name"], "in": p["in"], "required": p.get("required", False),
                                "type": kind or "", "default": s.get("default"),
                                "limits": ", ".join(limits), "description": p.get("description", "")})
             ops.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""),
-                        "params": params})
+                        "params": params, "responses": _responses(op)})
     return ops
+
+
+def _responses(op: dict[str, Any]) -> list[dict[str, str]]:
+    """Each documented status with what it carries: the model's name, or the media types."""
+    out = []
+    for status, response in sorted(op.get("responses", {}).items()):
+        kinds = []
+        for media, body in response.get("content", {}).items():
+            ref = body.get("schema", {}).get("$ref", "")
+            kinds.append(ref.rsplit("/", 1)[-1] if ref else media)
+        out.append({"status": status, "carries": ", ".join(kinds),
+                    "description": response.get("description", "")})
+    return out
 
 
 def build_docs_router(app: FastAPI, pages: Pages) -> APIRouter:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from paperfind import __version__
 from paperfind.core import Paperfind
 from paperfind.web.apidocs import build_docs_router
 from paperfind.web.errors import install_error_handlers
@@ -20,12 +21,16 @@ from paperfind.web.routes_trend import build_trend_router
 
 DESCRIPTION = """Search academic papers by title, author or keyword (中文 / English).
 
-Every page of the portal has a JSON twin here. All errors have one shape:
+Every page of the portal has a JSON twin here. Every list of papers is made of one card
+(`PaperCard`: key, title, authors with their ids, institutions, venue, year, status, track, area,
+citations, links, versions), plus what a list adds (a search result's `score` and
+`highlights`, a similar paper's `reasons`). A person's id is their slug (`huishuai-zhang`); a
+work with several versions is shown by its best one. All errors have one shape:
 `{"error": {"status": 404, "code": "not_found", "message": "..."}}`. Read-only: GET only."""
 
 
 def create_app(paperfind: Paperfind) -> FastAPI:
-    app = FastAPI(title="paperfind", version="0.1.0", description=DESCRIPTION,
+    app = FastAPI(title="paperfind", version=__version__, description=DESCRIPTION,
                   docs_url=None, redoc_url=None, openapi_url="/openapi.json")
     app.state.paperfind = paperfind
     pages = Pages()

@@ -21,7 +21,7 @@ log = logging.getLogger("paperfind.web")
 STATUS_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
                 406: "not_acceptable", 413: "too_large", 414: "uri_too_long", 422: "invalid_parameter",
                 431: "headers_too_large",
-                500: "internal_error"}
+                500: "internal_error", 503: "unavailable"}
 
 
 class WebError(Exception):

@@ -22,7 +22,7 @@ SizeParam = Annotated[int, Query(ge=1, le=100, description="Results per page (at
 YearParam = Annotated[int | None, Query(ge=1900, le=2100, description="Only this year.")]
 Sort = Literal["relevance", "newest", "citations"]
 Mode = Literal["lexical", "semantic", "hybrid"]
-Format = Literal["bibtex", "csv"]
+Format = Literal["bibtex", "csv", "jsonl"]
 Aspect = Literal["background", "method", "result"]  # paperfind.search.aspects.ASPECTS
 AspectParam = Annotated[Aspect | None, Query(description="Similar in this respect only: the paper's "
                                                          "background, method or result sentences.")]
@@ -51,7 +51,10 @@ class SearchParams:
 
 def search_params(
     q: Annotated[str, Query(description="Words, \"phrases\", author:, venue:, year:2017..2019, "
-                                        "inst:, area:, status:, -excluded, OR.")] = "",
+                                        "inst:, area:, status:, -excluded, OR.",
+                            openapi_examples={"title": {"value": "vision transformers need registers"},
+                                              "author": {"value": "Huishuai Zhang"},
+                                              "filter": {"value": "venue:iclr year:2024"}})] = "",
     page: PageParam = 1,
     size: SizeParam = 20,
     sort: Annotated[Sort, Query(description="Result order.")] = "relevance",

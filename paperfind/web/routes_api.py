@@ -1,34 +1,82 @@
 """The JSON API: one route per page, each returning the dict its page renders.
 
 Responses are built directly (not through FastAPI's response-model encoder): the dicts are
-plain JSON already, and /api/search is the hot path under load.
+plain JSON already, and /api/search is the hot path under load. Each route still names its
+response model (paperfind.web.schemas), its files' media types, its errors and its OpenAPI
+links, so /openapi.json describes what the server really answers.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Path, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from paperfind.core import Paperfind
-from paperfind.web import export
+from paperfind.web import export, schemas
+from paperfind.web.api_examples import EXAMPLES
 from paperfind.web.errors import error_body
 from paperfind.web.params import (MAX_EXPORT, AspectParam, Format, Paging, SearchParams, YearParam,
                                   paging_params, search_params)
 from paperfind.web.searching import search_view
 from paperfind.web.views import (Paging as _Paging, area_view, author_view, institution_view,
-                                 paper_view, similar_view, stats_view,
+                                 paper_view, renamed_author, similar_view, stats_view,
                                  venue_view)
 
-ERROR_SCHEMA = {"application/json": {"example": error_body(404, "not_found", "no paper with key 'x'")}}
+KeyPath = Annotated[str, Path(max_length=300, description="Paper key, `venue+year:id`.",
+                              openapi_examples={"paper": {"value": EXAMPLES["paper"]}})]
+AuthorPath = Annotated[str, Path(max_length=300, description="The person's public id (slug); an "
+                                 "old numeric id is redirected (308) to it.",
+                                 openapi_examples={"author": {"value": EXAMPLES["author"]}})]
+InstitutionPath = Annotated[str, Path(max_length=300, description="Institution slug.",
+                                      openapi_examples={"institution": {
+                                          "value": EXAMPLES["institution"]}})]
+VenuePath = Annotated[str, Path(max_length=300, description="Venue slug.",
+                                openapi_examples={"venue": {"value": EXAMPLES["venue"]}})]
+AreaPath = Annotated[str, Path(max_length=300, description="Area name, as on paper cards.",
+                               openapi_examples={"area": {"value": EXAMPLES["area"]}})]
+
+FILE_TYPES = {"bibtex": ("application/x-bibtex", "bib"), "csv": ("text/csv", "csv"),
+              "jsonl": ("application/jsonl", "jsonl")}
+
+
+def _error(description: str, status: int, code: str, message: str) -> dict[str, Any]:
+    return {"description": description, "model": schemas.Error,
+            "content": {"application/json": {"example": error_body(status, code, message)}}}
+
+
 ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"description": "Unknown id", "content": ERROR_SCHEMA},
-    422: {"description": "Invalid parameter", "content": {"application/json": {
-        "example": error_body(422, "invalid_parameter", "parameter 'size': ...")}}},
+    422: _error("A parameter is invalid; the message names it.", 422, "invalid_parameter",
+                "parameter 'size': Input should be less than or equal to 100 (got '101')"),
+    503: _error("Not ready to answer (the index is being built); try again shortly.", 503,
+                "unavailable", "the search index is being built"),
 }
-KeyPath = Annotated[str, Path(max_length=300, description="Paper key, e.g. iclr2024:abc")]
-SlugPath = Annotated[str, Path(max_length=300)]
+NOT_FOUND = {404: _error("No such paper, person, institution, venue or area.", 404, "not_found",
+                         "no paper with key 'iclr2024:nope'")}
+MOVED = {308: {"description": "An old numeric person id: sent on to the person's slug.",
+               "headers": {"Location": {"schema": {"type": "string"},
+                                        "description": "/api/authors/{slug}..."}}}}
+
+
+def _files(*formats: str) -> dict[int | str, dict[str, Any]]:
+    """A 200 that is a file in one of `formats` (the `format` parameter picks it)."""
+    content: dict[str, Any] = {}
+    for fmt in formats:
+        media, _ = FILE_TYPES[fmt]
+        content[media] = {"schema": {"type": "string"}} if fmt != "jsonl" else {
+            "schema": {"type": "string", "description": "One PaperCard (with its abstract) "
+                                                        "as JSON per line."}}
+    return {200: {"description": "The file, as an attachment.", "content": content}}
+
+
+def _links(**targets: tuple[str, dict[str, str]]) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI links of a 200: where a value of this response leads (clients and schemathesis's
+    stateful phase follow them)."""
+    return {200: {"links": {name: {"operationId": op, "parameters": params}
+                            for name, (op, params) in targets.items()}}}
 
 
 def _pf(request: Request) -> Paperfind:
@@ -36,83 +84,145 @@ def _pf(request: Request) -> Paperfind:
 
 
 def _file(text: str, filename: str, media_type: str) -> Response:
-    return Response(text, media_type=media_type,
-                    headers={"content-disposition": f'attachment; filename="{filename}"'})
+    """An attachment. Headers are Latin-1, so `filename` is the ASCII fallback and `filename*`
+    (RFC 6266) the name itself: a Chinese query's export is named by its words."""
+    ascii_name = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in filename)
+    disposition = f'attachment; filename="{ascii_name}"'
+    if ascii_name != filename:
+        disposition += f"; filename*=UTF-8''{quote(filename, safe='')}"
+    return Response(text, media_type=media_type, headers={"content-disposition": disposition})
 
 
-def _export(papers: list[dict[str, Any]], fmt: str, stem: str, request: Request) -> Response:
+def _export(pf: Paperfind, keys: list[str], fmt: str, stem: str, request: Request) -> Response:
+    """The papers `keys` as a file: BibTeX and CSV from every stored field, JSON Lines as cards."""
     safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in stem)[:80] or "papers"
-    if fmt == "csv":
-        base = str(request.base_url).rstrip("/")
-        return _file(export.to_csv(papers, base), f"{safe}.csv", "text/csv; charset=utf-8")
-    return _file(export.to_bibtex(papers), f"{safe}.bib", "application/x-bibtex; charset=utf-8")
+    media, suffix = FILE_TYPES[fmt]
+    if fmt == "jsonl":
+        text = "".join(json.dumps(c, ensure_ascii=False) + "\n"
+                       for c in pf.store().paper_cards(keys, abstracts=True))
+    elif fmt == "csv":
+        text = export.to_csv(pf.store().paper_records(keys), str(request.base_url).rstrip("/"))
+    else:
+        text = export.to_bibtex(pf.store().paper_records(keys))
+    return _file(text, f"{safe}.{suffix}", f"{media}; charset=utf-8")
+
+
+def _moved(request: Request, author_id: str) -> Response | None:
+    """A 308 to the slug when `author_id` is an old numeric person id."""
+    slug = renamed_author(_pf(request), author_id)
+    if slug is None:
+        return None
+    path = request.url.path.replace(f"/{author_id}", f"/{quote(slug, safe='')}", 1)
+    query = request.url.query
+    return RedirectResponse(path + ("?" + query if query else ""), status_code=308)
 
 
 def build_api_router(pf: Paperfind) -> APIRouter:
     router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
 
-    @router.get("/search", summary="Search papers and people")
+    @router.get("/search", summary="Search papers and people", operation_id="search",
+                response_model=schemas.SearchResponse, responses=_links(
+                    paper=("getPaper", {"key": "$response.body#/results/0/key"}),
+                    author=("getAuthor", {"author_id": "$response.body#/results/0/authors/0/id"}),
+                    institution=("getInstitution",
+                                 {"slug": "$response.body#/results/0/institutions/0"}),
+                    person=("getAuthor", {"author_id": "$response.body#/authors/0/id"})))
     def api_search(request: Request, params: SearchParams = Depends(search_params)) -> JSONResponse:
         return JSONResponse(search_view(_pf(request), params))
 
-    @router.get("/search/export", summary="Export a result list as BibTeX or CSV")
+    @router.get("/search/export", summary="Export a result list as BibTeX, CSV or JSON Lines",
+                operation_id="exportSearch", response_class=Response,
+                responses=_files("bibtex", "csv", "jsonl"))
     def api_search_export(request: Request, params: SearchParams = Depends(search_params),
                           format: Format = "bibtex",
                           limit: Annotated[int, Query(ge=1, le=MAX_EXPORT)] = 100) -> Response:
         big = SearchParams(**{**params.__dict__, "paging": _Paging(1, limit)})
-        data = _search_for_export(_pf(request), big)
-        return _export(data, format, "paperfind-" + (params.q or "results"), request)
+        keys = _search_for_export(_pf(request), big)
+        return _export(_pf(request), keys, format, "paperfind-" + (params.q or "results"), request)
 
-    @router.get("/papers/{key}", summary="One paper")
+    @router.get("/papers/{key}", summary="One paper", operation_id="getPaper",
+                response_model=schemas.Paper, responses={**NOT_FOUND, **_links(
+                    similar=("getSimilar", {"key": "$response.body#/key"}),
+                    bibtex=("getPaperBibtex", {"key": "$response.body#/key"}),
+                    author=("getAuthor", {"author_id": "$response.body#/authors/0/id"}),
+                    venue=("getVenue", {"slug": "$response.body#/venue"}))})
     def api_paper(request: Request, key: KeyPath) -> JSONResponse:
         return JSONResponse(paper_view(_pf(request), key))
 
-    @router.get("/papers/{key}/bibtex", summary="One paper's BibTeX, as a file")
+    @router.get("/papers/{key}/bibtex", summary="One paper's BibTeX, as a file",
+                operation_id="getPaperBibtex", response_class=Response,
+                responses={**_files("bibtex"), **NOT_FOUND})
     def api_paper_bibtex(request: Request, key: KeyPath) -> Response:
         paper = paper_view(_pf(request), key)
-        return _file(export.bibtex_entry(paper) + "\n", f"{key.replace(':', '-')}.bib",
+        return _file(paper["bibtex_text"] + "\n", f"{key.replace(':', '-')}.bib",
                      "application/x-bibtex; charset=utf-8")
 
-    @router.get("/papers/{key}/similar", summary="Papers similar to this one")
+    @router.get("/papers/{key}/similar", summary="Papers similar to this one",
+                operation_id="getSimilar", response_model=schemas.SimilarResponse,
+                responses={**NOT_FOUND, **_links(
+                    paper=("getPaper", {"key": "$response.body#/results/0/key"}))})
     def api_similar(request: Request, key: KeyPath,
                     limit: Annotated[int, Query(ge=1, le=50)] = 10,
                     aspect: AspectParam = None) -> JSONResponse:
         return JSONResponse(similar_view(_pf(request), key, limit, aspect=aspect))
 
-    @router.get("/authors/{author_id}", summary="One author: papers, co-authors, institutions")
-    def api_author(request: Request, author_id: SlugPath) -> JSONResponse:
-        return JSONResponse(author_view(_pf(request), author_id))
+    @router.get("/authors/{author_id}", summary="One author: works, co-authors, institutions",
+                operation_id="getAuthor", response_model=schemas.AuthorPage,
+                responses={**NOT_FOUND, **MOVED, **_links(
+                    paper=("getPaper", {"key": "$response.body#/papers/0/key"}),
+                    coauthor=("getAuthor", {"author_id": "$response.body#/coauthors/0/id"}),
+                    institution=("getInstitution",
+                                 {"slug": "$response.body#/institutions/0/slug"}))})
+    def api_author(request: Request, author_id: AuthorPath) -> Response:
+        moved = _moved(request, author_id)
+        return moved or JSONResponse(author_view(_pf(request), author_id))
 
-    @router.get("/authors/{author_id}/export", summary="An author's papers as BibTeX or CSV")
-    def api_author_export(request: Request, author_id: SlugPath,
+    @router.get("/authors/{author_id}/export",
+                summary="An author's works as BibTeX, CSV or JSON Lines", operation_id="exportAuthor",
+                response_class=Response, responses={**_files("bibtex", "csv", "jsonl"), **NOT_FOUND,
+                                                    **MOVED})
+    def api_author_export(request: Request, author_id: AuthorPath,
                           format: Format = "bibtex") -> Response:
+        moved = _moved(request, author_id)
+        if moved:
+            return moved
         author = author_view(_pf(request), author_id)
-        return _export(author["papers"], format, author["id"], request)
+        return _export(_pf(request), [p["key"] for p in author["papers"]], format, author["id"],
+                       request)
 
-    @router.get("/institutions/{slug}", summary="One institution: papers, top authors")
-    def api_institution(request: Request, slug: SlugPath,
+    @router.get("/institutions/{slug}", summary="One institution: works, top authors",
+                operation_id="getInstitution", response_model=schemas.InstitutionPage,
+                responses={**NOT_FOUND, **_links(
+                    paper=("getPaper", {"key": "$response.body#/papers/0/key"}),
+                    author=("getAuthor", {"author_id": "$response.body#/top_authors/0/id"}))})
+    def api_institution(request: Request, slug: InstitutionPath,
                         paging: Paging = Depends(paging_params)) -> JSONResponse:
         return JSONResponse(institution_view(_pf(request), slug, paging))
 
-    @router.get("/venues/{slug}", summary="One venue, optionally one year")
-    def api_venue(request: Request, slug: SlugPath, year: YearParam = None,
+    @router.get("/venues/{slug}", summary="One venue, optionally one year", operation_id="getVenue",
+                response_model=schemas.VenuePage, responses={**NOT_FOUND, **_links(
+                    paper=("getPaper", {"key": "$response.body#/papers/0/key"}))})
+    def api_venue(request: Request, slug: VenuePath, year: YearParam = None,
                   paging: Paging = Depends(paging_params)) -> JSONResponse:
         return JSONResponse(venue_view(_pf(request), slug, year, paging))
 
-    @router.get("/areas/{name}", summary="Papers of one area")
-    def api_area(request: Request, name: SlugPath,
+    @router.get("/areas/{name}", summary="Papers of one area", operation_id="getArea",
+                response_model=schemas.AreaPage, responses={**NOT_FOUND, **_links(
+                    paper=("getPaper", {"key": "$response.body#/papers/0/key"}))})
+    def api_area(request: Request, name: AreaPath,
                  paging: Paging = Depends(paging_params)) -> JSONResponse:
         return JSONResponse(area_view(_pf(request), name, paging))
 
-    @router.get("/stats", summary="Counts of papers, people, venues and years")
+    @router.get("/stats", summary="Counts of papers, people, venues and years; version, backend",
+                operation_id="getStats", response_model=schemas.Stats)
     def api_stats(request: Request) -> JSONResponse:
         return JSONResponse(stats_view(_pf(request)))
 
     return router
 
 
-def _search_for_export(pf: Paperfind, params: SearchParams) -> list[dict[str, Any]]:
-    """The full store cards of a result list, in result order (exports need every field)."""
+def _search_for_export(pf: Paperfind, params: SearchParams) -> list[str]:
+    """The keys of a result list, in result order."""
     keys: list[str] = []
     page = 1
     while len(keys) < params.paging.size:
@@ -122,4 +232,4 @@ def _search_for_export(pf: Paperfind, params: SearchParams) -> list[dict[str, An
         if len(results) < 100:
             break
         page += 1
-    return pf.store().paper_cards(keys[:params.paging.size])
+    return keys[:params.paging.size]

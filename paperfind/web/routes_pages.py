@@ -7,7 +7,7 @@ from typing import Annotated
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Depends, Path, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from paperfind.core import Paperfind
 from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
@@ -17,7 +17,7 @@ from paperfind.web.examples import examples
 from paperfind.web.render import Pages, request_language
 from paperfind.web.searching import search_view
 from paperfind.web.views import (area_view, author_view, home_view, institution_view, paper_count,
-                                 paper_view, similar_view, stats_view,
+                                 paper_view, renamed_author, similar_view, stats_view,
                                  venue_view)
 
 SlugPath = Annotated[str, Path(max_length=300)]
@@ -51,13 +51,20 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
         # the JSON link gives the very list the page shows
         similar_query = {"limit": SIMILAR_ON_PAGE, **({"aspect": aspect} if aspect else {})}
         similar_url = f"/api/papers/{quote(key, safe=':')}/similar?{urlencode(similar_query)}"
+        versions = app_pf(request).store().paper_cards([v["key"] for v in data["versions"]],
+                                                       abstracts=True)
         return pages.render(request, "paper.html", {
-            "paper": data, "json_url": f"/api/papers/{quote(key, safe=':')}",
+            "paper": data, "version_cards": versions, "json_url": f"/api/papers/{quote(key, safe=':')}",
             "similar": similar, "similar_url": similar_url, "aspect": aspect,
             "aspects": ASPECT_CHOICES})
 
     @router.get("/authors/{author_id}", response_class=HTMLResponse)
-    def author(request: Request, author_id: SlugPath) -> HTMLResponse:
+    def author(request: Request, author_id: SlugPath) -> Response:
+        slug = renamed_author(app_pf(request), author_id)
+        if slug is not None:
+            query = request.url.query
+            return RedirectResponse(f"/authors/{quote(slug, safe='')}" + ("?" + query if query else ""),
+                                    status_code=308)
         data = author_view(app_pf(request), author_id)
         return pages.render(request, "author.html", {
             "author": data, "json_url": f"/api/authors/{quote(author_id, safe='')}"})

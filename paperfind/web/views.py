@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from paperfind import __version__
 from paperfind.core import Paperfind
 from paperfind.web.charts import heat_level
 from paperfind.web.errors import not_found
@@ -55,6 +56,14 @@ def similar_view(pf: Paperfind, key: str, limit: int = 10, *, known: bool = Fals
     return {"key": key, "aspect": aspect, "results": results}
 
 
+def renamed_author(pf: Paperfind, author_id: str) -> str | None:
+    """The slug an old numeric person id stands for, or None: a person's one id is the slug,
+    and a link that once carried the number is sent on to it."""
+    if not (author_id.isascii() and author_id.isdigit()) or len(author_id) > 18:
+        return None
+    return pf.store().author_slug(int(author_id))
+
+
 def author_view(pf: Paperfind, author_id: str) -> dict[str, Any]:
     author = pf.store().author(author_id)
     if author is None:
@@ -92,7 +101,11 @@ def area_view(pf: Paperfind, name: str, paging: Paging) -> dict[str, Any]:
 
 
 def stats_view(pf: Paperfind) -> dict[str, Any]:
-    return pf.stats()
+    """The counts, and which paperfind answers: its version and its backends."""
+    semantic = pf.settings.semantic and (pf.vector_dir / "CURRENT").exists()
+    return {"version": __version__,
+            "backend": {"store": "sqlite", "search": "local-index", "semantic": semantic},
+            **pf.stats()}
 
 
 def paper_count(pf: Paperfind) -> int:

@@ -19,6 +19,7 @@ from paperfind.core import Paperfind
 from paperfind.settings import Settings
 from paperfind.web.app import create_app
 from tests.realdata import load_paperlist, pick, write_slice
+from tests.web.bundled import bundled_portal, bundled_slice  # noqa: F401 - fixtures: a bundled-corpus slice
 
 GEIGER_PAPERS = {"3dv2025:1xLfRYErqk", "colm2024:dkpeWQRmlc", "corl2022:80vpxjt3vq"}
 GPQA = "colm2024:Ti67584b98"  # "GPQA: A Graduate-Level Google-Proof Q&A Benchmark": an & to escape

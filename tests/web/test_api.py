@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 
@@ -110,6 +111,24 @@ def test_search_export(portal):
                  "invalid_parameter", "limit")
 
 
+@pytest.mark.parametrize("fmt, media", [("bibtex", "application/x-bibtex"), ("csv", "text/csv"),
+                                        ("jsonl", "application/jsonl")])
+def test_an_export_of_a_chinese_query_is_named_by_its_words(portal, fmt, media):
+    # headers are Latin-1: this was a 500 (found by schemathesis)
+    response = portal.get("/api/search/export", params={"q": "基准 Benchmark", "format": fmt})
+    assert response.status_code == 200 and response.headers["content-type"].startswith(media)
+    disposition = response.headers["content-disposition"]
+    assert 'filename="paperfind-___Benchmark.' in disposition
+    assert "filename*=UTF-8''paperfind-%E5%9F%BA%E5%87%86_Benchmark." in disposition
+
+
+def test_jsonl_export_is_one_card_per_line(portal):
+    lines = portal.get("/api/search/export", params={"q": "Google-Proof", "format": "jsonl",
+                                                     "limit": 3}).text.splitlines()
+    cards = [json.loads(line) for line in lines]
+    assert cards[0]["key"] == GPQA and cards[0]["abstract"] and cards[0]["authors"][0]["id"]
+
+
 def test_institution_route(portal):
     slug = portal.get(f"/api/papers/{GPQA}").json()["institutions"][0]
     inst = portal.get(f"/api/institutions/{slug}", params={"size": 5}).json()
@@ -157,6 +176,9 @@ def test_openapi_lists_every_api_route_and_docs_need_no_cdn(portal):
     assert all(set(methods) == {"get"} for methods in schema["paths"].values())
     docs = portal.get("/docs")
     assert docs.status_code == 200 and "/api/search" in docs.text
+    # each operation's responses: its model or its files' media types, and its examples
+    assert "SearchResponse" in docs.text and "application/x-bibtex" in docs.text
+    assert "iclr2024:2dnO3LLiJ1" in docs.text
     assert "cdn" not in docs.text.lower() and "<script src=\"http" not in docs.text
 
 

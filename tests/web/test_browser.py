@@ -100,3 +100,23 @@ def test_paper_page_copies_its_bibtex(page):
         page.locator("#download-bibtex").click()
     assert download.value.suggested_filename.endswith(".bib")
     shoot(page, "paper")
+
+
+def test_a_work_shows_its_accepted_version_with_the_other_folded_under_it(browser, bundled_portal):
+    """"Understanding Nonlinear Implicit Bias via Region Counts in Input Space" was rejected at
+    ICLR 2025 and accepted at ICML 2025: search and the author page show the ICML paper once."""
+    context = browser.new_context(base_url=bundled_portal.url, locale="en-US",
+                                  viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    title = "Understanding Nonlinear Implicit Bias via Region Counts in Input Space"
+    for path in (f"/?q={title}", "/authors/huishuai-zhang"):
+        page.goto(path)
+        cards = page.locator(".card", has_text=title)
+        sync_api.expect(cards).to_have_count(1)
+        sync_api.expect(cards.locator(".card-meta")).to_contain_text("ICML 2025")
+        sync_api.expect(cards.locator(".card-versions")).to_contain_text("ICLR 2025 · Reject")
+    cards.scroll_into_view_if_needed()
+    shoot(page, "author-versions")
+    cards.locator(".card-versions a").click()  # to the folded version's own page
+    sync_api.expect(page.locator(".paper-meta")).to_contain_text("ICLR 2025")
+    context.close()

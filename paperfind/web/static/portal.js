@@ -80,7 +80,7 @@
   }
 
   function authorCard(a, cfg) {
-    const card = el("a", { class: "author-card", href: "/authors/" + enc(a.slug) });
+    const card = el("a", { class: "author-card", href: "/authors/" + enc(a.id) });
     card.appendChild(el("span", { class: "avatar" }, a.name.slice(0, 1)));
     const body = el("span", { class: "author-card-body" });
     body.appendChild(el("strong", {}, a.name));

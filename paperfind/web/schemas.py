@@ -1,0 +1,254 @@
+"""The API's response shapes, written once for the OpenAPI schema (and so for generated clients).
+
+The routes build their JSON directly (paperfind.web.views) and FastAPI does not re-validate it;
+these models say what that JSON is. They forbid fields they do not name, so the suite's
+schemathesis run (tests/web/test_contract.py) fails the day a route answers with a shape that
+is not written here. `PaperCard` is paperfind.cards' card: every list of papers is made of it.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Person(Strict):
+    id: str = Field(description="Public id (slug) of /api/authors/{id}; empty when the name "
+                                "could not be resolved to a person.", examples=["huishuai-zhang"])
+    name: str
+
+
+class Version(Strict):
+    """Another version of the same work (a rejected submission and its later acceptance)."""
+
+    key: str
+    venue: str
+    venue_name: str
+    year: int
+    status: str
+    track: str
+
+
+class PaperCard(Strict):
+    """A paper in a list, the same through every route; a work with several versions is shown
+    by its best one (accepted, then under review, then rejected or withdrawn; newest acceptance
+    first), its others in `versions` in that order."""
+
+    key: str = Field(description="Paper key, `venue+year:id`.", examples=["iclr2024:7Ttk3RzDeu"])
+    title: str
+    authors: list[Person]
+    institutions: list[str] = Field(description="Institution slugs of /api/institutions/{slug}.")
+    venue: str = Field(description="Venue slug of /api/venues/{slug}.")
+    venue_name: str
+    year: int
+    status: str = Field(description="Oral, Poster, Reject, Under Review, ...; may be empty.")
+    track: str
+    area: str = Field(description="Area of /api/areas/{name}; may be empty.")
+    citations: int | None
+    links: dict[str, str] = Field(description="pdf, openreview, site, code, ... URLs.")
+    versions: list[Version]
+
+
+class Highlights(Strict):
+    title: str = Field(description="The title, HTML-escaped, matched words in <mark>.")
+    abstract: str = Field(description="A snippet of the abstract around the matches, marked.")
+
+
+class SearchResult(PaperCard):
+    score: float
+    highlights: Highlights
+
+
+class SimilarPaper(PaperCard):
+    score: float
+    reasons: list[str] = Field(description="Signals behind the match, strongest first.")
+    signals: dict[str, float]
+    shared_authors: list[str]
+    shared_keywords: list[str]
+
+
+class ListedPaper(PaperCard):
+    """A card on an author, institution, venue or area page, which shows the abstract's start."""
+
+    abstract: str
+
+
+class PersonCard(Strict):
+    """A person the query names."""
+
+    id: str = Field(description="Public id (slug) of /api/authors/{id}.")
+    name: str
+    institutions: list[str]
+    paper_count: int
+    years: list[int] = Field(description="First and last year.", min_length=2, max_length=2)
+
+
+class Facet(Strict):
+    value: str
+    count: int
+    label: str
+    param: str = Field(description="The query parameter that filters on this value.")
+
+
+class PageInfo(Strict):
+    page: int
+    size: int
+    total: int
+    pages: int
+
+
+class SearchResponse(Strict):
+    query: str
+    total: int = Field(description="Matching works (a work with several versions counts once).")
+    took_ms: float
+    results: list[SearchResult]
+    authors: list[PersonCard]
+    facets: dict[str, list[Facet]]
+    suggestion: str | None
+    mode: str = Field(description="The retrieval mode used: lexical, semantic or hybrid.")
+    paging: PageInfo
+    filters: dict[str, list[str]]
+    sort: str
+
+
+class Affiliation(Strict):
+    raw: str
+    slug: str
+    name: str
+
+
+class PaperAuthor(Person):
+    affiliations: list[Affiliation]
+
+
+class Source(Strict):
+    path: str
+    reader: str
+
+
+class Paper(PaperCard):
+    """One paper: its card's fields, and everything else the store knows of it."""
+
+    authors: list[PaperAuthor]  # type: ignore[assignment]
+    abstract: str
+    tldr: str
+    authors_ordered: bool
+    paper_affiliations: list[Affiliation]
+    keywords: list[str]
+    bibtex: str = Field(description="The source's own BibTeX, when it gave one.")
+    bibtex_text: str = Field(description="BibTeX of the paper (the source's, else built).")
+    forum_id: str
+    work_id: int
+    sources: list[Source]
+
+
+class SimilarResponse(Strict):
+    key: str
+    aspect: str | None
+    results: list[SimilarPaper]
+
+
+class CoAuthor(Strict):
+    id: str
+    name: str
+    papers: int
+
+
+class AuthorInstitution(Strict):
+    slug: str
+    name: str
+    first_year: int
+    last_year: int
+
+
+class VenueCount(Strict):
+    name: str
+    papers: int
+
+
+YearCount = list[int]  # [year, papers]
+
+
+class AuthorPage(Strict):
+    id: str
+    name: str
+    profile_id: str
+    paper_count: int
+    aliases: list[str]
+    papers: list[ListedPaper]
+    coauthors: list[CoAuthor]
+    institutions: list[AuthorInstitution]
+    venues: list[VenueCount]
+    per_year: list[YearCount]
+
+
+class InstitutionPage(Strict):
+    slug: str
+    name: str
+    country: str
+    paper_count: int
+    papers: list[ListedPaper]
+    per_year: list[YearCount]
+    top_authors: list[CoAuthor]
+    paging: PageInfo
+
+
+class VenuePage(Strict):
+    slug: str
+    name: str
+    year: int | None
+    years: list[YearCount]
+    total: int
+    papers: list[ListedPaper]
+    paging: PageInfo
+
+
+class AreaPage(Strict):
+    name: str
+    total: int
+    papers: list[ListedPaper]
+    paging: PageInfo
+
+
+class VenueYear(Strict):
+    venue: str
+    venue_name: str
+    year: int
+    papers: int
+    with_abstract: int
+    with_authors: int
+    with_affiliations: int
+
+
+class Backend(Strict):
+    store: str = Field(description="Where the papers are kept.", examples=["sqlite"])
+    search: str = Field(description="What answers searches.", examples=["local-index"])
+    semantic: bool = Field(description="Whether vector (semantic) search is available.")
+
+
+class Stats(Strict):
+    version: str = Field(description="paperfind's version, as in the OpenAPI info.")
+    backend: Backend
+    papers: int
+    works: int
+    authors: int
+    institutions: int
+    venues: int
+    records: int
+    sources: int
+    venue_years: list[VenueYear]
+
+
+class ErrorDetail(Strict):
+    status: int
+    code: str = Field(examples=["not_found"])
+    message: str
+
+
+class Error(Strict):
+    """Every failure has this shape."""
+
+    error: ErrorDetail

@@ -1,0 +1,98 @@
+"""A real server over a slice of the bundled corpus that holds the API schema's example values
+(paperfind.web.api_examples) and both versions of a few works; for the contract and browser tests."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from paperfind.core import Paperfind
+from paperfind.settings import BUNDLED_CORPUS, Settings
+from paperfind.store.people import slugify
+from paperfind.web.app import create_app
+from paperfind.web.api_examples import EXAMPLES
+
+STABLE_VENUE_YEARS = {("iclr", 2024), ("nips", 2017)}  # kept when the corpus gains older years
+
+
+def _scan_bundled_corpus() -> tuple[list[str], dict[str, set]]:
+    """The slice's records (JSON lines) and what the whole corpus holds of each example kind."""
+    seen: dict[str, set] = {"paper": set(), "author": set(), "institution": set(), "venue": set(),
+                            "area": set()}
+    chosen: list[str] = []
+    quota = {"area": 15, "nips": 10, "institution": 10}
+    with gzip.open(BUNDLED_CORPUS, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            record = json.loads(line)
+            venue_year = (record["venue"], record["year"])
+            slugs = {slugify(a["name"]) for a in record["authors"]}
+            insts = {f["slug"] for a in record["authors"] for f in a["affiliations"]} | {
+                f["slug"] for f in record.get("paper_affiliations", [])}
+            seen["venue"].add(record["venue"])
+            if venue_year in STABLE_VENUE_YEARS:
+                seen["area"].add(record["area"])
+            take = record["key"] == EXAMPLES["paper"] or EXAMPLES["author"] in slugs
+            if record["key"] == EXAMPLES["paper"] and venue_year in STABLE_VENUE_YEARS:
+                seen["paper"].add(record["key"])
+            seen["author"] |= slugs & {EXAMPLES["author"]}
+            seen["institution"] |= insts & {EXAMPLES["institution"]}
+            for kind, wanted in (("area", venue_year == ("iclr", 2024) and record["area"] == EXAMPLES["area"]),
+                                 ("nips", venue_year == ("nips", 2017)),
+                                 ("institution", EXAMPLES["institution"] in insts)):
+                if wanted and quota[kind] > 0 and not take:
+                    quota[kind] -= 1
+                    take = True
+            if take:
+                chosen.append(line)
+    return chosen, seen
+
+
+@dataclass
+class BundledPortal:
+    url: str
+    paperfind: Paperfind
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def bundled_slice() -> tuple[list[str], dict[str, set]]:
+    return _scan_bundled_corpus()
+
+
+@pytest.fixture(scope="session")
+def bundled_portal(bundled_slice, tmp_path_factory) -> BundledPortal:
+    """A real server over a database built from the slice."""
+    root: Path = tmp_path_factory.mktemp("contract")
+    (root / "slice.jsonl").write_text("".join(bundled_slice[0]), "utf-8")
+    settings = Settings(db_path=root / "slice.db", semantic=False)
+    report = Paperfind(settings).ingest([root / "slice.jsonl"], progress=False)
+    assert not report.failed
+    port = _free_port()
+    pf = Paperfind(Settings(db_path=settings.db_path, port=port, semantic=False))
+    server = uvicorn.Server(uvicorn.Config(create_app(pf), host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the contract server did not start")
+        time.sleep(0.02)
+    yield BundledPortal(f"http://127.0.0.1:{port}", pf)
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
