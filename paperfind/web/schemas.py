@@ -8,6 +8,8 @@ is not written here. `PaperCard` is paperfind.cards' card: every list of papers 
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -100,6 +102,32 @@ class PageInfo(Strict):
     pages: int
 
 
+class TrendPoint(Strict):
+    year: int
+    works: int = Field(description="Matching works with a version in this year (the year facet's count)")
+    of: int = Field(description="All works of the corpus in this year (of this venue, in a venue's line)")
+    share: float | None = Field(description="works / of, rounded to 6 decimals; null when `of` is 0")
+
+
+class VenueTrend(Strict):
+    venue: str = Field(description="Venue slug, as in the venue facet")
+    venue_name: str
+    years: list[TrendPoint] = Field(description="The venue's own years within the query's range")
+
+
+class Trend(Strict):
+    unit: Literal["works"] = Field(description="A work with several versions counts once a year")
+    years: list[TrendPoint] = Field(description="Every year of the corpus in the query's year range")
+    venues: list[VenueTrend] = Field(description="The venues with the most matching works, most first")
+
+
+class TrendResponse(Strict):
+    query: str
+    total: int = Field(description="Matching works, as /api/search counts them")
+    filters: dict[str, list[str]]
+    trend: Trend | None = Field(description="null when there is no index yet")
+
+
 class SearchResponse(Strict):
     query: str
     total: int = Field(description="Matching works (a work with several versions counts once).")
@@ -112,6 +140,8 @@ class SearchResponse(Strict):
     paging: PageInfo
     filters: dict[str, list[str]]
     sort: str
+    trend: Trend | None = Field(description="Matching works per year and per venue; the same as "
+                                            "/api/search/trend")
 
 
 class Affiliation(Strict):
@@ -211,6 +241,7 @@ class AreaPage(Strict):
     total: int
     papers: list[ListedPaper]
     paging: PageInfo
+    per_year: list[YearCount] = Field(description="[year, papers] of the area, for its chart")
 
 
 class VenueYear(Strict):
