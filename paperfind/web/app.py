@@ -6,6 +6,9 @@ over two databases can live in one process (the tests do this).
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
@@ -23,11 +26,25 @@ Every page of the portal has a JSON twin here. All errors have one shape:
 `{"error": {"status": 404, "code": "not_found", "message": "..."}}`. Read-only: GET only."""
 
 
-def create_app(paperfind: Paperfind) -> FastAPI:
-    app = FastAPI(title="paperfind", version="0.1.0", description=DESCRIPTION,
-                  docs_url=None, redoc_url=None, openapi_url="/openapi.json")
-    app.state.paperfind = paperfind
+def create_app(paperfind: Paperfind, on_ready: Callable[[], None] | None = None) -> FastAPI:
+    """The app; its start-up (the ASGI lifespan, which uvicorn completes before it opens the
+    port) warms everything the first queries need, then calls `on_ready`."""
     pages = Pages()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # blocking on purpose: nothing is served before this returns, which is the point
+        app.state.warm = paperfind.warm_up()
+        for name in pages.env.list_templates():  # compiling a page's template took ~50 ms
+            pages.env.get_template(name)
+        if on_ready is not None:
+            on_ready()
+        yield
+
+    app = FastAPI(title="paperfind", version="0.1.0", description=DESCRIPTION,
+                  docs_url=None, redoc_url=None, openapi_url="/openapi.json", lifespan=lifespan)
+    app.state.paperfind = paperfind
+    app.state.warm = {}
     app.state.pages = pages
     install_error_handlers(app, pages.error_page)
     app.include_router(build_api_router(paperfind))
