@@ -6,6 +6,7 @@ over two databases can live in one process (the tests do this).
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -26,19 +27,20 @@ Every page of the portal has a JSON twin here. All errors have one shape:
 `{"error": {"status": 404, "code": "not_found", "message": "..."}}`. Read-only: GET only."""
 
 
-def create_app(paperfind: Paperfind, on_ready: Callable[[], None] | None = None) -> FastAPI:
+def create_app(paperfind: Paperfind, on_ready: Callable[[float], None] | None = None) -> FastAPI:
     """The app; its start-up (the ASGI lifespan, which uvicorn completes before it opens the
-    port) warms everything the first queries need, then calls `on_ready`."""
+    port) warms everything the first queries need, then calls `on_ready(seconds it took)`."""
     pages = Pages()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # blocking on purpose: nothing is served before this returns, which is the point
+        started = time.perf_counter()
         app.state.warm = paperfind.warm_up()
         for name in pages.env.list_templates():  # compiling a page's template took ~50 ms
             pages.env.get_template(name)
         if on_ready is not None:
-            on_ready()
+            on_ready(time.perf_counter() - started)
         yield
 
     app = FastAPI(title="paperfind", version="0.1.0", description=DESCRIPTION,

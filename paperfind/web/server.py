@@ -37,11 +37,11 @@ def run(paperfind: Paperfind) -> None:
         uvicorn.run("paperfind.web.server:create_app_from_env", factory=True,
                     workers=settings.workers, **options)
     else:
-        def ready() -> None:
+        def ready(warm_up_seconds: float) -> None:
             # warm by now (the lifespan); uvicorn opens the port right after this returns.
             # The vector update starts only now: its first seconds (reading and hashing every
             # paper's text) would otherwise compete with the warm-up and the first queries.
-            print(line, flush=True)
+            print(f"{line}, warmed up in {warm_up_seconds:.1f} s", flush=True)
             paperfind.update_vectors_in_background()
 
         uvicorn.run(create_app(paperfind, on_ready=ready), **options)

@@ -57,7 +57,7 @@ def test_the_port_opens_only_after_everything_is_warm(db: Path) -> None:
     assert pf.warm_state() == {"index": False}  # a new app has loaded nothing
     at_ready: dict[str, object] = {}
 
-    def ready() -> None:
+    def ready(seconds: float) -> None:
         at_ready.update(state=pf.warm_state(), accepting=_accepts(port))
 
     server = uvicorn.Server(uvicorn.Config(create_app(pf, on_ready=ready), host="127.0.0.1",
