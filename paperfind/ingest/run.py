@@ -175,6 +175,6 @@ def _ingest_file(store: Store, job: FileJob, force: bool,
     with gc_paused():
         summary = store.write_source(job.source, job.sha, job.size, job.reader.name, prepared,
                                      job.reader.priority, job.reader.title_only)
-    timings["read"] = timings.get("read", 0.0) + read - started
+    timings["corpus read"] = timings.get("corpus read", 0.0) + read - started
     timings["store writes"] = timings.get("store writes", 0.0) + time.perf_counter() - read
     return summary
