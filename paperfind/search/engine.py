@@ -12,6 +12,7 @@ import math
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,6 +31,9 @@ from paperfind.search.rank import (GroupMap, Mapped, adjacent_pairs, idf_share, 
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
                                        hit, suggestion_text, version)
 from paperfind.search.settings import SearchSettings
+
+if TYPE_CHECKING:
+    from paperfind.search.crosslingual import ZhEnTranslator
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
 
@@ -157,7 +161,7 @@ class Searcher:
         english = lexical_query_text(q.text, self.translator())
         return english if english != q.text else None
 
-    def translator(self):
+    def translator(self) -> "ZhEnTranslator":
         """The zh→en translator, one for both routes: each holds a jieba dictionary and CC-CEDICT
         (a second copy cost a second of start-up and its memory)."""
         if self._translator is None:
