@@ -60,8 +60,8 @@ def test_the_port_opens_only_after_everything_is_warm(db: Path) -> None:
     def ready(seconds: float) -> None:
         at_ready.update(state=pf.warm_state(), accepting=_accepts(port))
 
-    server = uvicorn.Server(uvicorn.Config(create_app(pf, on_ready=ready), host="127.0.0.1",
-                                           port=port, log_level="warning"))
+    app = create_app(pf, on_ready=ready)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
@@ -70,6 +70,8 @@ def test_the_port_opens_only_after_everything_is_warm(db: Path) -> None:
             assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
             time.sleep(0.02)
         assert at_ready == {"state": EVERYTHING_WARM, "accepting": False}
+        # the web's own path was run too, through the app: pages and API answered
+        assert set(app.state.warm_requests.values()) == {200}, app.state.warm_requests
         # the first queries load nothing more: Chinese (segmenter, translator, model), a question
         for q in ("小样本学习的泛化界", "why do bandit algorithms need exploration?", "venue:colt"):
             response = httpx.get(f"http://127.0.0.1:{port}/api/search", params={"q": q}, timeout=60)
