@@ -7,6 +7,7 @@ accepts is asked of the socket, at the moment the app's start-up hands over to u
 
 from __future__ import annotations
 
+import gc
 import socket
 import threading
 import time
@@ -72,6 +73,7 @@ def test_the_port_opens_only_after_everything_is_warm(db: Path) -> None:
         assert at_ready == {"state": EVERYTHING_WARM, "accepting": False}
         # the web's own path was run too, through the app: pages and API answered
         assert set(app.state.warm_requests.values()) == {200}, app.state.warm_requests
+        assert gc.get_freeze_count() > 0  # and what it loaded is out of the collector's way
         # the first queries load nothing more: Chinese (segmenter, translator, model), a question
         for q in ("小样本学习的泛化界", "why do bandit algorithms need exploration?", "venue:colt"):
             response = httpx.get(f"http://127.0.0.1:{port}/api/search", params={"q": q}, timeout=60)
