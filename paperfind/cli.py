@@ -165,8 +165,7 @@ def serve(db_path: Path | None, host: str | None, port: int | None, workers: int
 
     app = _app(db_path, host=host, port=port, workers=workers)
     app.ensure_database()
-    app.update_vectors_in_background()
-    run(app)
+    run(app)  # warms up before it serves, then brings the vectors up to date in the background
 
 
 @main.command()

@@ -31,6 +31,11 @@ class QueryEncoder:
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
+    @property
+    def has_run(self) -> bool:
+        """Whether the model has embedded a query yet (its first run loads it)."""
+        return bool(self._cache)
+
     def texts(self, query: str) -> list[str]:
         """What is embedded for `query` (see the module docstring)."""
         if self.translator is None or not has_han(query):

@@ -72,6 +72,19 @@ class SemanticRetriever:
         return True
 
     @property
+    def graph_loaded(self) -> bool:
+        """Whether the generation's HNSW graph is loaded; True where it has none on disk
+        (below ANN_MIN_VECTORS exact search answers, and nothing is left to load)."""
+        if self._generation is None or not self._generation[1]:
+            return True
+        return self._aligned is not None and self._aligned.approximate
+
+    @property
+    def encoder_loaded(self) -> bool:
+        """Whether the query model is loaded and has run once."""
+        return self._encoder is not None and self._encoder.has_run
+
+    @property
     def coverage(self) -> float:
         """Share of the caller's rows that have a vector (below 1 while embedding runs)."""
         return self._aligned.coverage if self._aligned is not None else 0.0

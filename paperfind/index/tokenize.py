@@ -81,6 +81,11 @@ class Analyzer:
             self._jieba = jieba
         return [w for w in self._jieba.lcut(run, HMM=True) if w.strip() and not _PUNCT_ONLY.match(w)]
 
+    @property
+    def segmenter_loaded(self) -> bool:
+        """Whether jieba's dictionary is loaded (the first Han text waits for it otherwise)."""
+        return self._jieba is not None and bool(self._jieba.dt.initialized)
+
     # -- terms -----------------------------------------------------------------------------
     def stem(self, word: str) -> str:
         stem = self._stems.get(word)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -39,6 +40,9 @@ class IngestReport:
     failed: list[SourceError] = field(default_factory=list)
     sources: list[SourceSummary] = field(default_factory=list)
     people: int | None = None
+    # seconds spent: reading and preparing files (or waiting for a reader process), writing
+    # them to the store, resolving people; `Paperfind.ingest` adds the index build
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def skipped(self) -> list[BadRecord]:
@@ -120,11 +124,12 @@ def ingest_paths(store: Store, paths: list[Path], force: bool = False,
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=len(work), unit="file", disable=not show, file=sys.stderr)
     records = 0
+    timings = report.timings
     with read_ahead(work, jobs) as ordered:
         for job in ordered:
             bar.set_description(job.path.name[:30])
             try:
-                summary = _ingest_file(store, job, force)
+                summary = _ingest_file(store, job, force, timings)
             except SourceError as exc:
                 report.failed.append(exc)
             else:
@@ -137,8 +142,10 @@ def ingest_paths(store: Store, paths: list[Path], force: bool = False,
             bar.update(1)
     bar.close()
     if report.changed or store.meta("people_version") != str(store.data_version()):
+        started = time.perf_counter()
         with gc_paused():  # see there: the people pass is all tuples, sets and dicts
             report.people = resolve_people(store.conn)
+        timings["people"] = time.perf_counter() - started
     return report
 
 
@@ -155,13 +162,19 @@ def _plan(store: Store, path: Path, reader: Reader, force: bool) -> FileJob:
     return job
 
 
-def _ingest_file(store: Store, job: FileJob, force: bool) -> SourceSummary | None:
+def _ingest_file(store: Store, job: FileJob, force: bool,
+                 timings: dict[str, float]) -> SourceSummary | None:
     if job.error is not None:
         raise job.error
     # asked again here: a file named twice was written since it was planned
     if not job.needs_read or (not force and store.source_is_current(job.source, job.sha)):
         return None
+    started = time.perf_counter()
     prepared = job.prepared()  # reading (here or in a worker) makes cycles: collector on
+    read = time.perf_counter()
     with gc_paused():
-        return store.write_source(job.source, job.sha, job.size, job.reader.name, prepared,
-                                  job.reader.priority, job.reader.title_only)
+        summary = store.write_source(job.source, job.sha, job.size, job.reader.name, prepared,
+                                     job.reader.priority, job.reader.title_only)
+    timings["corpus read"] = timings.get("corpus read", 0.0) + read - started
+    timings["store writes"] = timings.get("store writes", 0.0) + time.perf_counter() - read
+    return summary

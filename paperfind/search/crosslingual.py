@@ -131,6 +131,11 @@ class ZhEnTranslator:
                 self._loaded = (glossary, cedict, tokenizer)
             return self._loaded
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the dictionaries and the segmenter are loaded (the first use waits otherwise)."""
+        return self._loaded is not None
+
     def _lookup(self, word: str) -> tuple[str, ...] | None:
         glossary, cedict, _ = self._load()
         if word in glossary:

@@ -12,6 +12,7 @@ import math
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,6 +33,9 @@ from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchRespon
                                        hit, suggestion_text)
 from paperfind.search.settings import SearchSettings
 from paperfind.search.trend import WorkCounter, WorkCounts, trend, work_facets
+
+if TYPE_CHECKING:
+    from paperfind.search.crosslingual import ZhEnTranslator
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
 
@@ -145,7 +149,8 @@ class Searcher:
 
             keys = [backend.key_of(r) for r in range(backend.n_docs)]
             embedder = make_embedder(self.settings.embed_runtime, self.settings.embed_threads)
-            self._semantic = SemanticRetriever(self.vector_dir, keys, embedder=embedder)
+            self._semantic = SemanticRetriever(self.vector_dir, keys, embedder=embedder,
+                                               translator=self.translator())
         else:
             self._semantic.reload()  # a newer generation written by the background embedder
         backend.semantic = self._semantic
@@ -154,12 +159,32 @@ class Searcher:
         """The English the lexical route searches for a Chinese query (the corpus is English)."""
         if not has_han(q.text):
             return None
-        from paperfind.search.crosslingual import ZhEnTranslator, lexical_query_text
+        from paperfind.search.crosslingual import lexical_query_text
 
-        if self._translator is None:
-            self._translator = ZhEnTranslator()
-        english = lexical_query_text(q.text, self._translator)
+        english = lexical_query_text(q.text, self.translator())
         return english if english != q.text else None
+
+    def translator(self) -> "ZhEnTranslator":
+        """The zh→en translator, one for both routes: each holds a jieba dictionary and CC-CEDICT
+        (a second copy cost a second of start-up and its memory)."""
+        if self._translator is None:
+            from paperfind.search.crosslingual import ZhEnTranslator
+
+            self._translator = ZhEnTranslator()
+        return self._translator
+
+    def warm_state(self) -> dict[str, bool]:
+        """Which of the parts a first query would otherwise wait for are loaded: the index, the
+        segmenter's dictionary, the translator, and with vectors the vectors, their graph and
+        the query encoder's model. Read from the parts themselves, so a test can tell."""
+        state = {"index": self._backend is not None,
+                 "segmenter": self.analyzer.segmenter_loaded,
+                 "translator": self._translator is not None and self._translator.loaded}
+        semantic = self._semantic
+        if self.settings.use_vectors and semantic is not None:
+            state.update(vectors=semantic.coverage > 0, vector_graph=semantic.graph_loaded,
+                         encoder=semantic.encoder_loaded)
+        return state
 
     def generation(self) -> tuple:
         """What the current answers are computed from: the index version and the vectors'

@@ -24,21 +24,29 @@ def run(paperfind: Paperfind) -> None:
     # clients often do not); an idle connection costs a socket.
     options = dict(host=settings.host, port=settings.port, log_level="warning",
                    proxy_headers=False, server_header=False, timeout_keep_alive=30)
-    print(f"paperfind: serving http://{settings.host}:{settings.port}/ "
-          f"({settings.workers} worker{'s' if settings.workers > 1 else ''})", flush=True)
+    line = (f"paperfind: serving http://{settings.host}:{settings.port}/ "
+            f"({settings.workers} worker{'s' if settings.workers > 1 else ''})")
     if settings.workers > 1:
+        # uvicorn's parent opens the port; each worker warms up (its lifespan) before it
+        # accepts, so a request that comes early waits in the backlog rather than for a model
+        print(line, flush=True)
+        paperfind.update_vectors_in_background()
         os.environ.update(PAPERFIND_DB=str(settings.db_path.resolve()),
                           PAPERFIND_CORPUS=str(settings.corpus_path),
                           PAPERFIND_SEMANTIC="1" if settings.semantic else "0")
         uvicorn.run("paperfind.web.server:create_app_from_env", factory=True,
                     workers=settings.workers, **options)
     else:
-        paperfind.warm_up()
-        uvicorn.run(create_app(paperfind), **options)
+        def ready(warm_up_seconds: float) -> None:
+            # warm by now (the lifespan); uvicorn opens the port right after this returns.
+            # The vector update starts only now: its first seconds (reading and hashing every
+            # paper's text) would otherwise compete with the warm-up and the first queries.
+            print(f"{line}, warmed up in {warm_up_seconds:.1f} s", flush=True)
+            paperfind.update_vectors_in_background()
+
+        uvicorn.run(create_app(paperfind, on_ready=ready), **options)
 
 
 def create_app_from_env() -> FastAPI:
     """The application of one worker process, from the settings in the environment."""
-    paperfind = Paperfind(Settings.from_env())
-    paperfind.warm_up()
-    return create_app(paperfind)
+    return create_app(Paperfind(Settings.from_env()))

@@ -1,0 +1,181 @@
+"""A stranger's first minute: fresh clone → `scripts/serve` → the first answered query.
+
+For each of the baseline ref (main) and this branch, in one run: `git clone` into a temporary
+directory (timed apart, it is the user's download), then `scripts/serve` there with nothing
+else set, timing every line it prints until the port answers a search. The breakdown comes
+from the build's own lines: `paperfind: building ...` ends the venv and pip install, `paperfind:
+built N papers in T s (corpus read .., store writes .., people .., index .., vector copy ..)`
+gives the build's parts, `paperfind: serving ..., warmed up in W s` the warm-up. Main prints no
+parts, so its build is one figure. After the first answer the server is left running until it
+says its vectors are up to date (the HNSW graph, built after the port opened) or `--graph-wait`
+seconds pass. Per-paper rates are printed so the figures can be carried to a larger corpus.
+
+    flock /tmp/paperfind-heavy.lock .venv/bin/python bench/first_minute.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.common import append_results  # noqa: E402
+
+QUERY = "Denoising Diffusion Probabilistic Models"
+BUILT = re.compile(r"paperfind: built (\d+) papers in ([\d.]+) s \((.*)\)")
+PART = re.compile(r"([a-z ]+) ([\d.]+) s")
+WARMED = re.compile(r"warmed up in ([\d.]+) s")
+VECTORS = re.compile(r"vectors up to date in ([\d.]+) s")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _pump(stream, tag: str, lines: queue.Queue) -> None:
+    for line in stream:
+        lines.put((time.perf_counter(), tag, line.rstrip("\n")))
+
+
+def first_start(ref: str, where: Path, graph_wait: float) -> dict:
+    """Clone `ref` into `where`, run its scripts/serve, and time it until the first answer."""
+    t = time.perf_counter()
+    subprocess.run(["git", "clone", "-q", "--branch", ref, str(REPO), str(where)], check=True)
+    out: dict = {"clone": time.perf_counter() - t, "parts": {}, "commit": subprocess.run(
+        ["git", "-C", str(where), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+        check=True).stdout.strip()}
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERFIND_", "VIRTUAL_ENV"))}
+    env.update(PAPERFIND_PORT=str(port), PYTHONUNBUFFERED="1")
+    started = time.perf_counter()
+    proc = subprocess.Popen(["bash", "scripts/serve"], cwd=where, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    lines: queue.Queue = queue.Queue()
+    for stream, tag in ((proc.stdout, "out"), (proc.stderr, "err")):
+        threading.Thread(target=_pump, args=(stream, tag, lines), daemon=True).start()
+    marks: dict[str, float] = {}
+    answered = None
+    try:
+        while answered is None or (graph_wait and "vectors" not in marks
+                                   and time.perf_counter() - answered < graph_wait):
+            try:
+                at, _, line = lines.get(timeout=0.05)
+            except queue.Empty:
+                at, line = None, ""
+            if proc.poll() is not None and lines.empty():
+                raise RuntimeError(f"{ref}: scripts/serve exited with {proc.returncode}")
+            if line:
+                if "paperfind: building" in line:
+                    marks["building"] = at
+                elif (m := BUILT.search(line)):
+                    marks["built"] = at
+                    out["papers"] = int(m.group(1))
+                    out["parts"] = {k.strip(): float(v) for k, v in PART.findall(m.group(3))}
+                elif "paperfind: serving" in line:
+                    marks["serving"] = at
+                    if (m := WARMED.search(line)):
+                        out["warm-up"] = float(m.group(1))
+                elif (m := VECTORS.search(line)):
+                    marks["vectors"] = at
+                    out["vectors"] = float(m.group(1))
+            if answered is None and "serving" in marks:
+                answered = _ask(port)
+                if answered is not None:
+                    out["total"] = answered - started
+                    out["after serving line"] = answered - marks["serving"]
+    finally:
+        os.killpg(proc.pid, 15)
+        proc.wait(timeout=30)
+    out["venv+pip"] = marks.get("building", started) - started
+    out["build"] = marks["serving"] - marks.get("building", started)
+    if "vectors" in marks:
+        out["vectors after answer"] = marks["vectors"] - answered
+    return out
+
+
+def _ask(port: int) -> float | None:
+    """The time the search page answered, or None while the port is closed."""
+    url = f"http://127.0.0.1:{port}/?" + urllib.parse.urlencode({"q": QUERY})
+    try:
+        with urllib.request.urlopen(url, timeout=120) as response:
+            response.read()
+        return time.perf_counter()
+    except (ConnectionError, urllib.error.URLError):
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--baseline-ref", default="main")
+    ap.add_argument("--ref", default=None, help="the branch to measure (default: the current one)")
+    ap.add_argument("--graph-wait", type=float, default=180.0,
+                    help="seconds to wait after the first answer for the vectors' graph (0: none)")
+    args = ap.parse_args(argv)
+    ref = args.ref or subprocess.run(["git", "-C", str(REPO), "branch", "--show-current"],
+                                     capture_output=True, text=True, check=True).stdout.strip()
+    tmp = Path(tempfile.mkdtemp(prefix="paperfind-first-minute-"))
+    results = {}
+    try:
+        for name in (args.baseline_ref, ref):
+            results[name] = first_start(name, tmp / name, args.graph_wait)
+            print(name, results[name], flush=True)
+            shutil.rmtree(tmp / name, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(render(results, args.baseline_ref))
+    append_results("Start-up: fresh clone to the first answered query (bench/first_minute.py, issue 13)",
+                   render(results, args.baseline_ref))
+    return 0
+
+
+def render(results: dict[str, dict], baseline: str) -> str:
+    names = list(results)
+    parts: list[str] = []
+    for r in results.values():
+        parts += [p for p in r["parts"] if p not in parts]
+    rows = [("git clone (not counted)", "clone"), ("venv + pip install", "venv+pip"),
+            ("`building` line → `serving` line", "build")] + [(f"— {p}", p) for p in parts] + [
+            ("— warm-up (before the port opens)", "warm-up"),
+            ("serving line → first answer", "after serving line"),
+            ("**clone → first answered query**", "total"),
+            ("vectors' update and HNSW graph, after the first answer (not counted)", "vectors")]
+    papers = next((r["papers"] for r in results.values() if "papers" in r), None)
+    lines = [f"One fresh clone each, `scripts/serve` until the search page answers "
+             f"({time.strftime('%Y-%m-%d %H:%M')}, `python bench/first_minute.py`, under the heavy "
+             f"lock; the machine is shared). Seconds; ms per paper of the {papers} bundled papers "
+             "in brackets, to carry to a larger corpus.", "",
+             "| step | " + " | ".join(f"{n} {r['commit']}{' (baseline)' if n == baseline else ''}"
+                                      for n, r in results.items())
+             + " |", "|---|" + "---:|" * len(names)]
+    for label, key in rows:
+        cells = []
+        for r in results.values():
+            value = r.get(key, r["parts"].get(key))
+            if value is None:
+                cells.append("–")
+            elif papers and key not in ("clone", "venv+pip", "total"):
+                cells.append(f"{value:.1f} ({1000 * value / papers:.2f})")
+            else:
+                cells.append(f"{value:.1f}")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
