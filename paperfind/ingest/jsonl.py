@@ -188,7 +188,9 @@ def _read_lines(path: Path) -> list[str]:
         text = blob.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SourceError(str(path), f"not valid UTF-8 (byte {exc.start})") from None
-    return text.splitlines()
+    # JSON Lines ends lines with \n alone: U+2028, \x85 and friends may stand raw in a string
+    # (the export writes them so), and str.splitlines() would cut a record there
+    return [line.rstrip("\r") for line in text.split("\n")]
 
 
 def _open(path: Path) -> IO[bytes]:

@@ -44,3 +44,25 @@ def test_export_filters_by_venue_and_year(tmp_path):
     chosen = list(iter_export(store.conn, venues=["iclr"], min_year=2018))
     assert {(r.venue, r.year) for r in chosen} == {("iclr", 2018)}
     assert len(chosen) == 10
+
+
+def test_a_line_separator_inside_a_field_does_not_cut_the_record(tmp_path):
+    """JSON Lines ends lines with \\n only; U+2028 and U+0085 may stand raw in a JSON string."""
+    import json
+
+    from paperfind.ingest.jsonl import read_export
+    from paperfind.model import Record
+
+    store = Store(tmp_path / "p.db")
+    ingest_paths(store, [write_slice(tmp_path / "src", "colt", 2019, load_paperlist("colt", 2019)[:3])],
+                 progress=False)
+    out = tmp_path / "export.jsonl"
+    write_export(iter_export(store.conn), out)
+    lines = out.read_text("utf-8").split("\n")
+    second = json.loads(lines[1])
+    second["abstract"] = "First part.\u2028Second part\x85 and the rest."
+    lines[1] = json.dumps(second, ensure_ascii=False)  # the characters raw, as JSON allows
+    out.write_text("\n".join(lines), "utf-8")
+    back = list(read_export(out))
+    assert len(back) == 3 and all(isinstance(r, Record) for r in back)
+    assert back[1].abstract == second["abstract"]

@@ -73,7 +73,7 @@ def read_json_lines(path: Path) -> Iterator[tuple[int, Any] | BadRecord]:
         yield from enumerate(data)
         return
     index = 0
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    for line_no, line in enumerate(text.split("\n"), start=1):  # not splitlines: see jsonl.py
         if not line.strip():
             continue
         try:
