@@ -25,14 +25,12 @@ from bench.common import OUT, append_results  # noqa: E402
 
 GROUPS = {
     "today's score and rank": ("pipeline_rel", "pipeline_rank"),
-    "BM25F and per-field BM25": ("bm25f", "bm25f_rel", "bm25f_rank", "bm25_title_rel",
-                                 "bm25_abstract_rel", "matched_share"),
+    "BM25F and per-field BM25": ("bm25f_rel", "bm25f_rank", "bm25_title_rel", "bm25_abstract_rel",
+                                 "matched_share"),
     "second-stage features": ("title_match", "title_cover", "title_in_query", "proximity",
                               "coverage", "keyword", "author", "phrase"),
     "semantic (e5 cosine, rank)": ("cosine", "cosine_gap", "semantic_rank"),
-    "metadata (year, citations, versions)": ("year", "age", "log_citations", "versions"),
-    "lengths and query kind": ("title_terms", "abstract_terms", "query_kind", "query_words",
-                               "query_chars"),
+    "query kind and length": ("query_kind", "query_words", "query_chars"),
 }
 
 

@@ -36,7 +36,7 @@ PARAMS = {
     "objective": "lambdarank",
     "metric": "ndcg",
     "eval_at": [1, 10],
-    "lambdarank_truncation_level": 20,
+    "lambdarank_truncation_level": 10,
     "num_leaves": 7,
     "min_data_in_leaf": 40,
     "learning_rate": 0.05,
@@ -121,7 +121,8 @@ def collect(searcher, queries: list[Query], depth: int, progress: bool = True) -
     backend = searcher.backend()
     works = backend.works()
     feats, labels, owner, qworks, found = [], [], [], [], []
-    not_fused = 0
+    not_fused = titled = 0
+    title_cover = FEATURES.index("title_cover")
     started = time.perf_counter()
     for i, q in enumerate(queries):
         got = searcher.first_stage(q.text, depth)
@@ -129,6 +130,9 @@ def collect(searcher, queries: list[Query], depth: int, progress: bool = True) -
             not_fused += 1
             continue
         rows, x = got
+        if len(x) and x[:, title_cover].max() >= searcher.settings.learned_title_cover:
+            titled += 1  # the searcher keeps today's order there (a title typed): not trained on
+            continue
         y = (works[rows] == q.work).astype(np.int32)
         n = len(qworks)
         feats.append(x)
@@ -139,7 +143,8 @@ def collect(searcher, queries: list[Query], depth: int, progress: bool = True) -
         if progress and (i + 1) % 200 == 0:
             print(f"  {i + 1}/{len(queries)} queries, {time.perf_counter() - started:.0f} s", file=sys.stderr)
     ts = TrainingSet(np.concatenate(feats), np.concatenate(labels), np.concatenate(owner), qworks, found)
-    return ts, {"queries_run": len(queries), "not_fused": not_fused, "queries": len(qworks),
+    return ts, {"queries_run": len(queries), "not_fused": not_fused, "title_covered": titled,
+                "queries": len(qworks),
                 "label_missing": int(len(found) - sum(found)), "candidates": int(len(ts.labels))}
 
 

@@ -23,7 +23,7 @@ from paperfind.search.cache import ResultCache, request_key
 from paperfind.search.highlight import Marker
 from paperfind.search.fusion import classify_query
 from paperfind.search.hybrid import fuse_rows
-from paperfind.search.learned import (DEFAULT_MODEL, FirstStage, LearnedRanker, ModelError,
+from paperfind.search.learned import (DEFAULT_MODEL, FEATURES, FirstStage, LearnedRanker, ModelError,
                                       candidate_features, learned_relevance)
 from paperfind.search.people import person_rank, person_rows, person_tiers
 from paperfind.search.plan import QueryPlan, build_plan, idf_of_groups
@@ -377,6 +377,8 @@ class Searcher:
         top = self._page(backend, rows, np.round(relevance, SCORE_DECIMALS), "relevance", 0,
                          self.settings.learned_depth)
         features = candidate_features(self, backend, plan, stage, rows[top], relevance[top])
+        if features[:, FEATURES.index("title_cover")].max() >= self.settings.learned_title_cover:
+            return relevance, {}  # a title typed (a typo, a word left out): its title decides
         rest = np.ones(len(rows), dtype=bool)
         rest[top] = False
         out = relevance.copy()
@@ -437,10 +439,7 @@ class Searcher:
         out = {"title_match": (q_in_t * t_in_q) ** 2, "title_cover": q_in_t, "title_in_query": t_in_q,
                "proximity": np.minimum(pairs / max(gm.n_groups - 1, 1), 1.0),
                "coverage": idf_share(gm, [title, abstract, keywords], n),
-               "keyword": keyword_match(gm, keywords, n),
-               "title_terms": title.lengths.astype(np.float64),
-               "abstract_terms": abstract.lengths.astype(np.float64),
-               "author": np.zeros(n)}
+               "keyword": keyword_match(gm, keywords, n), "author": np.zeros(n)}
         if plan.people and not plan.person_is_query:
             rank = person_rank(backend, plan, rows, self.settings.max_people)
             evidence = np.asarray([m.score for m in plan.people[:self.settings.max_people]] + [0.0])
