@@ -36,6 +36,7 @@ def trained(slice_store, tmp_path_factory):
 
 
 def _searcher(slice_store, **settings) -> Searcher:
+    settings.setdefault("learned_kinds", ("natural",))
     store, index_root = slice_store
     return Searcher(store, index_root, SearchSettings(result_cache=0, **settings), vector_dir=VECTORS)
 
@@ -129,3 +130,15 @@ def test_a_model_of_other_features_is_refused(trained, tmp_path):
     path.write_text(text)
     with pytest.raises(ModelError, match="other features"):
         LearnedRanker.load(path)
+
+
+def test_the_shipped_model_loads_and_is_recorded():
+    from paperfind.search.learned import DEFAULT_MODEL
+
+    ranker = LearnedRanker.load(DEFAULT_MODEL)
+    assert ranker.booster.num_trees() > 0
+    assert DEFAULT_MODEL.stat().st_size < 1_000_000
+    record = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    assert record["features"] == list(FEATURES)
+    assert record["excluded_venue_years"] == ["iclr2017", "iclr2018"]
+    assert "iclr2017" not in record["training_set"]["queries_by_venue_year"]
