@@ -218,7 +218,7 @@ class Searcher:
         explained: dict[int, list] = {}
         if stage is not None and sort == "relevance" and stage.kind in self.settings.learned_kinds:
             relevance, explained = self._learned_order(backend, plan, stage, rows, relevance,
-                                                       bool(getattr(request, "explain", False)))
+                                                       request.explain)
         relevance = np.round(relevance, SCORE_DECIMALS)  # float noise must not beat the key order
         page = self._page(backend, rows, relevance, sort, offset, limit)
         stems = {s for g in plan.groups for s, _ in g.stems} | {s for p in plan.phrases for s in p}
