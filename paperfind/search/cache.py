@@ -28,7 +28,7 @@ def _frozen(value) -> Hashable:
 def request_key(request: SearchRequest, generation: Hashable) -> Hashable:
     """Everything a response depends on; equal keys give equal responses."""
     return (generation, request.q or "", request.limit, request.offset, request.sort, request.mode,
-            _frozen(request.filters or {}))
+            _frozen(request.filters or {}), request.explain)
 
 
 class ResultCache:

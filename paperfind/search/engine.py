@@ -9,6 +9,7 @@ row, and rows are papers sorted by key.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +25,8 @@ from paperfind.search.cache import ResultCache, request_key
 from paperfind.search.highlight import Marker
 from paperfind.search.fusion import classify_query
 from paperfind.search.hybrid import fuse_rows
+from paperfind.search.learned import (DEFAULT_MODEL, FEATURES, FirstStage, LearnedRanker, ModelError,
+                                      candidate_features, learned_relevance)
 from paperfind.search.people import person_rank, person_rows, person_tiers
 from paperfind.search.plan import QueryPlan, build_plan, idf_of_groups
 from paperfind.search.query import ParsedQuery, parse_query
@@ -100,6 +103,7 @@ class Searcher:
         self._current_stamp: tuple[int, int] | None = None
         self.cache = ResultCache(self.settings.result_cache)
         self._work_counter: tuple[SearchBackend, WorkCounter, WorkCounts] | None = None
+        self._ranker: LearnedRanker | bool | None = None  # False: tried, unusable
 
     # -- index lifecycle ----------------------------------------------------------------------
     def _store(self):
@@ -245,12 +249,21 @@ class Searcher:
                 plan = build_plan(q, self.analyzer, backend, translation=english)
         filters = merge_filters(request.filters, q)
         mask = self._mask(backend, q, plan, filters)
-        rows, relevance, used = self._rank(backend, q, plan, mask, offset + limit, mode)
+        rows, relevance, used, stage = self._rank(backend, q, plan, mask, offset + limit, mode)
+        explained: dict[int, list] = {}
+        if stage is not None and sort == "relevance" and stage.kind in self.settings.learned_kinds:
+            relevance, explained = self._learned_order(backend, plan, stage, rows, relevance,
+                                                       request.explain)
         relevance = np.round(relevance, SCORE_DECIMALS)  # float noise must not beat the key order
         page = self._page(backend, rows, relevance, sort, offset, limit)
         stems = {s for g in plan.groups for s, _ in g.stems} | {s for p in plan.phrases for s in p}
         marker = Marker(stems, self.analyzer, {g.word for g in plan.groups})
         results = [self._result(backend, int(rows[j]), relevance[j], marker, mask) for j in page]
+        if explained:
+            for j, result in zip(page, results):
+                if int(j) in explained:
+                    result["ranking"] = {"model": "learned", "top_features": [
+                        {"feature": name, "contribution": value} for name, value in explained[int(j)]]}
         people = plan.people if plan.person_is_query or q.authors else plan.people[:2]
         cards = [author_card(backend.person_card(m)) for m in people[:self.settings.author_cards]]
         matching = self._work_counts(backend, rows)
@@ -331,13 +344,15 @@ class Searcher:
         return mask
 
     def _rank(self, backend: SearchBackend, q: ParsedQuery, plan: QueryPlan,
-              mask: np.ndarray | None, needed: int, mode: str) -> tuple[np.ndarray, np.ndarray, str]:
-        """All matching rows and their relevance (rows not yet ordered)."""
+              mask: np.ndarray | None, needed: int,
+              mode: str) -> tuple[np.ndarray, np.ndarray, str, FirstStage | None]:
+        """All matching rows and their relevance (rows not yet ordered), the mode used, and
+        what retrieval computed (for the learned ranker) when the query was fused (hybrid)."""
         if not plan.groups:
             if mask is None:
-                return np.zeros(0, dtype=np.int64), np.zeros(0), "lexical"
+                return np.zeros(0, dtype=np.int64), np.zeros(0), "lexical", None
             rows = np.flatnonzero(mask)
-            return rows, np.zeros(len(rows)), "lexical"  # filter-only: sorted by citations
+            return rows, np.zeros(len(rows)), "lexical", None  # filter-only: sorted by citations
         scores, matched = backend.lexical_scores(plan.lexical(), mask)
         n = plan.known_groups(backend)
         msm = 1 if q.any_of or n == 0 else (n if n <= 2 else n - 1 if n <= 4
@@ -373,7 +388,7 @@ class Searcher:
         if len(named_rows) and plan.person_is_query:
             relevance += person_tiers(backend, plan, rows, relevance, self.settings.max_people,
                                       self.settings.interleave_people)
-        used = "lexical"
+        used, stage = "lexical", None
         if mode == "hybrid" and len(rows) and getattr(backend, "semantic", None) is not None \
                 and _ranks_lexically(q, plan):
             used = "hybrid"  # this kind of query ranks lexically: spare the query embedding
@@ -382,7 +397,64 @@ class Searcher:
             if len(vec_rows):
                 rows, relevance, used = fuse_rows(q.text, rows, relevance, vec_rows,
                                                   vec_scores, mode, plan.person_is_query)
-        return rows, relevance, used
+                if used == "hybrid":
+                    stage = FirstStage(scores, matched, vec_rows, vec_scores, len(plan.groups),
+                                       classify_query(q.text).name, len(q.text))
+        return rows, relevance, used, stage
+
+    def ranker(self) -> LearnedRanker | None:
+        """The learned ranker, loaded once; None when switched off or its file is unusable
+        (the searcher then ranks as without it, and says why once, on stderr)."""
+        if not self.settings.learned_ranking:
+            return None
+        if self._ranker is None:
+            try:
+                self._ranker = LearnedRanker.load(self.settings.learned_model or DEFAULT_MODEL)
+            except ModelError as e:
+                print(f"paperfind: learned ranking off: {e}", file=sys.stderr)
+                self._ranker = False
+        return self._ranker or None
+
+    def first_stage(self, text: str, depth: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """(rows of today's top `depth` in hybrid mode, their features) for `text`; None when
+        the query is not fused (no vectors, or a kind that ranks by words alone). What the
+        learned ranker sees at query time, for `paperfind.rank.train`."""
+        backend = self.backend()
+        q = parse_query(text[:self.settings.max_query_chars])
+        if backend is None or not q.text.strip():
+            return None
+        plan = build_plan(q, self.analyzer, backend)
+        if self.settings.translate_chinese:
+            english = self._lexical_text(q)
+            if english:
+                plan = build_plan(q, self.analyzer, backend, translation=english)
+        mask = self._mask(backend, q, plan, merge_filters({}, q))
+        rows, relevance, _, stage = self._rank(backend, q, plan, mask, depth, "hybrid")
+        if stage is None:
+            return None
+        relevance = np.round(relevance, SCORE_DECIMALS)
+        top = self._page(backend, rows, relevance, "relevance", 0, depth)
+        return rows[top], candidate_features(self, backend, plan, stage, rows[top], relevance[top])
+
+    def _learned_order(self, backend, plan: QueryPlan, stage: FirstStage, rows: np.ndarray,
+                       relevance: np.ndarray, explain: bool) -> tuple[np.ndarray, dict[int, list]]:
+        """`relevance` with the first `learned_depth` works ordered by the learned model."""
+        ranker = self.ranker()
+        if ranker is None or not len(rows):
+            return relevance, {}
+        top = self._page(backend, rows, np.round(relevance, SCORE_DECIMALS), "relevance", 0,
+                         self.settings.learned_depth)
+        features = candidate_features(self, backend, plan, stage, rows[top], relevance[top])
+        if features[:, FEATURES.index("title_cover")].max() >= self.settings.learned_title_cover:
+            return relevance, {}  # a title typed (a typo, a word left out): its title decides
+        rest = np.ones(len(rows), dtype=bool)
+        rest[top] = False
+        out = relevance.copy()
+        out[top], out[rest] = learned_relevance(relevance[rest], ranker.scores(features))
+        explained = {}
+        if explain:
+            explained = dict(zip(top.tolist(), ranker.top_features(features)))
+        return out, explained
 
     def _phrase_share(self, backend, plan: QueryPlan, rows: np.ndarray) -> np.ndarray:
         """Per row, the share of the quoted phrases it contains (title, abstract or keywords)."""
@@ -407,6 +479,24 @@ class Searcher:
 
     def _rerank(self, backend, plan: QueryPlan, rows: np.ndarray, base: np.ndarray) -> np.ndarray:
         w = self.settings.weights
+        f = self.rerank_features(backend, plan, rows)
+        score = base / (base.max() or 1.0)
+        score += w.title_match * f["title_match"] + w.title_cover * f["title_cover"]
+        score += w.title_in_query * f["title_in_query"]
+        if w.title_exact:
+            score += w.title_exact * f["title_exact"]
+        score += w.proximity * f["proximity"]
+        if w.coverage:
+            score += w.coverage * f["coverage"]
+        if w.keyword:
+            score += w.keyword * f["keyword"]
+        if plan.people and not plan.person_is_query:
+            score += w.author * f["author"]
+        return score
+
+    def rerank_features(self, backend, plan: QueryPlan, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """The second stage's features of `rows` (each a share in [0, 1]), by name; `_rerank`
+        adds them with fixed weights and the learned ranker reads them as they are."""
         n = len(rows)
         groups = [[backend.term_id(s) for s, _ in g.stems] for g in plan.groups]
         gm = GroupMap(groups, idf_of_groups(plan, backend), backend.n_terms)
@@ -416,21 +506,16 @@ class Searcher:
         q_in_t = idf_share(gm, [title], n)
         t_in_q = title_in_query(title, n)
         pairs = adjacent_pairs(gm, title, n) + adjacent_pairs(gm, abstract, n)
-        score = base / (base.max() or 1.0)
-        score += w.title_match * (q_in_t * t_in_q) ** 2 + w.title_cover * q_in_t
-        score += w.title_in_query * t_in_q
-        if w.title_exact:
-            score += w.title_exact * ((q_in_t > 1 - 1e-9) & (t_in_q > 1 - 1e-9))
-        score += w.proximity * np.minimum(pairs / max(gm.n_groups - 1, 1), 1.0)
-        if w.coverage:
-            score += w.coverage * idf_share(gm, [title, abstract, keywords], n)
-        if w.keyword:
-            score += w.keyword * keyword_match(gm, keywords, n)
+        out = {"title_match": (q_in_t * t_in_q) ** 2, "title_cover": q_in_t, "title_in_query": t_in_q,
+               "title_exact": ((q_in_t > 1 - 1e-9) & (t_in_q > 1 - 1e-9)).astype(np.float64),
+               "proximity": np.minimum(pairs / max(gm.n_groups - 1, 1), 1.0),
+               "coverage": idf_share(gm, [title, abstract, keywords], n),
+               "keyword": keyword_match(gm, keywords, n), "author": np.zeros(n)}
         if plan.people and not plan.person_is_query:
             rank = person_rank(backend, plan, rows, self.settings.max_people)
             evidence = np.asarray([m.score for m in plan.people[:self.settings.max_people]] + [0.0])
-            score += w.author * evidence[rank] / plan.people[0].score  # rank -1 picks the 0.0
-        return score
+            out["author"] = evidence[rank] / plan.people[0].score  # rank -1 picks the 0.0
+        return out
 
     def _page(self, backend: SearchBackend, rows: np.ndarray, relevance: np.ndarray,
               sort: str, offset: int, limit: int) -> np.ndarray:

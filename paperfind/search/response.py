@@ -21,6 +21,7 @@ class SearchRequest:
     sort: str = "relevance"  # relevance | newest | citations
     filters: dict[str, Any] = field(default_factory=dict)  # venue, year_from, year_to, inst, area, status
     mode: str = "hybrid"  # lexical | semantic | hybrid; without vectors all three are lexical
+    explain: bool = False  # results the learned model ordered name the features that decided
 
 
 @dataclass

