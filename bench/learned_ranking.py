@@ -38,7 +38,7 @@ def main() -> None:
     from paperfind.store import Store
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--corpus", default="default", choices=("default", "bundled"))
+    ap.add_argument("--corpus", default="default", help="bench/out/NAME.db: default, bundled, ...")
     ap.add_argument("--model", type=Path, help="model file (default: the shipped one)")
     ap.add_argument("--kinds", help="query kinds the model re-orders, comma-separated")
     ap.add_argument("--sets", default=",".join(SETS))
