@@ -121,15 +121,17 @@ def export(db_path: Path | None, output: Path | None, venues: tuple[str, ...],
 @click.option("--mode", type=click.Choice(["lexical", "semantic", "hybrid"]), default=None,
               help="Retrieval mode (default: hybrid where vectors exist).")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON response.")
+@click.option("--explain", is_flag=True,
+              help="Name the features that placed each result the learned model ordered.")
 def search(query: str, db_path: Path | None, limit: int, offset: int, sort: str,
-           mode: str | None, as_json: bool) -> None:
+           mode: str | None, as_json: bool, explain: bool) -> None:
     """Search papers and people. Example: paperfind search "author:hinton year:2017..2019" """
     from paperfind.search.engine import SearchRequest
     from paperfind.search.format import format_results_text
 
     app = _app(db_path)
     app.ensure_database()
-    request = SearchRequest(q=query, limit=limit, offset=offset, sort=sort,
+    request = SearchRequest(q=query, limit=limit, offset=offset, sort=sort, explain=explain,
                             **({"mode": mode} if mode else {}))
     response = app.searcher().search(request)
     if as_json:

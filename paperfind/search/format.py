@@ -49,4 +49,7 @@ def format_results_text(response: SearchResponse, width: int | None = None) -> s
         if r.get("versions"):
             lines.append("   also: " + ", ".join(f"{v['venue_name']} {v['year']} ({v['key']})"
                                                for v in r["versions"]))
+        if r.get("ranking"):  # --explain: what decided a learned-ranking position
+            lines.append("   ranked by the learned model: " + ", ".join(
+                f"{f['feature']} {f['contribution']:+.3f}" for f in r["ranking"]["top_features"]))
     return "\n".join(lines)

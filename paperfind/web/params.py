@@ -39,6 +39,7 @@ class SearchParams:
     status: list[str] = field(default_factory=list)
     area: list[str] = field(default_factory=list)
     inst: list[str] = field(default_factory=list)
+    explain: bool = False
 
     @property
     def filters(self) -> dict[str, list[str]]:
@@ -64,10 +65,12 @@ def search_params(
     status: Annotated[list[str], Query(max_length=20, description="Oral, Poster, ... (repeatable).")] = [],  # noqa: B006
     area: Annotated[list[str], Query(max_length=20, description="Area (repeatable).")] = [],  # noqa: B006
     inst: Annotated[list[str], Query(max_length=20, description="Institution slug (repeatable).")] = [],  # noqa: B006
+    explain: Annotated[bool, Query(description="Results the learned model ordered name the "
+                                               "features that placed them (`ranking`).")] = False,
 ) -> SearchParams:
     return SearchParams(q=q, paging=Paging(page, size), sort=sort, mode=mode,
                         venue=_clean(venue), year=year.replace(" ", "") if year else None,
-                        status=_clean(status), area=_clean(area), inst=_clean(inst))
+                        status=_clean(status), area=_clean(area), inst=_clean(inst), explain=explain)
 
 
 def _clean(values: list[str]) -> list[str]:

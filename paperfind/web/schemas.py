@@ -59,9 +59,21 @@ class Highlights(Strict):
     abstract: str = Field(description="A snippet of the abstract around the matches, marked.")
 
 
+class Contribution(Strict):
+    feature: str
+    contribution: float = Field(description="The feature's share of the model's score (SHAP).")
+
+
+class Ranking(Strict):
+    model: Literal["learned"]
+    top_features: list[Contribution]
+
+
 class SearchResult(PaperCard):
     score: float
     highlights: Highlights
+    ranking: Ranking | None = Field(None, description="With explain=1, on results the learned "
+                                                      "model ordered: what placed them.")
 
 
 class SimilarPaper(PaperCard):

@@ -37,7 +37,7 @@ def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
     q = params.q[:pf.settings.max_query_chars]
     size = min(params.paging.size, pf.settings.max_page_size)
     request = SearchRequest(q=q, limit=size, offset=params.paging.offset, sort=params.sort,
-                            filters=search_filters(params))
+                            filters=search_filters(params), explain=params.explain)
     if params.mode:
         request.mode = params.mode
     data = pf.searcher().search(request).to_json()

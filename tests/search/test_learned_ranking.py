@@ -142,3 +142,30 @@ def test_the_shipped_model_loads_and_is_recorded():
     assert record["features"] == list(FEATURES)
     assert record["excluded_venue_years"] == ["iclr2017", "iclr2018"]
     assert "iclr2017" not in record["training_set"]["queries_by_venue_year"]
+
+
+def test_explain_reaches_the_cli_text_and_the_api(slice_store, tmp_path):
+    """`paperfind search --explain` prints the deciding features; `/api/search?explain=1` gives
+    them as `ranking` on the results the shipped model ordered, and nothing without it."""
+    import shutil
+
+    from paperfind.core import Paperfind
+    from paperfind.search.format import format_results_text
+    from tests.web.conftest import serve
+
+    store, index_root = slice_store
+    db = tmp_path / "p.db"
+    shutil.copy(index_root.with_name(index_root.name[:-len(".index")]), db)
+    shutil.copytree(index_root, tmp_path / "p.db.index")
+    shutil.copytree(VECTORS, tmp_path / "p.db.vectors")
+    pf = Paperfind(Settings(db_path=db))
+    explained = pf.searcher().search(SearchRequest(q=NATURAL, limit=3, mode="hybrid", explain=True))
+    assert "ranked by the learned model: " in format_results_text(explained)
+    with serve(pf) as portal:
+        on = portal.client.get("/api/search", params={"q": NATURAL, "mode": "hybrid", "explain": 1})
+        off = portal.client.get("/api/search", params={"q": NATURAL, "mode": "hybrid"})
+    assert on.status_code == off.status_code == 200
+    ranked = on.json()["results"]
+    assert ranked and all(r["ranking"]["model"] == "learned" for r in ranked)
+    assert all(f["feature"] in FEATURES for r in ranked for f in r["ranking"]["top_features"])
+    assert all("ranking" not in r for r in off.json()["results"])
