@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import hashlib
 import json
 import random
 import sys
@@ -33,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paperfind.ingest.run import file_sha256
 from paperfind.search.learned import DEFAULT_MODEL, FEATURES
 
 DEV_YEARS = frozenset({("iclr", 2017), ("iclr", 2018)})  # never queries, never their works
@@ -206,14 +206,6 @@ def cross_validate(ts: TrainingSet, k: int, params: dict, rounds: int, seed: int
     return out
 
 
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def open_searcher(db: Path, vectors: Path):
     """A searcher over `db` (its index built if missing) with the vectors of `vectors`."""
     from paperfind.index.manager import build_index, index_is_current
@@ -274,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
 
     record = {
         "command": "python -m paperfind.rank.train " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "corpus": {"file": args.corpus.name, "sha256": sha256(args.corpus), "papers": int(backend.n_docs)},
+        "corpus": {"file": args.corpus.name, "sha256": file_sha256(args.corpus), "papers": int(backend.n_docs)},
         "excluded_venue_years": sorted(f"{v}{y}" for v, y in DEV_YEARS),
         "training_set": dict(info, **counts, max_queries=args.max_queries, depth=args.depth, seed=args.seed),
         "features": list(FEATURES),

@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import gzip
 import json
-import socket
-import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from paperfind.core import Paperfind
 from paperfind.settings import BUNDLED_CORPUS, Settings
 from paperfind.store.people import slugify
-from paperfind.web.app import create_app
 from paperfind.web.api_examples import EXAMPLES
 
 STABLE_VENUE_YEARS = {("iclr", 2024), ("nips", 2017)}  # kept when the corpus gains older years
@@ -61,12 +56,6 @@ class BundledPortal:
     paperfind: Paperfind
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def bundled_slice() -> tuple[list[str], dict[str, set]]:
     return _scan_bundled_corpus()
@@ -80,19 +69,9 @@ def bundled_portal(bundled_slice, tmp_path_factory) -> BundledPortal:
     settings = Settings(db_path=root / "slice.db", semantic=False)
     report = Paperfind(settings).ingest([root / "slice.jsonl"], progress=False)
     assert not report.failed
-    port = _free_port()
-    pf = Paperfind(Settings(db_path=settings.db_path, port=port, semantic=False))
-    server = uvicorn.Server(uvicorn.Config(create_app(pf), host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            pytest.fail("the contract server did not start")
-        time.sleep(0.02)
-    yield BundledPortal(f"http://127.0.0.1:{port}", pf)
-    server.should_exit = True
-    thread.join(timeout=10)
+    from tests.web.conftest import serve  # conftest imports this module's fixtures
+
+    with serve(Paperfind(Settings(db_path=settings.db_path, semantic=False))) as portal:
+        yield BundledPortal(portal.url, portal.paperfind)
 
 
