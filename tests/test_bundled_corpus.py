@@ -22,11 +22,8 @@ NEW_WITH_ABSTRACTS = [("iclr", 2020), ("iclr", 2021), ("iclr", 2022), ("icml", 2
 
 
 @pytest.fixture(scope="module")
-def portal(tmp_path_factory) -> Paperfind:
-    app = Paperfind(Settings(db_path=tmp_path_factory.mktemp("bundled") / "paperfind.db"))
-    assert app.ensure_database(progress=False) is True
-    app.refresh_index(progress=False)
-    return app
+def portal(bundled_db: Path) -> Paperfind:
+    return Paperfind(Settings(db_path=bundled_db))
 
 
 def test_every_icml_neurips_and_iclr_year_since_2013(portal: Paperfind) -> None:

@@ -1,9 +1,9 @@
 """Every example search of the home page finds papers on the bundled corpus (the database a
 fresh `scripts/serve` builds), through the real server, in each page language.
 
-Building that database from the bundled corpus is the slow part (about a minute and a half
-on 2 cores), paid once for this module; lexical search only, so the examples must work
-without the vectors too.
+The database is the session's `bundled_db` (tests/conftest.py), shared with
+tests/test_bundled_corpus.py; lexical search only, so the examples must work without the
+vectors too.
 """
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ from tests.web.conftest import serve
 
 
 @pytest.fixture(scope="module")
-def bundled(tmp_path_factory: pytest.TempPathFactory):
-    pf = Paperfind(Settings(db_path=tmp_path_factory.mktemp("bundled") / "p.db", semantic=False))
-    assert pf.ensure_database(progress=False) is True
+def bundled(bundled_db):
+    pf = Paperfind(Settings(db_path=bundled_db, semantic=False))  # the session's, without vectors
     with serve(pf) as portal:
         yield portal
 
