@@ -16,7 +16,7 @@ from typing import Iterator
 
 from paperfind.ingest.errors import BadRecord, SourceError
 from paperfind.ingest.extra import build
-from paperfind.ingest.extra.files import read_table, require_columns
+from paperfind.ingest.extra.files import read_cells
 from paperfind.ingest.venues import normalize_status
 from paperfind.model import Record
 
@@ -36,21 +36,11 @@ def matches_ratings(path: Path) -> bool:
     return _year(path) is not None and path.name.startswith("ratings") and ".tsv" in path.name
 
 
-def _rows(path: Path, needed: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]] | BadRecord]:
-    columns, rows = read_table(path, "\t", quoting=csv.QUOTE_NONE)
-    col = require_columns(path, columns, needed)
-    for index, row in enumerate(rows):
-        if len(row) != len(columns):
-            yield BadRecord(str(path), index, f"{len(row)} columns instead of {len(columns)}")
-            continue
-        yield index, {name: row[i].strip() for name, i in col.items()}
-
-
 def read_papers(path: Path) -> Iterator[Record | BadRecord]:
     year = _year(path)
     if year is None:
         raise SourceError(str(path), "not in an iclr<year>-evanzd folder")
-    for item in _rows(path, ("paper_id", "title", "abstract")):
+    for item in read_cells(path, "\t", ("paper_id", "title", "abstract"), csv.QUOTE_NONE):
         if isinstance(item, BadRecord):
             yield item
             continue
@@ -64,18 +54,19 @@ def read_ratings(path: Path) -> Iterator[Record | BadRecord]:
     papers = next(iter(sorted(path.parent.glob("paperlist*.tsv*"))), None)
     if year is None or papers is None:
         raise SourceError(str(path), "needs the paperlist.tsv of its crawl beside it for the titles")
-    titles = {cell["paper_id"]: cell["title"] for cell in (
-        item[1] for item in _rows(papers, ("paper_id", "title")) if not isinstance(item, BadRecord))}
-    for item in _rows(path, ("paper_id", "decision")):
+    titles = {cell["paper_id"].strip(): cell["title"] for cell in (
+        item[1] for item in read_cells(papers, "\t", ("paper_id", "title"), csv.QUOTE_NONE)
+        if not isinstance(item, BadRecord))}
+    for item in read_cells(path, "\t", ("paper_id", "decision"), csv.QUOTE_NONE):
         if isinstance(item, BadRecord):
             yield item
             continue
         index, cell = item
-        forum_id = cell["paper_id"]
+        forum_id = cell["paper_id"].strip()
         if forum_id not in titles:
             yield BadRecord(str(path), index, f"paper_id {forum_id!r} is not in {papers.name}")
             continue
-        decision = cell["decision"]
+        decision = cell["decision"].strip()
         status = "Withdraw" if decision.casefold() == "unknown" else normalize_status(decision)
         yield build.new_record(path, index, "iclr", year, titles[forum_id], source_id=forum_id,
                                forum_id=forum_id, status=status,

@@ -99,6 +99,19 @@ def read_table(path: Path, delimiter: str, header: bool = True,
     return [name.strip() for name in rows[0]], rows[1:]
 
 
+def read_cells(path: Path, delimiter: str, needed: tuple[str, ...],
+               quoting: int = csv.QUOTE_MINIMAL) -> Iterator[tuple[int, dict[str, str]] | BadRecord]:
+    """(index, cells by column name) per row of a delimited file with a header; a row with
+    another number of columns than the header comes as a `BadRecord` saying so."""
+    columns, rows = read_table(path, delimiter, quoting=quoting)
+    col = require_columns(path, columns, needed)
+    for index, row in enumerate(rows):
+        if len(row) != len(columns):
+            yield BadRecord(str(path), index, f"{len(row)} columns instead of {len(columns)}")
+            continue
+        yield index, {name: row[i] for name, i in col.items()}
+
+
 def require_columns(path: Path, columns: list[str], needed: tuple[str, ...]) -> dict[str, int]:
     """Column positions by name; a missing column is a file-level error naming it."""
     missing = [name for name in needed if name not in columns]

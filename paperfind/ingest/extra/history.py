@@ -25,13 +25,12 @@ from paperfind.ingest.errors import BadRecord, SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_json_array
 from paperfind.ingest.names import split_authors
-from paperfind.ingest.extra.proceedings import KEYED_YEARS
+from paperfind.ingest.extra.proceedings import KEYED_YEARS, PROCEEDINGS_HASH
 from paperfind.ingest.paperlists import read_paperlists
 from paperfind.ingest.venues import normalize_status
 from paperfind.model import Record, paper_key
 
 FOLDER = "papercopilot-paperlists-history"
-_PROCEEDINGS_HASH = re.compile(r"/hash/(?P<hash>[0-9a-f]{32})-")
 _NAME = re.compile(r"^(?P<venue>[a-z]+)(?P<year>\d{4})\.json(\.gz)?$")
 # venue-years whose `id` is the OpenReview forum id; the others have virtual-site ids
 FORUM_ID_YEARS = {("iclr", year) for year in range(2019, 2024)} | {("nips", 2021)}
@@ -93,7 +92,7 @@ def read_site_lists(path: Path) -> Iterator[Record | BadRecord]:
             authors=build.plain_authors(split_authors(_unescaped(obj.get("author")))),
             status=normalize_status(obj.get("status", ""), obj.get("track", "")),
             track=str(obj.get("track") or ""), links={"site": site} if site else {})
-        found = _PROCEEDINGS_HASH.search(str(obj.get("proceeding") or ""))
+        found = PROCEEDINGS_HASH.search(str(obj.get("proceeding") or ""))
         if isinstance(record, Record) and found and venue == "nips" and year in KEYED_YEARS:
             record.key = paper_key(venue, year, found["hash"])
         yield record

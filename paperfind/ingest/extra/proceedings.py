@@ -20,12 +20,13 @@ from typing import Iterator
 
 from paperfind.ingest.errors import BadRecord, SourceError
 from paperfind.ingest.extra import build
-from paperfind.ingest.extra.files import read_table, require_columns
+from paperfind.ingest.extra.files import read_cells
 from paperfind.ingest.names import split_authors
 from paperfind.model import Record
 
 _PROCEEDINGS = re.compile(r"^neurips_abstract_(?P<year>\d{4})\.csv(\.gz)?$")
-_HASH = re.compile(r"/hash/(?P<hash>[0-9a-f]{32})-")
+# the proceedings id in a paper's page link, `.../hash/<32 hex>-Abstract.html`
+PROCEEDINGS_HASH = re.compile(r"/hash/(?P<hash>[0-9a-f]{32})-")
 KEYED_YEARS = (2019, 2020)  # no OpenReview ids for these years: the proceedings hash is the key
 
 
@@ -47,27 +48,17 @@ def matches_msalvaris(path: Path) -> bool:
     return path.parent.name == "neurips2019-msalvaris" and path.name.startswith("neurips2019.csv")
 
 
-def _cells(path: Path, needed: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]] | BadRecord]:
-    columns, rows = read_table(path, ",")
-    col = require_columns(path, columns, needed)
-    for index, row in enumerate(rows):
-        if len(row) != len(columns):
-            yield BadRecord(str(path), index, f"{len(row)} columns instead of {len(columns)}")
-            continue
-        yield index, {name: row[i] for name, i in col.items()}
-
-
 def read_proceedings(path: Path) -> Iterator[Record | BadRecord]:
     year = _proceedings_year(path)
     if year is None:
         raise SourceError(str(path), "expected a name like neurips_abstract_2019.csv.gz")
-    for item in _cells(path, ("paper_link", "title", "authors", "abstract")):
+    for item in read_cells(path, ",", ("paper_link", "title", "authors", "abstract")):
         if isinstance(item, BadRecord):
             yield item
             continue
         index, cell = item
         link = cell["paper_link"].strip()
-        found = _HASH.search(link)
+        found = PROCEEDINGS_HASH.search(link)
         yield build.new_record(
             path, index, "nips", year, cell["title"], source_id=found["hash"] if found else "",
             abstract=build.text(cell["abstract"]),
@@ -76,7 +67,7 @@ def read_proceedings(path: Path) -> Iterator[Record | BadRecord]:
 
 
 def read_msalvaris(path: Path) -> Iterator[Record | BadRecord]:
-    for item in _cells(path, ("title", "authors", "doc_link", "abstract", "pdf_link")):
+    for item in read_cells(path, ",", ("title", "authors", "doc_link", "abstract", "pdf_link")):
         if isinstance(item, BadRecord):
             yield item
             continue

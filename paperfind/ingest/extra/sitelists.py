@@ -18,7 +18,7 @@ from typing import Iterator
 
 from paperfind.ingest.errors import BadRecord
 from paperfind.ingest.extra import build
-from paperfind.ingest.extra.files import read_json_array, read_json_lines, read_table, require_columns
+from paperfind.ingest.extra.files import read_cells, read_json_array, read_json_lines
 from paperfind.ingest.names import split_authors
 from paperfind.ingest.venues import normalize_status
 from paperfind.model import Record
@@ -92,13 +92,11 @@ def _author_list(raw: str, fallback: str) -> list[str]:
 
 
 def read_bsantraigi(path: Path) -> Iterator[Record | BadRecord]:
-    columns, rows = read_table(path, "\t")
-    col = require_columns(path, columns, ("paper_id", "name", "type", "speakers/authors"))
-    for index, row in enumerate(rows):
-        if len(row) != len(columns):
-            yield BadRecord(str(path), index, f"{len(row)} columns instead of {len(columns)}")
+    for item in read_cells(path, "\t", ("paper_id", "name", "type", "speakers/authors")):
+        if isinstance(item, BadRecord):
+            yield item
             continue
-        cell = {name: row[i] for name, i in col.items()}
+        index, cell = item
         kind = cell["type"].strip()
         if kind.casefold() not in PAPER_TYPES:
             yield BadRecord(str(path), index, f"not a paper: a {kind or 'untyped'} event")
