@@ -13,14 +13,15 @@ from pathlib import Path
 
 import numpy as np
 
-from paperfind.index.docs import IndexDoc, IndexSource
+from paperfind.index.docs import IndexSource
 from paperfind.index.doctable import save_params
+from paperfind.model import IndexDoc
 from paperfind.index.lexical import (FIELD_PARAMS, TEXT_FIELD_PARAMS, TEXT_K1, LexicalIndex,
                                      build_bm25f_matrix, build_field_matrix)
 from paperfind.index.names import NameIndex
 from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
-from paperfind.index.tokenize import Analyzer
+from paperfind.text.analyze import Analyzer
 
 FORMAT_VERSION = 10  # 5: stored papers carry their authors' public slugs; 6: and their track;
 # 7: people's last year and same-name groups (name-query evidence); joined stems of

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 
 from paperfind.index.lexical import idf
 from paperfind.index.names import INITIAL, PersonMatch
-from paperfind.index.tokenize import Analyzer, fold_name, has_han
 from paperfind.search.backend import SearchBackend, TermGroup
 from paperfind.search.query import ParsedQuery
+from paperfind.text.analyze import Analyzer
+from paperfind.text.fold import has_han
+from paperfind.text.names import fold_name
 
 # Query-time boosts. "text" is the BM25F field over title + abstract + keywords; the separate
 # title/abstract/keyword fields are there for `title:` and for optional extra emphasis.

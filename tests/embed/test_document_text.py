@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from paperfind.embed.text import _CONTRIBUTION, BUDGETS, document_text, first_sentence, split_sentences, text_hash
+from paperfind.embed.text import BUDGETS, _CONTRIBUTION, document_text, text_hash
+from paperfind.text.sentences import first_sentence, split_sentences
 from tests.realdata import load_paperlist
 
 

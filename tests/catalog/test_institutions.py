@@ -5,8 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from paperfind.ingest.institutions import (
-    KNOWN_INSTITUTIONS, institution_display, institution_info, resolve_affiliation)
+from paperfind.catalog.institutions import (KNOWN_INSTITUTIONS, institution_display, institution_info, resolve_affiliation)
 from paperfind.ingest.jsonl import read_export
 
 

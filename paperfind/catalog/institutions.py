@@ -44,6 +44,7 @@ from types import MappingProxyType
 from anyascii import anyascii
 
 from paperfind.model import Affiliation
+from paperfind.text.fold import slugify
 
 # slug | display name | country | full names (searched inside strings) | exact-only forms
 _TABLE = """
@@ -395,18 +396,18 @@ _BARE_ESCAPE = re.compile(r" ?\\?u(00[0-9a-f]{2})", re.IGNORECASE)
 
 
 @lru_cache(maxsize=200_000)
-def _fold(text: str) -> str:
+def _institution_key(text: str) -> str:
     """Lower-case ASCII words separated by single spaces, spelled one way per institution.
 
     "Univ." → "university", "Techonology" → "technology", "Chinese Academic of Science" →
     "chinese academy of science", "Universität Tübingen" → "university of tubingen",
     "University of California at Davis" → "university of california davis".
     """
-    return _named_by_place(_fold_words(text))
+    return _named_by_place(_institution_words(text))
 
 
-def _fold_words(text: str) -> str:
-    """`_fold` word by word only: the form a name has inside a longer string."""
+def _institution_words(text: str) -> str:
+    """`_institution_key` word by word only: the form a name has inside a longer string."""
     if not text.isascii():
         text = _SPLIT_ACCENT.sub("", _SPACING_ACCENT.sub("", text))
     elif "`" in text:
@@ -448,11 +449,11 @@ def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType,
         slug, name, country, names, forms = line.split("|")
         institutions[slug] = Institution(slug, name, country)
         for full in filter(None, names.split(";")):
-            for folded in (_fold(full), _fold_words(full)):  # "universite de montreal" as well
+            for folded in (_institution_key(full), _institution_words(full)):  # "universite de montreal" as well
                 searchable[folded] = slug
                 exact[folded] = slug
         for form in filter(None, forms.split(";") + [name]):
-            exact[_fold(form)] = slug
+            exact[_institution_key(form)] = slug
     ordered = sorted(searchable, key=len, reverse=True)
     pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in ordered) + r")\b")
     return (MappingProxyType(institutions), MappingProxyType(exact),
@@ -510,31 +511,31 @@ def institution_display(slug: str) -> str:
 @lru_cache(maxsize=100_000)
 def _resolve(raw: str, norm: str, abbr: str) -> tuple[str, str, str]:
     """(slug, name, table country) for one raw/normalised/abbreviated triple."""
-    norm_folded = _fold(norm.strip())
+    norm_folded = _institution_key(norm.strip())
     if norm_folded and norm_folded not in _JUNK and not norm_folded.isdigit():
         slug = (_exact(norm_folded) or _search(_split(norm)) or _compact(norm_folded)
-                or _EXACT.get(_fold(abbr)))
+                or _EXACT.get(_institution_key(abbr)))
         if not slug:
             # A norm cut at the campus comma ("University of California") names the
             # system; the raw string of the slot may still name the campus.
             from_raw = _curated_in_raw(raw) if raw else ""
-            if from_raw and _fold(_INSTITUTIONS[from_raw].name).startswith(norm_folded):
+            if from_raw and _institution_key(_INSTITUTIONS[from_raw].name).startswith(norm_folded):
                 slug = from_raw
         if slug:
             return _curated(slug)
         plain_norm = _PARENTHESES.sub(" ", norm)  # "... de Toulouse (IRIT)"
-        return _generic_slug(_fold(plain_norm) or norm_folded), " ".join(norm.split()), ""
-    raw_folded = _fold(raw)
+        return _generic_slug(_institution_key(plain_norm) or norm_folded), " ".join(norm.split()), ""
+    raw_folded = _institution_key(raw)
     if raw_folded in _JUNK or not any(c.isalpha() for c in raw_folded):
         return "", "", ""
     slug = _curated_in_raw(raw)
     if slug:
         return _curated(slug)
     parts = _split(_PARENTHESES.sub(" ", raw)) or _split(raw)
-    if _ADDRESS.match(_fold(parts[0])):
+    if _ADDRESS.match(_institution_key(parts[0])):
         return "", "", ""  # a postal address names no institution
     best = _institution_part(parts) or raw
-    return _generic_slug(_fold(best)), " ".join(best.split()), ""
+    return _generic_slug(_institution_key(best)), " ".join(best.split()), ""
 
 
 def _split(text: str) -> list[str]:
@@ -548,15 +549,15 @@ def _curated_in_raw(raw: str) -> str:
     Run-together forms ("GoogleDeepMind") are the last resort: a full name inside an
     earlier part ("MIT-IBM Watson AI Lab, Boston University") comes first.
     """
-    whole = _exact(_fold(raw))
+    whole = _exact(_institution_key(raw))
     if whole:
         return whole
     parts = _split(raw)
     for part in parts:
-        slug = _exact(_fold(part))
+        slug = _exact(_institution_key(part))
         if slug:
             return slug
-    return _search(parts) or next(filter(None, (_compact(_fold(p)) for p in parts)), "")
+    return _search(parts) or next(filter(None, (_compact(_institution_key(p)) for p in parts)), "")
 
 
 def _exact(folded: str) -> str:
@@ -580,7 +581,7 @@ def _search(parts: list[str]) -> str:
     A name may run on into the next part: "University of California, Los Angeles" is
     one name whose campus the comma sets off.
     """
-    folded_parts = [_fold(p) for p in parts]
+    folded_parts = [_institution_key(p) for p in parts]
     for i, folded in enumerate(folded_parts):
         if not folded:
             continue
@@ -599,10 +600,10 @@ def _search(parts: list[str]) -> str:
 
 def _institution_part(parts: list[str]) -> str:
     """The comma part of a raw string that names the institution, not the department."""
-    candidates = [p for p in parts if not _DEPARTMENT.match(_fold(p)) and not _ADDRESS.match(_fold(p))
-                  and not _CORPORATE_SUFFIX.fullmatch(" " + _fold(p))]
+    candidates = [p for p in parts if not _DEPARTMENT.match(_institution_key(p)) and not _ADDRESS.match(_institution_key(p))
+                  and not _CORPORATE_SUFFIX.fullmatch(" " + _institution_key(p))]
     for part in candidates:
-        if _INSTITUTION_WORDS.search(_fold(part)):
+        if _INSTITUTION_WORDS.search(_institution_key(part)):
             return part
     return candidates[0] if candidates else (parts[0] if parts else "")
 
@@ -614,7 +615,4 @@ def _curated(slug: str) -> tuple[str, str, str]:
 
 def _generic_slug(folded: str) -> str:
     """A URL-safe slug of at most ~60 characters, cut at a word boundary, legal form dropped."""
-    slug = _TRAILING_FACULTY.sub(r"\1", _without_legal_form(folded)).replace(" ", "-")
-    if len(slug) > 60:
-        slug = slug[:60].rsplit("-", 1)[0]
-    return slug
+    return slugify(_TRAILING_FACULTY.sub(r"\1", _without_legal_form(folded)), max_chars=60)
