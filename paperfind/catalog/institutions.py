@@ -1,44 +1,16 @@
-"""Institutions: turning an affiliation string into a stable slug, display name and country.
+"""Institutions: one stable slug, display name and country for the dozens of ways sources print one.
 
-Sources print one institution in dozens of ways ("Dept. of CS, Stanford University",
-"Stanford Univ.", "Stanford"); the facets, the institution pages and the people
-resolution need one id for it. The paperlists data already gives a normalised name
-(`aff_unique_norm`) for most slots; raw strings come from the other sources. Both go
-through the same steps:
-
-1. folding: ASCII, lower case, one spelling per word. Misspelled institution words
-   ("Techonology", "Univeristy", "Academic of"), German umlauts written out ("Tuebingen"),
-   footnote numbers glued on ("Barbara1"), accents a PDF extraction set apart
-   ("T´el´ecom", "Montr éal") and escapes that lost their backslash ("Universit u00e9")
-   are undone; a whole name that is a university of a place in another language or order
-   ("Universität Stuttgart", "University Tübingen", "Eberhard Karls Universität
-   Tübingen", "Università degli Studi di Padova") becomes "university of <place>";
-2. an exact match of the folded string (or of one of its comma-separated parts, its legal
-   form "Inc"/"Corporation"/"Co., Ltd." forgiven) against the curated table below, which
-   covers the ~190 institutions with the most author slots in the data (checked by hand:
-   names, abbreviations, country);
-3. a search for a full institution name inside each comma-separated part, leftmost
-   first, so the department in front of it does not matter; a name may run on into the
-   next part, since a comma also sets off a campus ("University of California, Los
-   Angeles"); a name ending in "university" does not match when "of"/"at" follows
-   ("Zhejiang University of Technology" is not ZJU), one starting with "university" only
-   at the start of a part ("Science University of Tokyo" is not the University of Tokyo);
-   then names written as one word ("GoogleDeepMind");
-4. otherwise a generic slug from the normalised name, or from the part of the raw string
-   that names an institution (not a department, not a street address), without its legal
-   form. A string that starts with a street address names no institution.
-
-Resolution is pure and cached: the 87,885 paperlists records repeat the same few
-thousand strings.
+The curated table is `institutions.tsv` beside this module (~190 institutions with the most
+author slots, checked by hand); `resolve_affiliation` says how a string is matched against it.
 """
 
 from __future__ import annotations
 
 import html
-
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 from types import MappingProxyType
 
 from anyascii import anyascii
@@ -46,236 +18,27 @@ from anyascii import anyascii
 from paperfind.model import Affiliation
 from paperfind.text.fold import slugify
 
-# slug | display name | country | full names (searched inside strings) | exact-only forms
-_TABLE = """
-cmu|Carnegie Mellon University|United States|carnegie mellon university;carnegie mellon|CMU
-mit|Massachusetts Institute of Technology|United States|massachusetts institute of technology;mit csail;mit media lab;mit lincoln laboratory|MIT;MIT CSAIL
-google|Google|United States|google;google research;google brain;google inc;google llc|
-google-deepmind|Google DeepMind|United Kingdom|deepmind;google deepmind;deepmind technologies|
-berkeley|University of California, Berkeley|United States|university of california berkeley;university of california at berkeley;uc berkeley;berkeley ai research|UCB;Berkeley
-stanford|Stanford University|United States|stanford university;university of stanford;stanford|
-eth-zurich|ETH Zurich|Switzerland|eth zurich;ethz;swiss federal institute of technology zurich;eidgenossische technische hochschule zurich;swiss federal institute of technology eth|ETH;Swiss Federal Institute of Technology
-tsinghua|Tsinghua University|China|tsinghua university;tsinghua|THU
-nthu|National Tsing Hua University|Taiwan|national tsing hua university;national tsinghua university|NTHU
-microsoft-research|Microsoft Research|United States|microsoft;microsoft research;microsoft research asia|MSR;MSRA
-utokyo|University of Tokyo|Japan|university of tokyo|UTokyo;Tokyo University
-cas|Chinese Academy of Sciences|China|chinese academy of sciences;chinese academy of science|CAS
-georgia-tech|Georgia Institute of Technology|United States|georgia institute of technology;georgia tech;georgiatech|
-pku|Peking University|China|peking university;peking univ|PKU;Peking U
-cuhk|Chinese University of Hong Kong|China|chinese university of hong kong|CUHK
-zju|Zhejiang University|China|zhejiang university|ZJU
-upenn|University of Pennsylvania|United States|university of pennsylvania;upenn|Penn
-uw|University of Washington|United States|university of washington|
-usc|University of Southern California|United States|university of southern california|
-sjtu|Shanghai Jiao Tong University|China|shanghai jiao tong university;shanghai jiaotong university|SJTU
-ut-austin|University of Texas at Austin|United States|university of texas at austin;university of texas austin;ut austin|
-oxford|University of Oxford|United Kingdom|university of oxford;oxford university|Oxford
-nus|National University of Singapore|Singapore|national university of singapore|NUS
-ucas|University of Chinese Academy of Sciences|China|university of chinese academy of sciences;university of chinese academy of science|UCAS
-meta|Meta|United States|facebook;facebook ai research;meta ai;meta platforms;meta reality labs;meta fair;fundamental ai research|Meta;FAIR;Meta Inc
-toronto|University of Toronto|Canada|university of toronto|UofT;U of T
-amazon|Amazon|United States|amazon|
-umich|University of Michigan|United States|university of michigan|UMich
-ucsd|University of California, San Diego|United States|university of california san diego;uc san diego|UCSD
-ntu|Nanyang Technological University|Singapore|nanyang technological university|
-uiuc|University of Illinois Urbana-Champaign|United States|university of illinois urbana champaign;university of illinois at urbana champaign;uiuc|
-jhu|Johns Hopkins University|United States|johns hopkins university;johns hopkins|JHU
-tencent|Tencent|China|tencent|
-imperial|Imperial College London|United Kingdom|imperial college london;imperial college|
-snu|Seoul National University|South Korea|seoul national university|SNU
-iit-italy|Istituto Italiano di Tecnologia|Italy|istituto italiano di tecnologia;italian institute of technology|
-ucla|University of California, Los Angeles|United States|university of california los angeles;uc los angeles|UCLA
-caltech|California Institute of Technology|United States|california institute of technology;caltech|
-hkust|Hong Kong University of Science and Technology|China|hong kong university of science and technology|HKUST
-harvard|Harvard University|United States|harvard university;harvard|
-epfl|EPFL|Switzerland|epfl;ecole polytechnique federale de lausanne;ecole polytechnique federal de lausanne;ecole polytechnique federale lausanne;swiss federal institute of technology in lausanne;swiss federal institute of technology lausanne|
-ibm-research|IBM Research|United States|ibm;ibm research;international business machines|
-inria|Inria|France|inria|
-kaist|KAIST|South Korea|korea advanced institute of science and technology;kaist|
-cornell|Cornell University|United States|cornell university;cornell tech;cornell|
-columbia|Columbia University|United States|columbia university|Columbia
-hit|Harbin Institute of Technology|China|harbin institute of technology|HIT
-waseda|Waseda University|Japan|waseda university;waseda|
-umd|University of Maryland|United States|university of maryland;university of maryland college park|UMD
-umbc|University of Maryland, Baltimore County|United States|university of maryland baltimore county|UMBC
-buaa|Beihang University|China|beihang university;beijing university of aeronautics and astronautics|BUAA
-tum|Technical University of Munich|Germany|technical university of munich;technical university munich;technical university of munchen;technische universitat munchen;technische universitat munich;tu munich;tu munchen|TUM
-osaka|Osaka University|Japan|osaka university|
-princeton|Princeton University|United States|princeton university;princeton|
-ustc|University of Science and Technology of China|China|university of science and technology of china|USTC
-usyd|University of Sydney|Australia|university of sydney|USYD
-huawei|Huawei|China|huawei|
-nvidia|NVIDIA|United States|nvidia|
-alibaba|Alibaba Group|China|alibaba;damo academy|
-cambridge|University of Cambridge|United Kingdom|university of cambridge;cambridge university|
-northeastern|Northeastern University||northeastern university|
-dlr|German Aerospace Center (DLR)|Germany|german aerospace center;deutsches zentrum fur luft und raumfahrt;dlr|
-freiburg|University of Freiburg|Germany|university of freiburg;albert ludwigs universitat freiburg;universitat freiburg|
-ucl|University College London|United Kingdom|university college london|UCL
-fudan|Fudan University|China|fudan university;fudan|
-sysu|Sun Yat-sen University|China|sun yat sen university|SYSU
-aist|National Institute of Advanced Industrial Science and Technology|Japan|national institute of advanced industrial science and technology|AIST
-titech|Tokyo Institute of Technology|Japan|tokyo institute of technology;institute of science tokyo|Titech
-purdue|Purdue University|United States|purdue university;purdue|
-umn|University of Minnesota|United States|university of minnesota|UMN
-edinburgh|University of Edinburgh|United Kingdom|university of edinburgh;edinburgh university|
-adobe|Adobe|United States|adobe|
-duke|Duke University|United States|duke university|
-uts|University of Technology Sydney|Australia|university of technology sydney|UTS
-nyu|New York University|United States|new york university|NYU
-samsung|Samsung|South Korea|samsung|
-anu|Australian National University|Australia|australian national university|ANU
-mcgill|McGill University|Canada|mcgill university;mcgill|
-nju|Nanjing University|China|nanjing university|
-ualberta|University of Alberta|Canada|university of alberta|
-bit|Beijing Institute of Technology|China|beijing institute of technology|BIT
-asu|Arizona State University|United States|arizona state university|ASU
-baidu|Baidu|China|baidu|
-max-planck|Max Planck Society|Germany|max planck;max planck society|MPI;MPI-IS;MPII;MPI-INF
-msu|Michigan State University|United States|michigan state university|
-rutgers|Rutgers University|United States|rutgers university;rutgers|
-bonn|University of Bonn|Germany|university of bonn;universitat bonn|
-kit|Karlsruhe Institute of Technology|Germany|karlsruhe institute of technology|KIT
-ntu-taiwan|National Taiwan University|Taiwan|national taiwan university|
-ubc|University of British Columbia|Canada|university of british columbia|UBC
-hust|Huazhong University of Science and Technology|China|huazhong university of science and technology|HUST
-bupt|Beijing University of Posts and Telecommunications|China|beijing university of posts and telecommunications|BUPT
-tamu|Texas A&M University|United States|texas a and m university;texas a m university|TAMU
-tohoku|Tohoku University|Japan|tohoku university;university of tohoku|
-uestc|University of Electronic Science and Technology of China|China|university of electronic science and technology of china|UESTC
-yale|Yale University|United States|yale university|Yale
-kyoto|Kyoto University|Japan|kyoto university|
-umass-amherst|University of Massachusetts Amherst|United States|university of massachusetts amherst;umass amherst|
-riken|RIKEN|Japan|riken|
-kth|KTH Royal Institute of Technology|Sweden|kth royal institute of technology;royal institute of technology;kth|
-cityu-hk|City University of Hong Kong|China|city university of hong kong|CityU
-ritsumeikan|Ritsumeikan University|Japan|ritsumeikan university;ritsumeikan|
-xjtu|Xi'an Jiaotong University|China|xi an jiaotong university;xi an jiao tong university;xian jiaotong university|XJTU
-kist|Korea Institute of Science and Technology|South Korea|korea institute of science and technology|KIST
-nudt|National University of Defense Technology|China|national university of defense technology|NUDT
-qut|Queensland University of Technology|Australia|queensland university of technology|QUT
-tju|Tianjin University|China|tianjin university|
-uw-madison|University of Wisconsin-Madison|United States|university of wisconsin madison|University of Wisconsin
-tu-delft|Delft University of Technology|Netherlands|delft university of technology;tu delft|
-waterloo|University of Waterloo|Canada|university of waterloo|
-skku|Sungkyunkwan University|South Korea|sungkyunkwan university|SKKU
-monash|Monash University|Australia|monash university;monash|
-polimi|Politecnico di Milano|Italy|politecnico di milano;polytechnic university of milan|
-uci|University of California, Irvine|United States|university of california irvine;uc irvine|UCI
-seu|Southeast University|China|southeast university|
-bu|Boston University|United States|boston university|
-adelaide|University of Adelaide|Australia|university of adelaide|
-brown|Brown University|United States|brown university|
-northwestern|Northwestern University|United States|northwestern university|
-utah|University of Utah|United States|university of utah|
-whu|Wuhan University|China|wuhan university|
-uva-amsterdam|University of Amsterdam|Netherlands|university of amsterdam;universiteit van amsterdam|UvA
-intel|Intel|United States|intel;intel labs;intel corporation|
-pengcheng-lab|Peng Cheng Laboratory|China|pengcheng laboratory;peng cheng laboratory;pengcheng lab;peng cheng lab|
-sfu|Simon Fraser University|Canada|simon fraser university|SFU
-iisc|Indian Institute of Science|India|indian institute of science|IISc
-iiser|Indian Institute of Science Education and Research|India|indian institute of science education and research|IISER
-twente|University of Twente|Netherlands|university of twente|
-dut|Dalian University of Technology|China|dalian university of technology|
-rice|Rice University|United States|rice university|
-korea-university|Korea University|South Korea|korea university|
-technion|Technion - Israel Institute of Technology|Israel|technion;israel institute of technology|
-hanyang|Hanyang University|South Korea|hanyang university|
-cnrs|CNRS|France|cnrs;centre national de la recherche scientifique;french national centre for scientific research|
-tu-darmstadt|Technical University of Darmstadt|Germany|technische universitat darmstadt;technical university of darmstadt;darmstadt university of technology;tu darmstadt|
-nagoya|Nagoya University|Japan|nagoya university;university of nagoya|
-kyushu|Kyushu University|Japan|kyushu university|
-hku|University of Hong Kong|China|university of hong kong;hong kong university|HKU
-eduhk|Education University of Hong Kong|China|education university of hong kong|
-oregon-state|Oregon State University|United States|oregon state university|
-ohio-state|Ohio State University|United States|ohio state university|
-uzh|University of Zurich|Switzerland|university of zurich;universitat zurich|UZH
-udel|University of Delaware|United States|university of delaware|
-shanghaitech|ShanghaiTech University|China|shanghaitech university;shanghaitech|
-ku-leuven|KU Leuven|Belgium|ku leuven;katholieke universiteit leuven;catholic university of leuven|
-xmu|Xiamen University|China|xiamen university|
-uec-tokyo|University of Electro-Communications|Japan|university of electro communications|UEC
-xidian|Xidian University|China|xidian university;xidian|
-ucsb|University of California, Santa Barbara|United States|university of california santa barbara;uc santa barbara|UCSB
-kcl|King's College London|United Kingdom|king s college london;kings college london|KCL
-unc|University of North Carolina at Chapel Hill|United States|university of north carolina at chapel hill;university of north carolina chapel hill;unc chapel hill|University of North Carolina;UNC
-vanderbilt|Vanderbilt University|United States|vanderbilt university|
-postech|POSTECH|South Korea|pohang university of science and technology;postech|
-tau|Tel Aviv University|Israel|tel aviv university|
-ttic|Toyota Technological Institute at Chicago|United States|toyota technological institute at chicago;ttic;tti chicago|
-bristol|University of Bristol|United Kingdom|university of bristol|
-nwpu|Northwestern Polytechnical University|China|northwestern polytechnical university|NWPU
-ruc|Renmin University of China|China|renmin university of china;renmin university|
-aalto|Aalto University|Finland|aalto university|
-nankai|Nankai University|China|nankai university|
-polyu|Hong Kong Polytechnic University|China|hong kong polytechnic university|PolyU
-soochow|Soochow University||soochow university|
-virginia|University of Virginia|United States|university of virginia|
-rpi|Rensselaer Polytechnic Institute|United States|rensselaer polytechnic institute|RPI
-virginia-tech|Virginia Tech|United States|virginia tech;virginia polytechnic institute and state university|
-cwru|Case Western Reserve University|United States|case western reserve university|
-tsukuba|University of Tsukuba|Japan|university of tsukuba|
-ctu-prague|Czech Technical University in Prague|Czech Republic|czech technical university in prague;czech technical university|
-naist|Nara Institute of Science and Technology|Japan|nara institute of science and technology|NAIST
-sutd|Singapore University of Technology and Design|Singapore|singapore university of technology and design|SUTD
-yonsei|Yonsei University|South Korea|yonsei university|
-tongji|Tongji University|China|tongji university|
-ntua|National Technical University of Athens|Greece|national technical university of athens|NTUA
-sssa|Scuola Superiore Sant'Anna|Italy|scuola superiore sant anna;sant anna school of advanced studies|
-ecnu|East China Normal University|China|east china normal university|ECNU
-penn-state|Pennsylvania State University|United States|pennsylvania state university;penn state university;penn state|
-udem|Université de Montréal|Canada|universite de montreal;university of montreal|
-mila|Mila - Quebec AI Institute|Canada|mila;montreal institute for learning algorithms;quebec ai institute|
-tubingen|University of Tübingen|Germany|university of tubingen;universitat tubingen;eberhard karls universitat tubingen|
-notre-dame|University of Notre Dame|United States|university of notre dame|
-tu-berlin|Technical University of Berlin|Germany|technische universitat berlin;technical university of berlin;technical university berlin;tu berlin|
-njust|Nanjing University of Science and Technology|China|nanjing university of science and technology|NJUST
-scut|South China University of Technology|China|south china university of technology|SCUT
-coimbra|University of Coimbra|Portugal|university of coimbra|
-sustech|Southern University of Science and Technology|China|southern university of science and technology|SUSTech
-uq|University of Queensland|Australia|university of queensland|
-unizar|University of Zaragoza|Spain|universidad de zaragoza;university of zaragoza|
-auckland|University of Auckland|New Zealand|university of auckland|
-pitt|University of Pittsburgh|United States|university of pittsburgh|
-wpi|Worcester Polytechnic Institute|United States|worcester polytechnic institute|WPI
-bytedance|ByteDance|China|bytedance|
-mbzuai|Mohamed bin Zayed University of Artificial Intelligence|United Arab Emirates|mohamed bin zayed university of artificial intelligence;mbzuai|
-ucf|University of Central Florida|United States|university of central florida|UCF
-tu-graz|Graz University of Technology|Austria|graz university of technology;technische universitat graz;tu graz|
-lund|Lund University|Sweden|lund university|
-sensetime|SenseTime|China|sensetime|
-uc-merced|University of California, Merced|United States|university of california merced;uc merced|
-university-of-california-davis|University of California, Davis|United States|university of california davis;uc davis|
-university-of-california-riverside|University of California, Riverside|United States|university of california riverside;uc riverside|UCR
-university-of-california-santa-cruz|University of California, Santa Cruz|United States|university of california santa cruz;uc santa cruz|UCSC
-university-of-california-san-francisco|University of California, San Francisco|United States|university of california san francisco;uc san francisco|UCSF
-tri|Toyota Research Institute|United States|toyota research institute|
-uchicago|University of Chicago|United States|university of chicago|UChicago
-bjtu|Beijing Jiaotong University|China|beijing jiaotong university;beijing jiao tong university|BJTU
-stony-brook|Stony Brook University|United States|stony brook university;suny stony brook|
-cu-boulder|University of Colorado Boulder|United States|university of colorado boulder;university of colorado at boulder|
-qmul|Queen Mary University of London|United Kingdom|queen mary university of london|QMUL
-csiro|CSIRO|Australia|csiro;commonwealth scientific and industrial research organisation|
-manchester|University of Manchester|United Kingdom|university of manchester|
-rwth|RWTH Aachen University|Germany|rwth aachen university;rwth aachen;rwth|
-openai|OpenAI|United States|openai|
-apple|Apple|United States|apple inc|Apple
-shanghai-ai-lab|Shanghai AI Laboratory|China|shanghai ai laboratory;shanghai artificial intelligence laboratory;shanghai ai lab;shanghai artificial intelligence lab|
-lmu-munich|LMU Munich|Germany|ludwig maximilian university of munich;ludwig maximilians universitat munchen;lmu munich|LMU;University of Munich
-allen-ai|Allen Institute for AI|United States|allen institute for artificial intelligence;allen institute for ai|AI2
-kaust|King Abdullah University of Science and Technology|Saudi Arabia|king abdullah university of science and technology;kaust|
-hebrew-university|Hebrew University of Jerusalem|Israel|hebrew university of jerusalem;hebrew university|
-unsw|UNSW Sydney|Australia|university of new south wales;unsw|
-melbourne|University of Melbourne|Australia|university of melbourne|
-zjut|Zhejiang University of Technology|China|zhejiang university of technology|ZJUT
-sdu|Shandong University|China|shandong university|SDU
-heidelberg|Heidelberg University|Germany|heidelberg university;university of heidelberg|
-tu-dresden|TU Dresden|Germany|technische universitat dresden;tu dresden;dresden university of technology;technical university of dresden;technical university dresden|
-telecom-paris|Télécom Paris|France|telecom paris;telecom paristech|
-universite-paris-saclay|Université Paris-Saclay|France|universite paris saclay;university of paris saclay;paris saclay university|
-universite-grenoble-alpes|Université Grenoble Alpes|France|universite grenoble alpes;university of grenoble alpes;grenoble alpes university|
-sorbonne-universite|Sorbonne Université|France|sorbonne universite;sorbonne university|
-"""
+TABLE_FILE = "institutions.tsv"
+
+
+def read_table(text: str | None = None) -> list[list[str]]:
+    """The rows of the curated table (`institutions.tsv` beside this module), each: slug, display
+    name, country, full names searched inside strings, exact-only forms (the last two `;`-joined)."""
+    if text is None:
+        text = resources.files("paperfind.catalog").joinpath(TABLE_FILE).read_text(encoding="utf-8")
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 5:
+            raise ValueError(f"{TABLE_FILE}:{number}: expected 5 tab-separated fields, got {len(fields)}")
+        rows.append(fields)
+    return rows
+
+
+_ROWS = read_table()
+
 
 
 @dataclass(frozen=True)
@@ -364,7 +127,7 @@ def _one_edit(word: str, target: str) -> bool:
 
 # Every word of the curated names, to undo the German transliteration of umlauts
 # ("Tuebingen", "Muenchen", "Zuerich") that anyascii does not produce ("Tübingen" → "tubingen").
-_TABLE_WORDS = frozenset(_NON_ALNUM.sub(" ", anyascii(_TABLE).lower()).split())
+_TABLE_WORDS = frozenset(_NON_ALNUM.sub(" ", anyascii(" ".join(map(" ".join, _ROWS))).lower()).split())
 _UMLAUT_SPELLING = re.compile(r"(?<=[aou])e")
 _FOOTNOTE_MARK = re.compile(r"\d{1,2}([a-z]{4,})|([a-z]{4,})\d{1,2}")
 
@@ -441,12 +204,11 @@ def _without_legal_form(folded: str) -> str:
 
 
 def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType, re.Pattern[str]]:
-    """Parse `_TABLE` into: slug → Institution, exact form → slug, full name → slug, search regex."""
+    """The table as: slug → Institution, exact form → slug, full name → slug, search regex."""
     institutions: dict[str, Institution] = {}
     exact: dict[str, str] = {}
     searchable: dict[str, str] = {}
-    for line in _TABLE.strip().splitlines():
-        slug, name, country, names, forms = line.split("|")
+    for slug, name, country, names, forms in _ROWS:
         institutions[slug] = Institution(slug, name, country)
         for full in filter(None, names.split(";")):
             for folded in (_institution_key(full), _institution_words(full)):  # "universite de montreal" as well
@@ -472,6 +234,34 @@ KNOWN_INSTITUTIONS: MappingProxyType = _INSTITUTIONS
 
 def resolve_affiliation(raw: str, norm: str = "", abbr: str = "", country: str = "") -> Affiliation:
     """The `Affiliation` of one author slot: raw string kept, slug/name/country resolved.
+
+    Sources print one institution in dozens of ways ("Dept. of CS, Stanford University",
+    "Stanford Univ.", "Stanford"). The paperlists data gives a normalised name
+    (`aff_unique_norm`) for most slots; raw strings come from the other sources. Both go
+    through the same steps:
+
+    1. folding: ASCII, lower case, one spelling per word. Misspelled institution words
+       ("Techonology", "Univeristy", "Academic of"), German umlauts written out ("Tuebingen"),
+       footnote numbers glued on ("Barbara1"), accents a PDF extraction set apart
+       ("T´el´ecom", "Montr éal") and escapes that lost their backslash ("Universit u00e9")
+       are undone; a whole name that is a university of a place in another language or order
+       ("Universität Stuttgart", "University Tübingen", "Eberhard Karls Universität
+       Tübingen", "Università degli Studi di Padova") becomes "university of <place>";
+    2. an exact match of the folded string (or of one of its comma-separated parts, its legal
+       form "Inc"/"Corporation"/"Co., Ltd." forgiven) against the curated table;
+    3. a search for a full institution name inside each comma-separated part, leftmost
+       first, so the department in front of it does not matter; a name may run on into the
+       next part, since a comma also sets off a campus ("University of California, Los
+       Angeles"); a name ending in "university" does not match when "of"/"at" follows
+       ("Zhejiang University of Technology" is not ZJU), one starting with "university" only
+       at the start of a part ("Science University of Tokyo" is not the University of Tokyo);
+       then names written as one word ("GoogleDeepMind");
+    4. otherwise a generic slug from the normalised name, or from the part of the raw string
+       that names an institution (not a department, not a street address), without its legal
+       form. A string that starts with a street address names no institution.
+
+    Resolution is pure and cached: the 87,885 paperlists records repeat the same few
+    thousand strings.
 
     `norm`, `abbr` and `country` are the paperlists `aff_unique_*` values of the slot when
     known. The country given wins over the table's (a Google author in London is in the
