@@ -64,7 +64,14 @@ QUERY_KINDS: dict[str, QueryKind] = {
 
 
 def looks_like_name(query: str) -> bool:
-    """A person's name: 2-4 name-shaped words ("Yuval Tassa", "D. Jain", "tomas lozano-perez")."""
+    """A person's name: 2-4 name-shaped words ("Yuval Tassa", "D. Jain", "tomas lozano-perez").
+
+    The other rule, `plan.find_people`, asks the name index whether the words name someone in
+    the corpus, and the engine passes its answer as `kind` where it has one. This one reads the
+    text alone and answers a different question, so it stays: a name nobody in the corpus has
+    ("Zorblax Quuxington", no lexical match) must get no papers by meaning either, and the
+    benches classify queries without an index.
+    """
     parts = query.split()
     if not 2 <= len(parts) <= 4 or any(p.lower() in CLASSIFIER_STOPWORDS for p in parts):
         return False

@@ -153,7 +153,11 @@ def idf_of_groups(plan: QueryPlan, backend: SearchBackend) -> list[float]:
 
 
 def find_people(text: str, backend: SearchBackend) -> tuple[list[PersonMatch], bool]:
-    """People named by the query: the whole text first, else any 2-4 word window."""
+    """People named by the query: the whole text first, else any 2-4 word window.
+
+    The name index decides; `fusion.looks_like_name` is the text-only rule for names nobody in
+    the corpus has (see there why both exist).
+    """
     if not text.strip():
         return [], False
     if has_han(text):
