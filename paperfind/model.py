@@ -1,13 +1,7 @@
-"""The reader contract: the `Record` every reader yields and the store takes, or a `BadRecord`.
+"""The shapes passed between stages, so no stage sees another's quirks.
 
-Every source format (Paper Copilot paperlists, paperfind's own JSON Lines export, the
-recent-venue adapters) is turned into a `Record` by its reader, so the store, the index
-and the search never see a source's quirks. A record that cannot be read is yielded as a
-`BadRecord` in the same stream (the other records go in), so one bad record never costs a file
-and the user is told which record and why.
-
-The store hands the index the other two shapes here: an `IndexDoc` per paper and an
-`AuthorEntry` per resolved person.
+Readers yield a `Record` per paper (or a `BadRecord`, and the rest of the file still goes in);
+the store hands the index an `IndexDoc` per paper and an `AuthorEntry` per person.
 """
 
 from __future__ import annotations

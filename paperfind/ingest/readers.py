@@ -1,13 +1,6 @@
 """The one registry of source readers: which reader reads a file, and how its records rank.
 
-A reader recognises its files by folder and file name (the recent-venue sources of
-../shared/data/extra) or by format (paperlists `.json`, paperfind's `.jsonl` export) and yields
-the normalised `Record`s (or `BadRecord`s). Adding a source is adding one row to `READERS`;
-the first row whose `matches` says yes reads the file.
-
-`priority` orders a paper's records for the merge (higher is the better source when the
-per-field rules tie); `title_only` marks sources without OpenReview forum ids, which the
-store matches to papers by title after the id-bearing sources are in.
+Adding a source is adding one row to `READERS`; the first row whose `matches` says yes reads it.
 """
 
 from __future__ import annotations
@@ -27,6 +20,10 @@ ReadFn = Callable[[Path], Iterator[Record | BadRecord]]
 
 @dataclass(frozen=True)
 class Reader:
+    """A source format. `priority` orders a paper's records for the merge (higher is the better
+    source when the per-field rules tie); `title_only` marks sources without OpenReview forum ids,
+    which the store matches to papers by title after the id-bearing sources are in."""
+
     name: str
     matches: Callable[[Path], bool]
     read: ReadFn
