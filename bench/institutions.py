@@ -67,8 +67,18 @@ FAMILIES = {
 
 def load_baseline(ref: str) -> ModuleType:
     """The institutions module as it is at git `ref`, imported under its own name."""
-    source = subprocess.run(["git", "-C", str(REPO), "show", f"{ref}:paperfind/ingest/institutions.py"],
-                            check=True, capture_output=True, text=True).stdout
+    def show(name: str) -> str | None:
+        done = subprocess.run(["git", "-C", str(REPO), "show", f"{ref}:paperfind/{name}"],
+                              capture_output=True, text=True)
+        return done.stdout if done.returncode == 0 else None
+
+    # paperfind/catalog/ (its table a package-data file) since house-text; paperfind/ingest/ before
+    source = show("catalog/institutions.py") or show("ingest/institutions.py")
+    if source is None:
+        raise SystemExit(f"no institutions module at {ref}")
+    table = show("catalog/institutions.tsv")
+    if table is not None:  # the ref's own table, not the working tree's package data
+        source = source.replace("_ROWS = read_table()", f"_ROWS = read_table({table!r})")
     path = Path(tempfile.mkdtemp()) / "baseline_institutions.py"
     path.write_text(source, "utf-8")
     spec = importlib.util.spec_from_file_location("baseline_institutions", path)
