@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "paperfind"
 
 # Bottom first. A package may import its own floor and every floor below it.
 FLOORS: list[set[str]] = [
-    {"paperfind", "text"},  # `paperfind` is the package root (its version)
+    {"paperfind", "text", "limits"},  # `paperfind` is the package root (its version)
     {"model", "cards"},  # the shapes passed between stages
     {"catalog"},  # venues and institutions
     {"store"},
@@ -20,6 +20,7 @@ FLOORS: list[set[str]] = [
     {"index"},
     {"embed"},
     {"search"},
+    {"milvus"},  # a search backend on a Milvus server
     {"settings"},
     {"rank"},
     {"core"},
