@@ -23,9 +23,9 @@ from paperfind.index.vectors import UpdateStats, update_vectors
 # descriptions gained a little (bench/RESULTS.md, "Experiment: document vectors of title + 24
 # abstract words"). It costs ~2.5x a title per paper: with the onnx runtime about 23 texts/s on
 # one core, 43 on two, so the 47k abstracts of the bundled corpus take ~18 minutes on two cores.
-# `contrib24` (24 words from the abstract's contribution sentence, same cost) is better on its own
-# (semantic tldr MRR .558 -> .651, zh .538 -> .628) but puts hybrid tldr below lexical (.859 vs
-# .864; words24 .866): not the default (bench/RESULTS.md, "the TL;DR ceiling").
+# 24 words from the abstract's contribution sentence (same cost, measured as `contrib24`) was
+# better on its own (semantic tldr MRR .558 -> .651, zh .538 -> .628) but put hybrid tldr below
+# lexical (.859 vs .864; words24 .866), so it is not a budget (bench/RESULTS.md, "the TL;DR ceiling").
 DEFAULT_TEXT_BUDGET = "words24"
 # int8 with per-row scales: recall@10 vs float32 .977, a quarter of the disk; the bundled
 # corpus ships its vectors, so size counts. Widened to float32 at open.

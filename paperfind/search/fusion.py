@@ -28,7 +28,6 @@ from paperfind.search.crosslingual import han_share
 # (paper key or index row, score), best first; keys must sort consistently (rows sorted by key do)
 Ranked = Sequence[tuple[Any, float]]
 
-RRF_K = 60
 SEMANTIC_DEPTH = 100  # the cosine rescaling spans the top 100, as when the weights were chosen
 NEAR_TIE_RANKS = 3  # a near-tie is settled among this many lexical leaders (2-5 measured alike)
 _WORD = re.compile(r"[^\W\d_][\w'\-.]*", re.UNICODE)
@@ -85,28 +84,6 @@ def classify_query(query: str) -> QueryKind:
     if len(words) <= 4 or len(content) == len(words) and len(words) <= 6:
         return QUERY_KINDS["keywords"]
     return QUERY_KINDS["natural"]
-
-
-def weighted_rrf(lists: Sequence[Ranked], weights: Sequence[float], k: int = RRF_K,
-                 depth: int | None = None) -> list[tuple[Any, float]]:
-    """Weighted reciprocal rank fusion: score(key) = sum_i w_i / (k + rank_i(key)).
-
-    A list with weight 0 contributes nothing; `depth` cuts each list before fusing.
-    Ties (equal fused score) are ordered by key so that the ranking is reproducible.
-    """
-    if len(lists) != len(weights):
-        raise ValueError(f"{len(lists)} ranked lists but {len(weights)} weights")
-    fused: dict[Any, float] = {}
-    for ranked, weight in zip(lists, weights):
-        if weight <= 0:
-            continue
-        seen: set[Any] = set()
-        for rank, (key, _score) in enumerate(ranked[:depth] if depth else ranked, start=1):
-            if key in seen:  # a key repeated in one list counts at its best rank only
-                continue
-            seen.add(key)
-            fused[key] = fused.get(key, 0.0) + weight / (k + rank)
-    return sorted(fused.items(), key=lambda item: (-item[1], item[0]))
 
 
 def convex_fusion(lexical: Ranked, semantic: Ranked, weight: float) -> list[tuple[Any, float]]:
