@@ -17,6 +17,7 @@ from paperfind.embed.base import Embedder, Progress
 from paperfind.embed.runtime import DEFAULT_RUNTIME, RUNTIMES, make_embedder
 from paperfind.embed.text import BUDGETS
 from paperfind.index.vectors import UpdateStats, update_vectors
+from paperfind.settings import Settings
 
 # The title and the first 24 words of the abstract: against titles alone, Chinese queries found
 # their paper in the top 10 for 58 of 60 dev queries instead of 55 (zh R@10 .917 -> .967) and
@@ -32,21 +33,18 @@ DEFAULT_TEXT_BUDGET = "words24"
 DEFAULT_STORAGE = "int8"
 
 
-def default_vector_dir(db_path: Path | str) -> Path:
-    """`paperfind.db` → `paperfind.db.vectors/`, beside the database like the lexical index."""
-    return Path(str(db_path) + ".vectors")
-
-
 def build_vectors(db_path: Path, vector_dir: Path | None = None, *, embedder: Embedder | None = None,
                   text_budget: str = DEFAULT_TEXT_BUDGET, dtype: str = DEFAULT_STORAGE,
                   progress: Progress | None = None) -> UpdateStats:
-    """Bring the vectors beside `db_path` up to date with its papers."""
+    """Bring the vectors of `db_path` up to date with its papers (in `Settings.vector_dir` unless
+    `vector_dir` says otherwise)."""
     from paperfind.store.db import Store
 
     with Store(db_path, readonly=True) as store:
         docs = list(store.iter_index_docs())
-    return update_vectors(vector_dir or default_vector_dir(db_path), docs, embedder or make_embedder(),
-                          text_budget=text_budget, dtype=dtype, progress=progress)
+    directory = vector_dir or Settings(db_path=Path(db_path)).vector_dir
+    return update_vectors(directory, docs, embedder or make_embedder(), text_budget=text_budget,
+                          dtype=dtype, progress=progress)
 
 
 def tqdm_progress(description: str) -> Progress:

@@ -26,11 +26,6 @@ from paperfind.index.spelling import SpellIndex
 _VERSION_DIR = re.compile(r"^v(\d+)$")
 
 
-def default_index_root(db_path: Path | str) -> Path:
-    """`paperfind.db` → `paperfind.db.index/`: the index lives next to the database it derives from."""
-    return Path(str(db_path) + ".index")
-
-
 @dataclass
 class IndexVersion:
     """One opened index version: everything a searcher reads."""

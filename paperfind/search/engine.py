@@ -87,12 +87,10 @@ class Searcher:
     def __init__(self, store=None, index_root: Path | str | None = None,
                  settings: SearchSettings | None = None, vector_dir: Path | str | None = None) -> None:
         if index_root is None:
-            raise ValueError("Searcher needs an index_root (the database path + '.index')")
+            raise ValueError("Searcher needs an index_root (Settings.index_dir)")
         self.store = store
         self.root = Path(index_root)
-        root = str(self.root)
-        self.vector_dir = Path(vector_dir) if vector_dir else (
-            Path(root[:-len(".index")] + ".vectors") if root.endswith(".index") else None)
+        self.vector_dir = Path(vector_dir) if vector_dir else None  # None: lexical only
         self._semantic = None
         self._translator = None
         self.settings = settings or SearchSettings()
