@@ -43,7 +43,7 @@ from paperfind.embed.retriever import SemanticRetriever  # noqa: E402
 from paperfind.index.docs import DocsSource, IndexDoc  # noqa: E402
 from paperfind.index.manager import build_index, index_is_current, open_index  # noqa: E402
 from paperfind.index.tokenize import Analyzer  # noqa: E402
-from paperfind.index.vectors import DocText, update_vectors  # noqa: E402
+from paperfind.embed.build import DocText, update_vectors  # noqa: E402
 from paperfind.search.backend import IndexBackend  # noqa: E402
 from paperfind.search.aspects import ASPECTS, classify_sentences  # noqa: E402
 from paperfind.search.similar import (AspectQuery, SimilarSettings, add_aspect_words, aspect_query, blend,  # noqa: E402
