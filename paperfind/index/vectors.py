@@ -1,8 +1,9 @@
 """Document vectors on disk: one .npy matrix, its parameters in JSON, keys in a text file.
 
-Layout: `DIR/CURRENT` names the live generation `DIR/gen-000007/` holding `vectors.npy`
-(float32, float16, or int8 with `scales.npy`), `params.json` (model, dim, storage type, text
-budget, count) and `keys.tsv` (key and text hash per row, in row order).
+Layout: `DIR/CURRENT` names the live generation `DIR/gen-000007/` (written and switched by
+`paperfind.index.generations`, like the lexical index) holding `vectors.npy` (float32, float16,
+or int8 with `scales.npy`), `params.json` (model, dim, storage type, text budget, count) and
+`keys.tsv` (key and text hash per row, in row order).
 
 Transparent and memory-mappable (no pickles), so `serve` and the CLI open the same files
 without loading them whole, and the bundled default corpus can ship its vectors. What goes in
@@ -15,13 +16,13 @@ falling back to exact whenever the graph is missing or stale (bench/vector_index
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 import numpy as np
 
 from paperfind.index.ann import ANN_MIN_SELECTED, ANN_MIN_VECTORS, AnnIndex, AnnParams, build_ann
+from paperfind.index.generations import CURRENT_FILE, Generations
 
 FORMAT_VERSION = 1
 PARAMS_FILE, VECTORS_FILE, SCALES_FILE, KEYS_FILE = "params.json", "vectors.npy", "scales.npy", "keys.tsv"
@@ -207,46 +208,38 @@ def quantise(vectors: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndarray | 
     raise ValueError(f"unknown vector storage type {dtype!r}; expected one of {', '.join(DTYPES)}")
 
 
-CURRENT_FILE = "CURRENT"
+def generations(directory: Path) -> Generations:
+    """The vector generations under `directory`: `gen-000001/`, `gen-000002/`, ..."""
+    return Generations(Path(directory), "gen-", 6)
 
 
 def _generation_dir(directory: Path) -> Path | None:
-    pointer = directory / CURRENT_FILE
-    if not pointer.exists():
+    """The live generation; None when none was written yet."""
+    found = generations(directory)
+    name = found.pointer()
+    if name is None:
         return None
-    name = pointer.read_text(encoding="utf-8").strip()
-    if not name or "/" in name or not (directory / name).is_dir():
-        raise VectorIndexError(f"{pointer}: points to a missing generation {name!r}")
-    return directory / name
+    current = found.current()
+    if current is None:
+        raise VectorIndexError(f"{directory / CURRENT_FILE}: points to a missing generation {name!r}")
+    return current
 
 
 def write_index(directory: Path, params: VectorParams, keys: Sequence[str], hashes: Sequence[str],
                 vectors: np.ndarray) -> Path:
-    """Write a new generation directory, then switch the CURRENT pointer to it in one rename.
+    """Write a new generation directory and make it current (`paperfind.index.generations`).
 
     A reader never sees vectors of one generation with keys of another; the previous generation
     is kept for a reader that read CURRENT just before the switch, older ones are removed.
     """
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    previous = _generation_dir(directory)
-    number = int(previous.name.split("-")[1]) + 1 if previous else 1
-    target = directory / f"gen-{number:06d}"
-    target.mkdir()
     stored, scales = quantise(vectors, params.dtype)
-    np.save(target / VECTORS_FILE, stored, allow_pickle=False)
-    if scales is not None:
-        np.save(target / SCALES_FILE, scales, allow_pickle=False)
-    (target / KEYS_FILE).write_text("".join(f"{k}\t{h}\n" for k, h in zip(keys, hashes)), encoding="utf-8")
-    (target / PARAMS_FILE).write_text(json.dumps(asdict(params), indent=1) + "\n", encoding="utf-8")
-    pointer = directory / f".{CURRENT_FILE}.tmp"
-    pointer.write_text(target.name + "\n", encoding="utf-8")
-    os.replace(pointer, directory / CURRENT_FILE)
-    for old in directory.glob("gen-*"):  # keep the previous one for readers that just read CURRENT
-        if old.is_dir() and old not in (target, previous):
-            for f in old.iterdir():
-                f.unlink()
-            old.rmdir()
+    with generations(directory).write() as target:
+        np.save(target / VECTORS_FILE, stored, allow_pickle=False)
+        if scales is not None:
+            np.save(target / SCALES_FILE, scales, allow_pickle=False)
+        (target / KEYS_FILE).write_text("".join(f"{k}\t{h}\n" for k, h in zip(keys, hashes)),
+                                        encoding="utf-8")
+        (target / PARAMS_FILE).write_text(json.dumps(asdict(params), indent=1) + "\n", encoding="utf-8")
     return target
 
 
