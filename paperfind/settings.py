@@ -39,7 +39,9 @@ class Settings:
     @property
     def vector_dir(self) -> Path:
         """`paperfind.db.vectors/`: the document vectors, beside the database like the index."""
-        return self.db_path.with_name(self.db_path.name + ".vectors")
+        from paperfind.index.vectors import vector_dir_of
+
+        return vector_dir_of(self.db_path)
 
     @property
     def bundled_vector_dir(self) -> Path:

@@ -26,8 +26,7 @@ from paperfind.embed.runtime import DEFAULT_RUNTIME, RUNTIMES, make_embedder
 from paperfind.embed.text import BUDGETS, document_text, text_hash
 from paperfind.index.ann import ANN_MIN_VECTORS
 from paperfind.index.vectors import (DTYPES, VectorIndex, VectorIndexError, VectorParams, ensure_ann,
-                                     write_index)
-from paperfind.settings import Settings
+                                     vector_dir_of, write_index)
 
 # The title and the first 24 words of the abstract: against titles alone, Chinese queries found
 # their paper in the top 10 for 58 of 60 dev queries instead of 55 (zh R@10 .917 -> .967) and
@@ -71,13 +70,13 @@ class UpdateStats:
 def build_vectors(db_path: Path, vector_dir: Path | None = None, *, embedder: Embedder | None = None,
                   text_budget: str = DEFAULT_TEXT_BUDGET, dtype: str = DEFAULT_STORAGE,
                   progress: Progress | None = None) -> UpdateStats:
-    """Bring the vectors of `db_path` up to date with its papers (in `Settings.vector_dir` unless
-    `vector_dir` says otherwise)."""
+    """Bring the vectors of `db_path` up to date with its papers (beside it, `Settings.vector_dir`,
+    unless `vector_dir` says otherwise)."""
     from paperfind.store.db import Store
 
     with Store(db_path, readonly=True) as store:
         docs = list(store.iter_index_docs())
-    directory = vector_dir or Settings(db_path=Path(db_path)).vector_dir
+    directory = vector_dir or vector_dir_of(db_path)
     return update_vectors(directory, docs, embedder or make_embedder(), text_budget=text_budget,
                           dtype=dtype, progress=progress)
 

@@ -208,6 +208,13 @@ def quantise(vectors: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndarray | 
     raise ValueError(f"unknown vector storage type {dtype!r}; expected one of {', '.join(DTYPES)}")
 
 
+def vector_dir_of(db_path: Path | str) -> Path:
+    """`paperfind.db` → `paperfind.db.vectors/`: a database's vectors live beside it. Read it as
+    `Settings.vector_dir`; it is here so that embed's own CLI, below the settings, has it too."""
+    db_path = Path(db_path)
+    return db_path.with_name(db_path.name + ".vectors")
+
+
 def generations(directory: Path) -> Generations:
     """The vector generations under `directory`: `gen-000001/`, `gen-000002/`, ..."""
     return Generations(Path(directory), "gen-", 6)
