@@ -12,37 +12,16 @@ from __future__ import annotations
 import hashlib
 import re
 
-from paperfind.text.sentences import first_sentence, split_sentences
-
 # budget name -> number of abstract words after the title (0 = title only, None = all)
 BUDGETS: dict[str, int | None] = {
     "title": 0,
-    "sentence": -1,  # the first sentence of the abstract, capped at 64 words
     "words24": 24,
-    "contrib24": -2,  # from the abstract's first contribution sentence, 24 words (see below)
     "words48": 48,
     "words96": 96,
     "full": None,
 }
-SENTENCE_CAP_WORDS = 64
-CONTRIBUTION_WORDS = 24
-# Sentences that state what the paper does, as authors write them. An abstract often opens with
-# background ("Deep networks are widely used ..."), while a description of the paper (a TL;DR, a
-# reader's question) paraphrases its contribution.
-_CONTRIBUTION = re.compile(
-    r"\b(?:we (?:propose|introduce|present|show|develop|describe|demonstrate|study|investigate|"
-    r"design|derive|explore|analy[sz]e|address|formulate|consider|provide|prove|establish|give)|"
-    r"in this (?:paper|work|note|article)|this (?:paper|work|note|article)|"
-    r"our (?:method|approach|model|algorithm|framework|technique|contribution|results?|main))\b",
-    re.IGNORECASE)
 
 _SPACE = re.compile(r"\s+")
-def contribution_lead(abstract: str, words: int = CONTRIBUTION_WORDS) -> str:
-    """`words` words of the abstract from its first contribution sentence ("we propose ...",
-    "in this paper ..."), or from its start when no sentence says what the paper does."""
-    parts = split_sentences(abstract)
-    start = next((i for i, s in enumerate(parts) if _CONTRIBUTION.search(s)), 0)
-    return " ".join(" ".join(parts[start:]).split()[:words])
 
 
 def document_text(title: str, abstract: str, budget: str) -> str:
@@ -54,11 +33,7 @@ def document_text(title: str, abstract: str, budget: str) -> str:
     words = BUDGETS[budget]
     if words == 0 or not abstract:
         return title
-    if words == -1:
-        lead = " ".join(first_sentence(abstract).split()[:SENTENCE_CAP_WORDS])
-    elif words == -2:
-        lead = contribution_lead(abstract)
-    elif words is None:
+    if words is None:
         lead = abstract
     else:
         lead = " ".join(abstract.split()[:words])

@@ -1,4 +1,4 @@
-"""Sentence splitting of abstracts, one rule for the embedded text and the aspect classifier."""
+"""Sentence splitting of abstracts, where `e.g.` or `et al.` does not end a sentence."""
 
 from __future__ import annotations
 
@@ -9,17 +9,9 @@ _SENTENCE_END = re.compile(r"[.!?]\s+(?=[A-Z(\[])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "Fig.", "resp.", "etc.", "Eq.", "approx.")
 
 
-def first_sentence(text: str) -> str:
-    """The abstract's first sentence; the period of `e.g.`, `et al.` or `1.5` does not end it."""
-    for match in _SENTENCE_END.finditer(text):
-        head = text[:match.start() + 1]
-        if not head.endswith(_ABBREVIATIONS):
-            return head
-    return text
-
-
 def split_sentences(text: str) -> list[str]:
-    """The text's sentences, split where `first_sentence` would end one (whitespace-normalised)."""
+    """The text's sentences (whitespace-normalised); the period of `e.g.`, `et al.` or `1.5`
+    does not end one."""
     text = _SPACE.sub(" ", text or "").strip()
     out, start = [], 0
     for match in _SENTENCE_END.finditer(text):
