@@ -20,8 +20,9 @@ import numpy as np
 from paperfind.cards import best_first, version_order
 from paperfind.index.manager import IndexVersion, build_index, current_name, open_index
 from paperfind.index.tokenize import Analyzer, has_han
-from paperfind.search.backend import Filters, IndexBackend, SearchBackend
+from paperfind.search.backend import IndexBackend, SearchBackend
 from paperfind.search.cache import ResultCache, request_key
+from paperfind.search.filters import Filters, merge_filters
 from paperfind.search.highlight import Marker
 from paperfind.search.fusion import classify_query
 from paperfind.search.hybrid import fuse_rows
@@ -41,33 +42,6 @@ if TYPE_CHECKING:
     from paperfind.search.crosslingual import ZhEnTranslator
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
-
-
-def _as_list(value) -> list[str]:
-    if value is None or value == "":
-        return []
-    return [str(v) for v in value] if isinstance(value, (list, tuple, set)) else [str(value)]
-
-
-def _as_year(value) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except (TypeError, ValueError):
-        return None
-
-
-def merge_filters(request: dict, q: ParsedQuery) -> Filters:
-    """Filters of the request (web form, CLI flags) and of the query text, combined."""
-    request = request if isinstance(request, dict) else {}
-    year = request.get("year")
-    lo = _as_year(request.get("year_from", year))
-    hi = _as_year(request.get("year_to", year))
-    lo = q.year_from if q.year_from is not None else lo
-    hi = q.year_to if q.year_to is not None else hi
-    return Filters(venues=_as_list(request.get("venue")) + q.venues, year_from=lo, year_to=hi,
-                   insts=_as_list(request.get("inst")) + q.insts,
-                   areas=_as_list(request.get("area")) + q.areas,
-                   statuses=_as_list(request.get("status")) + q.statuses)
 
 
 def _ranks_lexically(q: ParsedQuery, plan: QueryPlan) -> bool:
@@ -428,7 +402,7 @@ class Searcher:
             english = self._lexical_text(q)
             if english:
                 plan = build_plan(q, self.analyzer, backend, translation=english)
-        mask = self._mask(backend, q, plan, merge_filters({}, q))
+        mask = self._mask(backend, q, plan, merge_filters(Filters(), q))
         rows, relevance, _, stage = self._rank(backend, q, plan, mask, depth, "hybrid")
         if stage is None:
             return None

@@ -9,6 +9,7 @@ links, so /openapi.json describes what the server really answers.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -136,7 +137,7 @@ def build_api_router(pf: Paperfind) -> APIRouter:
     def api_search_export(request: Request, params: SearchParams = Depends(search_params),
                           format: Format = "bibtex",
                           limit: Annotated[int, Query(ge=1, le=MAX_EXPORT)] = 100) -> Response:
-        big = SearchParams(**{**params.__dict__, "paging": _Paging(1, limit)})
+        big = replace(params, paging=_Paging(1, limit))
         keys = _search_for_export(_pf(request), big)
         return _export(_pf(request), keys, format, "paperfind-" + (params.q or "results"), request)
 
@@ -226,7 +227,7 @@ def _search_for_export(pf: Paperfind, params: SearchParams) -> list[str]:
     keys: list[str] = []
     page = 1
     while len(keys) < params.paging.size:
-        chunk = SearchParams(**{**params.__dict__, "paging": _Paging(page, 100)})
+        chunk = replace(params, paging=_Paging(page, 100))
         results = search_view(pf, chunk)["results"]
         keys.extend(r["key"] for r in results)
         if len(results) < 100:

@@ -35,7 +35,7 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
     def home(request: Request, params: SearchParams = Depends(search_params)) -> HTMLResponse:
         pf_ = app_pf(request)
         context = {"params": params, "count": paper_count(pf_)}
-        if params.q or params.filters:
+        if params.q or params.chosen:
             context["data"] = search_view(pf_, params)
             context["export_query"] = urlencode(page_query(request))
             return pages.page(request, "search.html", context)
