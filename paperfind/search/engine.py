@@ -20,6 +20,7 @@ import numpy as np
 from paperfind.cards import best_first, version_order
 from paperfind.index.manager import IndexVersion, build_index, current_name, open_index
 from paperfind.index.tokenize import Analyzer, has_han
+from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE
 from paperfind.search.backend import IndexBackend, SearchBackend
 from paperfind.search.cache import ResultCache, request_key
 from paperfind.search.filters import Filters, merge_filters
@@ -201,7 +202,7 @@ class Searcher:
     # -- search -------------------------------------------------------------------------------
     def search(self, request: SearchRequest) -> SearchResponse:
         started = time.perf_counter()
-        q = parse_query((request.q or "")[:self.settings.max_query_chars])
+        q = parse_query(request.q or "")
         backend = self.backend()
         mode = request.mode if request.mode in MODES else "lexical"
         if backend is None:
@@ -211,8 +212,8 @@ class Searcher:
         if cached is not None:  # hits are copied: a caller may decorate its results
             return replace(cached, results=[dict(r) for r in cached.results],
                            took_ms=(time.perf_counter() - started) * 1000)
-        limit = max(1, min(int(request.limit or 10), self.settings.max_limit))
-        offset = max(0, min(int(request.offset or 0), self.settings.max_offset))
+        limit = max(1, min(int(request.limit or 10), MAX_PAGE_SIZE))
+        offset = max(0, min(int(request.offset or 0), MAX_OFFSET))
         sort = request.sort if request.sort in SORTS else "relevance"
         plan = build_plan(q, self.analyzer, backend)
         if self.settings.overlap_embedding:
@@ -394,7 +395,7 @@ class Searcher:
         the query is not fused (no vectors, or a kind that ranks by words alone). What the
         learned ranker sees at query time, for `paperfind.rank.train`."""
         backend = self.backend()
-        q = parse_query(text[:self.settings.max_query_chars])
+        q = parse_query(text)
         if backend is None or not q.text.strip():
             return None
         plan = build_plan(q, self.analyzer, backend)

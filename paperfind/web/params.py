@@ -11,15 +11,15 @@ from typing import Annotated, Literal
 
 from fastapi import Query
 
+from paperfind.limits import MAX_PAGE, MAX_PAGE_SIZE
 from paperfind.search.filters import Filters
 from paperfind.web.views import Paging
 
-MAX_PAGE = 10_000
-MAX_EXPORT = 1000
 YEAR_PATTERN = r"^\s*\d{4}\s*(\.\.\s*\d{4}\s*)?$"
 
 PageParam = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page number.")]
-SizeParam = Annotated[int, Query(ge=1, le=100, description="Results per page (at most 100).")]
+SizeParam = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE,
+                                  description=f"Results per page (at most {MAX_PAGE_SIZE}).")]
 YearParam = Annotated[int | None, Query(ge=1900, le=2100, description="Only this year.")]
 Sort = Literal["relevance", "newest", "citations"]
 Mode = Literal["lexical", "semantic", "hybrid"]

@@ -20,9 +20,7 @@ FACET_PARAMS = {"venue": "venue", "year": "year", "status": "status", "area": "a
 def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
     from paperfind.search.response import SearchRequest
 
-    q = params.q[:pf.settings.max_query_chars]
-    size = min(params.paging.size, pf.settings.max_page_size)
-    request = SearchRequest(q=q, limit=size, offset=params.paging.offset, sort=params.sort,
+    request = SearchRequest(q=params.q, limit=params.paging.size, offset=params.paging.offset, sort=params.sort,
                             filters=params.filters, explain=params.explain)
     if params.mode:
         request.mode = params.mode
