@@ -14,7 +14,7 @@ import click
 from paperfind.core import Paperfind
 from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE
 from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
-from paperfind.settings import Settings
+from paperfind.settings import Settings, env_help
 
 DB_OPTION = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
                          default=None, help="Database file (default ./paperfind.db, or $PAPERFIND_DB).")
@@ -27,7 +27,9 @@ def _app(db_path: Path | None, **overrides: object) -> Paperfind:
         raise click.UsageError(str(exc)) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="Environment (a flag, where there is one, wins over its variable):\n\n\b\n"
+                    + env_help())
 @click.version_option(package_name="paperfind")
 def main() -> None:
     """paperfind: search academic papers by title, author, keyword or question (中文 / English)."""
