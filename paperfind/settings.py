@@ -168,4 +168,5 @@ def _with(obj: object, path: str, value: object) -> object:
     head, _, rest = path.partition(".")
     if head not in {f.name for f in fields(obj)}:  # type: ignore[arg-type]
         raise AttributeError(f"no setting {path!r}")
-    return replace(obj, **{head: _with(getattr(obj, head), rest, value) if rest else value})  # type: ignore[type-var]
+    value = _with(getattr(obj, head), rest, value) if rest else value
+    return replace(obj, **{head: value})  # type: ignore[type-var]

@@ -37,8 +37,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from paperfind.index.tokenize import Analyzer
-from paperfind.limits import MAX_PAGE_SIZE
 from paperfind.ingest.text import normalize_title
+from paperfind.limits import MAX_PAGE_SIZE
 from paperfind.search.backend import SearchBackend
 
 SCORE_DECIMALS = 6

@@ -19,7 +19,8 @@ from starlette.responses import HTMLResponse
 
 from paperfind.web.charts import trend_layout, year_chart
 from paperfind.web.i18n import COOKIE, Translator, choose_language
-from paperfind.web.twins import LANGUAGE_PARAM, Twin, link_header, page_query, query_string, twin_url
+from paperfind.web.twins import (LANGUAGE_PARAM, Twin, link_header, page_query, query_string,
+                                 twin_url)
 
 WEB_DIR = Path(__file__).resolve().parent
 TEMPLATES_DIR = WEB_DIR / "templates"
