@@ -56,6 +56,25 @@ def test_every_page_has_its_json_twin(portal):
         assert str(shown) in unescape(re.sub(r"<[^>]+>", "", page.text)), url
 
 
+def test_every_html_route_is_in_the_twin_table(portal):
+    from fastapi.responses import HTMLResponse
+    from fastapi.routing import APIRoute
+
+    from paperfind.web.app import create_app
+    from paperfind.web.twins import TWINS
+
+    def routes(router) -> list:  # an included router is a route holding its own routes
+        inner = getattr(router, "original_router", router)
+        found = []
+        for route in getattr(inner, "routes", []):
+            found += [route] if isinstance(route, APIRoute) else routes(route)
+        return found
+
+    pages = {r.path for r in routes(create_app(portal.paperfind)) if r.response_class is HTMLResponse}
+    assert "/papers/{key}" in pages
+    assert pages == set(TWINS), "a page without a row in web/twins.TWINS has no JSON twin"
+
+
 def test_twins_keep_the_query_the_data_depends_on(portal):
     venue = httpx.get(f"{portal.url}/venues/colm", params={"year": 2024, "size": 5, "page": 2,
                                                            "lang": "en"})
