@@ -1,10 +1,10 @@
 """Every page's JSON twin, addressed from the page's own request (datasette's `path_with_format`).
 
-A page route names only its row in `TWINS`; the twin's URL is the request path under the twin's
-prefix, with the page's query when the twin takes one, and the page carries it twice: in its
-`<link rel="alternate">` and in a `Link` header, so a client can find the data without parsing
-HTML. `lang` picks the interface language of a page only, so no twin or page link carries it.
-"""
+Page routes build no URL: `Pages.page` looks the matched route up in `TWINS`, and the twin's URL
+is the request path under the twin's prefix, with the page's query when the twin takes one. The
+page names it twice, in its `<link rel="alternate">` and in a `Link` header, so a client finds
+the data without parsing HTML. `lang` picks a page's interface language only: no twin carries
+it, and the page's own links drop it."""
 
 from __future__ import annotations
 
