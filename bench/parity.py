@@ -104,6 +104,7 @@ def prepare(side: Side, corpus_name: str, semantic: bool) -> dict:
         took = side.ask("ingest", files=[str(f) for f in corpus.files(corpus_name)])["seconds"]
         complete.write_text(f"{side.label}\n", encoding="utf-8")
         print(f"{side.label}: ingested {corpus_name} in {took:.0f} s", file=sys.stderr, flush=True)
+    complete.touch()  # used now: `forget_unused` keeps it
     vectors = Path(str(side.db) + ".vectors")
     if semantic and not vectors.exists():
         shutil.copytree(corpus.BUNDLED_VECTORS, vectors)
@@ -113,6 +114,15 @@ def prepare(side: Side, corpus_name: str, semantic: bool) -> dict:
     print(f"{side.label}: {opened['papers']:,} papers, index ready in {opened['index_seconds']:.0f} s, "
           f"warm {opened['warm']}", file=sys.stderr, flush=True)
     return opened
+
+
+def forget_unused(cache: Path, hours: float = 6) -> None:
+    """Remove the databases of code no run has used for `hours` (a working tree's old states);
+    the cache may be shared by several worktrees (PAPERFIND_BENCH_CACHE)."""
+    for side_dir in cache.iterdir():
+        stamp = side_dir / "COMPLETE"
+        if stamp.exists() and time.time() - stamp.stat().st_mtime > hours * 3600:
+            shutil.rmtree(side_dir, ignore_errors=True)
 
 
 def latency_queries(db: Path, n: int) -> dict[str, list[str]]:
@@ -241,10 +251,7 @@ def main() -> None:
                     for side in sides:
                         side.close()
                 sections.append(tables(name, [o["papers"] for o in opened], quality_rows, latency_rows))
-                used = {side.dir.name for side in sides}
-                for old in (corpus.CACHE / "parity" / name).iterdir():  # other code's databases
-                    if old.name not in used and old.name != "runs":
-                        shutil.rmtree(old, ignore_errors=True)
+                forget_unused(corpus.CACHE / "parity" / name)
         finally:
             for tree in trees:
                 subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=corpus.REPO,
