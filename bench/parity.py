@@ -264,7 +264,8 @@ def main() -> None:
     text = intro + "\n\n" + "\n\n".join(sections)
     print(text)
     if not args.no_write:
-        append_results(f"Parity: {head_label} vs {base_label}", text)
+        corpora = ", ".join(corpus.canonical(c) for c in args.corpus.split(",") if c)
+        append_results(f"Parity: {head_label} vs {base_label} ({corpora})", text)
 
 
 if __name__ == "__main__":
