@@ -85,11 +85,28 @@ def open_store(name: str, cache: Path = CACHE):
     return Store(database(name, cache), readonly=True)
 
 
-def index_root(name: str, cache: Path = CACHE) -> Path:
-    """Where the corpus's lexical index lives: beside its database, as `paperfind` puts it."""
+def index_dir(db: Path) -> Path:
+    """Where paperfind keeps the lexical index of a database (its settings decide, not the bench)."""
     from paperfind.settings import Settings
 
-    return Settings(db_path=db_path(name, cache)).index_dir
+    return Settings(db_path=Path(db)).index_dir
+
+
+def vector_dir(db: Path) -> Path:
+    """Where paperfind keeps the vectors of a database."""
+    from paperfind.settings import Settings
+
+    settings = Settings(db_path=Path(db))
+    if hasattr(settings, "vector_dir"):
+        return settings.vector_dir
+    from paperfind.core import Paperfind  # before the settings named it
+
+    return Paperfind(settings).vector_dir
+
+
+def index_root(name: str, cache: Path = CACHE) -> Path:
+    """Where the corpus's lexical index lives."""
+    return index_dir(db_path(name, cache))
 
 
 def ensure_index(name: str, rebuild: bool = False, cache: Path = CACHE):
@@ -106,7 +123,7 @@ def ensure_index(name: str, rebuild: bool = False, cache: Path = CACHE):
 def vectors(name: str, cache: Path = CACHE) -> Path:
     """The corpus's vector directory; the bundled corpus's vectors are copied there the first time
     (vectors are found by key and text hash, so they serve every corpus whose papers they hold)."""
-    out = Path(str(database(name, cache)) + ".vectors")
+    out = vector_dir(database(name, cache))
     if not out.exists():
         partial = out.with_name(out.name + ".partial")
         shutil.rmtree(partial, ignore_errors=True)

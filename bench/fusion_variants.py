@@ -1,6 +1,6 @@
 """Other ways of fusing the semantic list into the lexical one, against lexical alone (issue 4).
 
-    .venv/bin/python bench/fusion_variants.py [--corpus default] [--vectors DIR]
+    .venv/bin/python -m bench.fusion_variants [--corpus default] [--vectors DIR]
 
 Runs every development set once through `Searcher.search` in hybrid mode, keeping what the
 engine hands to `fuse_rows` (lexical rows and scores, vector candidates), then replays that
@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.corpus import CACHE as OUT, SETS, database, index_dir, load_set, vector_dir
+from bench.metrics import score, write_run
 
-from bench.common import OUT, load_set, score, write_run  # noqa: E402
-
-SETS = ("tldr_dev", "title_typo_dev", "author_dev", "topical_dev", "zh_dev")
 OPTIONS = {"author_dev": ("--lenient",)}
 Fuse = Callable[[list, list, float], list]  # (lexical, semantic top 100, weight) -> fused
 
@@ -86,12 +83,6 @@ def protect_first(lexical, semantic, w):
     return _order({**dict(fused), first: fused[0][1] + 1.0})
 
 
-def rrf(lexical, semantic, w):
-    """Reciprocal rank fusion (k = 60), the semantic list weighted by w."""
-    from paperfind.search.fusion import weighted_rrf
-    return weighted_rrf([lexical, semantic], [1.0, w])
-
-
 def admitted(gap: float) -> Fuse:
     """Convex fusion; papers only the semantic list found need a cosine within `gap` of its best."""
     from paperfind.search.fusion import convex_fusion
@@ -123,7 +114,6 @@ def variants() -> list[tuple[str, Callable[[str], Fuse], dict[str, float]]]:
         ("weight * (1 - margin(5) / 0.1)", lambda k: scaled(0.1, 5), {"natural": 0.1, "chinese": 0.2}),
         ("weight * (1 - margin(2) / 0.4)", lambda k: scaled(0.4, 2), {"natural": 0.1, "chinese": 0.2}),
         ("lexical first kept, 0.2 / 0.3", lambda k: protect_first, {"natural": 0.2, "chinese": 0.3}),
-        ("RRF k=60, 0.1 / 0.2", lambda k: rrf, {"natural": 0.1, "chinese": 0.2}),
         ("min-max both, 0.05 / 0.1", lambda k: normalised("minmax", "minmax"), {"natural": 0.05, "chinese": 0.1}),
         ("min-max both, 0.1 / 0.3", lambda k: normalised("minmax", "minmax"), {"natural": 0.1, "chinese": 0.3}),
         ("z-score both, 0.05 / 0.2", lambda k: normalised("z", "z"), {"natural": 0.05, "chinese": 0.2}),
@@ -194,9 +184,9 @@ def main() -> None:
     ap.add_argument("--corpus", default="default")
     ap.add_argument("--vectors", type=Path, help="vector directory (default: <db>.vectors)")
     args = ap.parse_args()
-    db = OUT / f"{args.corpus}.db"
-    searcher = Searcher(Store(db, readonly=True), Path(str(db) + ".index"), SearchSettings(result_cache=0),
-                        vector_dir=args.vectors or Path(str(db) + ".vectors"))
+    db = database(args.corpus)
+    searcher = Searcher(Store(db, readonly=True), index_dir(db), SearchSettings(result_cache=0),
+                        vector_dir=args.vectors or vector_dir(db))
     captured = capture(searcher, SearchRequest)
     backend = searcher.backend()
     print("| rule | tldr MRR | tldr nDCG | tldr R@10 | zh MRR | zh nDCG | zh R@10 | typo MRR "

@@ -3,7 +3,7 @@
 The bundled corpus (80k) ships vectors; the 88k paperlists corpus has none until embedded:
 
     python -m paperfind.embed.build --db bench/out/full.db --out /tmp/full.vectors --threads 2
-    flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/hybrid_scale.py \\
+    flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.hybrid_scale \\
         --index bench/out/full.db.index --vectors /tmp/full.vectors
 
 The query-vector cache is emptied before every hybrid query, so the embedding is paid each
@@ -15,19 +15,15 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from paperfind.search.engine import Searcher  # noqa: E402
-from paperfind.search.response import SearchRequest  # noqa: E402
-from paperfind.search.settings import SearchSettings  # noqa: E402
+from bench.corpus import EVAL
+from paperfind.search.engine import Searcher
+from paperfind.search.response import SearchRequest
+from paperfind.search.settings import SearchSettings
 
 SETS = ("tldr_dev", "zh_dev", "title_typo_dev", "topical_dev")
-EVAL = REPO.parent / "shared" / "eval-dev"
 
 
 def rss_mb() -> float:

@@ -68,9 +68,9 @@ def code_hash(tree: Path) -> str:
 class Side:
     """One tree's paperfind in a worker process."""
 
-    def __init__(self, label: str, tree: Path, corpus_name: str, semantic: bool) -> None:
+    def __init__(self, label: str, tree: Path, corpus_name: str, semantic: bool, cache: Path | None = None) -> None:
         self.label, self.tree = label, tree
-        self.dir = corpus.CACHE / "parity" / corpus_name / code_hash(tree)
+        self.dir = (cache or corpus.CACHE / "parity" / corpus_name) / code_hash(tree)
         self.db = self.dir / f"{corpus_name}.db"
         env = dict(os.environ, PYTHONPATH=str(tree), PAPERFIND_DB=str(self.db),
                    PAPERFIND_SEMANTIC="1" if semantic else "0", PAPERFIND_EMBED_THREADS="1")

@@ -1,6 +1,6 @@
 """One side of `bench.parity`: paperfind of one source tree, answering the parent over stdin/stdout.
 
-Run as a file (`python bench/parity_worker.py`) with the tree under test first on PYTHONPATH, so
+Run as a file (`python -P bench/parity_worker.py`) with the tree under test first on PYTHONPATH, so
 `import paperfind` is that tree's code. It uses only the entry points that every layout of
 paperfind has kept (the `PAPERFIND_*` environment, `Settings.from_env`, `Paperfind`,
 `Paperfind.ingest`/`refresh_index`/`searcher`, `searcher.search(SearchRequest)` and its JSON

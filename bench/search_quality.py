@@ -1,6 +1,6 @@
 """Search quality on the development query sets, against a plain BM25 baseline in the same run.
 
-    .venv/bin/python bench/search_quality.py [--sets tldr_dev,author_dev] [--no-baseline]
+    .venv/bin/python -m bench.search_quality [--sets tldr_dev,author_dev] [--no-baseline]
                                              [--rebuild] [--no-write] [--corpus NAME]
                                              [--ablate WEIGHT=VALUE ...]
 
@@ -19,11 +19,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench import baselines
+from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set
+from bench.metrics import score, write_run
+from bench.results import append_results
 
-from bench.common import OUT, append_results, ensure_index, load_set, score, write_run  # noqa: E402
-
-SETS = ("tldr_dev", "title_typo_dev", "author_dev", "topical_dev", "zh_dev")
 METRICS = ("nDCG@10", "MRR@10", "R@1", "R@10", "R@100")
 # extra scorings per set: (label, score.py options)
 VARIANTS = {
@@ -52,29 +52,6 @@ def run_paperfind(root: Path, items: list[dict], weights: dict[str, float] | Non
         SearchRequest(q=it["query"], limit=DEPTH, mode="lexical")).results] for it in items}
 
 
-class Bm25Baseline:
-    """bm25s over title + abstract + authors, as in the eval-dev README."""
-
-    def __init__(self, docs) -> None:
-        import bm25s
-        import Stemmer
-
-        self.bm25s = bm25s
-        self.stemmer = Stemmer.Stemmer("english")
-        self.keys = [d.key for d in docs]
-        corpus = [f"{d.title} {d.abstract} {' '.join(d.authors)}" for d in docs]
-        tokens = bm25s.tokenize(corpus, stopwords="en", stemmer=self.stemmer, show_progress=False)
-        self.retriever = bm25s.BM25()
-        self.retriever.index(tokens, show_progress=False)
-
-    def search(self, query: str, k: int = DEPTH) -> list[str]:
-        tokens = self.bm25s.tokenize([query], stopwords="en", stemmer=self.stemmer, show_progress=False)
-        if not tokens.vocab:
-            return []
-        docs, _ = self.retriever.retrieve(tokens, k=min(k, len(self.keys)), show_progress=False)
-        return [self.keys[i] for i in docs[0]]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", default=",".join(SETS))
@@ -87,8 +64,8 @@ def main() -> None:
     args = ap.parse_args()
     sets = [s for s in args.sets.split(",") if s]
     ablated = {k: float(v) for k, v in (a.split("=", 1) for a in args.ablate)}
-    source, root = ensure_index(args.corpus, rebuild=args.rebuild)
-    baseline = None if args.no_baseline else Bm25Baseline(list(source.iter_index_docs()))
+    store, root = ensure_index(args.corpus, rebuild=args.rebuild)
+    baseline = None if args.no_baseline else baselines.for_docs(store.iter_index_docs())
     rows = []
     for name in sets:
         items = load_set(name)
@@ -101,7 +78,7 @@ def main() -> None:
             write_run(OUT / f"{name}.ablated.jsonl", run_paperfind(root, items, ablated))
             systems["ablated"] = OUT / f"{name}.ablated.jsonl"
         if baseline is not None:
-            write_run(OUT / f"{name}.bm25.jsonl", {it["qid"]: baseline.search(it["query"]) for it in items})
+            write_run(OUT / f"{name}.bm25.jsonl", {it["qid"]: baseline.search(it["query"], DEPTH) for it in items})
             systems["bm25"] = OUT / f"{name}.bm25.jsonl"
         print(f"{name}: {len(items)} queries, {took:.1f} s", file=sys.stderr)
         scored = {s: {"": score(name, run)} for s, run in systems.items()}

@@ -1,6 +1,6 @@
 """Vector retrieval, exact against ANN (faiss HNSW), and hybrid query latency with its embedding share.
 
-    flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/vector_index.py \
+    flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.vector_index \
         --work /tmp/ann [--libraries] [--no-write]
 
 `--work` holds copies of bench/out/{default,bundled}.db with their `.vectors` (this bench writes
@@ -28,19 +28,18 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import shutil  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import RESULTS, load_set  # noqa: E402
+from bench.corpus import load_set
+from bench.results import RESULTS
 
 SETS = ("tldr_dev", "zh_dev", "topical_dev", "title_typo_dev")
 K = 200  # semantic candidates the hybrid route asks for (SearchSettings.rerank_depth)
