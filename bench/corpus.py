@@ -136,3 +136,14 @@ def load_set(name: str) -> list[dict]:
     """The items of a dev set of ../shared/eval-dev."""
     with open(EVAL / f"{name}.jsonl", encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
+
+
+def open_searcher(index_root: Path, store=None, settings=None, vector_dir: Path | None = None):
+    """A searcher over an index (with the store, for stale checks; vectors when `vector_dir` has
+    them), made the way paperfind's own scripts make one: the one place the benches follow the
+    search package's construction."""
+    from paperfind.search import engine
+
+    if hasattr(engine, "open_searcher"):
+        return engine.open_searcher(index_root, store=store, settings=settings, vector_dir=vector_dir)
+    return engine.Searcher(store, index_root, settings, vector_dir=vector_dir)

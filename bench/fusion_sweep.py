@@ -18,7 +18,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from bench.corpus import CACHE as OUT, database, index_dir, load_set, vector_dir
+from bench.corpus import CACHE as OUT, database, index_dir, load_set, open_searcher, vector_dir
 from bench.metrics import score, write_run
 from bench.results import append_results
 
@@ -30,7 +30,6 @@ NEAR_TIES = (0.0, 0.03, 0.05, 0.1)
 
 def main() -> None:
     from paperfind.search import fusion
-    from paperfind.search.engine import Searcher
     from paperfind.search.settings import SearchSettings
     from paperfind.search.response import SearchRequest
     from paperfind.store import Store
@@ -43,7 +42,7 @@ def main() -> None:
     db = database(args.corpus)
     store = Store(db, readonly=True)
     # no response cache: the weights change between runs, the requests do not
-    searcher = Searcher(store, index_dir(db), SearchSettings(result_cache=0),
+    searcher = open_searcher(index_dir(db), store, SearchSettings(result_cache=0),
                         vector_dir=args.vectors or vector_dir(db))
     shipped = dict(fusion.QUERY_KINDS)
     rows = []

@@ -18,8 +18,7 @@ import statistics
 import time
 from pathlib import Path
 
-from bench.corpus import EVAL
-from paperfind.search.engine import Searcher
+from bench.corpus import EVAL, open_searcher
 from paperfind.search.response import SearchRequest
 from paperfind.search.settings import SearchSettings
 
@@ -42,7 +41,7 @@ def main() -> None:
     ap.add_argument("--per-set", type=int, default=100)
     args = ap.parse_args()
     base = rss_mb()
-    searcher = Searcher(None, args.index, vector_dir=args.vectors, settings=SearchSettings(result_cache=0))
+    searcher = open_searcher(args.index, vector_dir=args.vectors, settings=SearchSettings(result_cache=0))
     searcher.search(SearchRequest(q="warm", limit=10, mode="lexical"))
     lexical_rss = rss_mb()
     for warm in ("warm up the model", "图神经网络"):

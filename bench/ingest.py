@@ -48,8 +48,6 @@ def run_measured(args: list[str]) -> tuple[float, float, str]:
 READ_ONLY = """
 import sys, time
 from pathlib import Path
-from bench.corpus import DATA, REPO
-
 from paperfind.ingest.run import choose_reader, discover
 n = 0
 for path in discover([Path(p) for p in sys.argv[1:]]):

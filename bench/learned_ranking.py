@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set, vectors as corpus_vectors
+from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set, open_searcher, vectors as corpus_vectors
 from bench.metrics import percentile, score, write_run
 from bench.results import append_results
 
@@ -30,7 +30,6 @@ METRICS = ("nDCG@10", "MRR@10", "R@10")
 
 
 def main() -> None:
-    from paperfind.search.engine import Searcher
     from paperfind.search.fusion import classify_query
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
@@ -45,8 +44,8 @@ def main() -> None:
     vectors = corpus_vectors(args.corpus)
     store, root = ensure_index(args.corpus)
     kinds = tuple(args.kinds.split(",")) if args.kinds else SearchSettings().learned_kinds
-    off = Searcher(store, root, SearchSettings(result_cache=0, learned_ranking=False), vector_dir=vectors)
-    on = Searcher(store, root, SearchSettings(result_cache=0, learned_model=args.model, learned_kinds=kinds),
+    off = open_searcher(root, store, SearchSettings(result_cache=0, learned_ranking=False), vector_dir=vectors)
+    on = open_searcher(root, store, SearchSettings(result_cache=0, learned_model=args.model, learned_kinds=kinds),
                   vector_dir=vectors)
     if on.ranker() is None:
         sys.exit("the learned model could not be loaded (see above)")

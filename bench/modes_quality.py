@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from bench import baselines
-from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set, vectors as corpus_vectors
+from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set, open_searcher, vectors as corpus_vectors
 from bench.metrics import score, write_run
 from bench.results import append_results
 from bench.search_quality import DEPTH
@@ -30,7 +30,6 @@ OPTIONS = {"author_dev": ("--lenient",)}
 
 
 def main() -> None:
-    from paperfind.search.engine import Searcher
     from paperfind.search.settings import SearchSettings
     from paperfind.search.response import SearchRequest
 
@@ -41,7 +40,7 @@ def main() -> None:
     args = ap.parse_args()
     vectors = args.vectors or corpus_vectors(args.corpus)
     store, root = ensure_index(args.corpus)
-    searcher = Searcher(store, root, SearchSettings(result_cache=0), vector_dir=vectors)  # timed: no cache
+    searcher = open_searcher(root, store, SearchSettings(result_cache=0), vector_dir=vectors)  # timed: no cache
     baseline = baselines.for_docs(store.iter_index_docs())
     rows, latency = [], {}
     for name in SETS:

@@ -17,7 +17,7 @@ import sys
 import time
 
 from bench import baselines
-from bench.corpus import ensure_index, load_set
+from bench.corpus import ensure_index, load_set, open_searcher
 from bench.results import append_results
 
 KINDS = ("title fragment", "question", "author name", "typo", "filter-only")
@@ -57,7 +57,7 @@ def time_calls(fn, queries: list[str]) -> list[float]:
 
 
 def bench_corpus(corpus: str, n: int) -> list[tuple]:
-    from paperfind.search.engine import SearchRequest, Searcher
+    from paperfind.search.engine import SearchRequest
 
     started = time.perf_counter()
     store, root = ensure_index(corpus)
@@ -65,7 +65,7 @@ def bench_corpus(corpus: str, n: int) -> list[tuple]:
     docs = list(store.iter_index_docs())
     from paperfind.search.settings import SearchSettings
 
-    searcher = Searcher(None, root, SearchSettings(result_cache=0))  # time the search, not the cache
+    searcher = open_searcher(root, settings=SearchSettings(result_cache=0))  # time the search, not the cache
     baseline = baselines.for_docs(docs)
     rows = []
     for kind, queries in make_queries(docs, n).items():

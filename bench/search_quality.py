@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from bench import baselines
-from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set
+from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set, open_searcher
 from bench.metrics import score, write_run
 from bench.results import append_results
 
@@ -42,12 +42,12 @@ def run_paperfind(root: Path, items: list[dict], weights: dict[str, float] | Non
                   ) -> dict[str, list[str]]:
     import dataclasses
 
-    from paperfind.search.engine import SearchRequest, Searcher
+    from paperfind.search.engine import SearchRequest
     from paperfind.search.rank import RankWeights
     from paperfind.search.settings import SearchSettings
 
     settings = SearchSettings(result_cache=0, weights=dataclasses.replace(RankWeights(), **(weights or {})))
-    searcher = Searcher(None, root, settings)
+    searcher = open_searcher(root, settings=settings)
     return {it["qid"]: [r["key"] for r in searcher.search(
         SearchRequest(q=it["query"], limit=DEPTH, mode="lexical")).results] for it in items}
 

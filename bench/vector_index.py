@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.corpus import load_set
+from bench.corpus import load_set, open_searcher
 from bench.results import RESULTS
 
 SETS = ("tldr_dev", "zh_dev", "topical_dev", "title_typo_dev")
@@ -208,17 +208,16 @@ def embed_times(threads: int, texts: list[str]) -> list[float]:
 
 def hybrid_rows(label: str, index_root: Path, exact_dir: Path, ann_dir: Path, per_set: int) -> list[tuple]:
     """Hybrid latency per query set: exact, ANN without and with the embedding overlapped."""
-    from paperfind.search.engine import Searcher
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
 
     rows = []
     timed = SearchSettings(result_cache=0)  # time the search, not the response cache
-    searchers = {"exact": Searcher(None, index_root, vector_dir=exact_dir, settings=timed),
-                 "ANN, no overlap": Searcher(None, index_root, vector_dir=ann_dir,
+    searchers = {"exact": open_searcher(index_root, vector_dir=exact_dir, settings=timed),
+                 "ANN, no overlap": open_searcher(index_root, vector_dir=ann_dir,
                                              settings=SearchSettings(overlap_embedding=False,
                                                                      result_cache=0)),
-                 "ANN (default)": Searcher(None, index_root, vector_dir=ann_dir, settings=timed)}
+                 "ANN (default)": open_searcher(index_root, vector_dir=ann_dir, settings=timed)}
     for name, searcher in searchers.items():
         for warm in ("warm up the model", "图神经网络"):  # model, translator and dictionaries load
             searcher.search(SearchRequest(q=warm, limit=10, mode="hybrid"))
