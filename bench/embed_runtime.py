@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.corpus import CACHE as OUT, REPO, index_dir, load_set, open_searcher, vector_dir
-from bench.metrics import percentile
+from bench.metrics import percentile, reciprocal_rank
 from bench.results import append_results
 
 FORMS = ("fp32", "q4", "int8", "int8q4")
@@ -76,8 +76,7 @@ def fidelity() -> dict:
     def mrr(tops: list[list[str]]) -> dict[str, float]:
         out: dict[str, list[float]] = {}
         for (name, _), top, rel in zip(items, tops, relevant):
-            rank = next((i + 1 for i, key in enumerate(top) if key in rel), None)
-            out.setdefault(name, []).append(1.0 / rank if rank else 0.0)
+            out.setdefault(name, []).append(reciprocal_rank(top, rel, 10))
         return {name: float(np.mean(v)) for name, v in out.items()}
 
     index = VectorIndex.open(vector_dir(DB), use_ann=False)
