@@ -5,11 +5,11 @@
                                              [--ablate WEIGHT=VALUE ...]
 
 Runs every query of each set through paperfind's Searcher (lexical mode) and through bm25s
-(title + abstract + authors, PyStemmer English, English stop words) over the same default-corpus
-papers, writes 100-deep runs to bench/out/, scores them with ../shared/eval-dev/score.py and
-appends the table to bench/RESULTS.md. `--corpus NAME` searches bench/out/NAME.db instead (e.g. a
-database built from the bundled corpus); `--ablate title_exact=0` adds a column with one rank
-weight changed, measured in the same run.
+(`bench.baselines`: title + abstract + authors) over the same papers, writes 100-deep runs to
+bench/out/, scores them with ../shared/eval-dev/score.py and appends the table to bench/RESULTS.md.
+The papers are the corpus's database as paperfind's ingest builds it (`bench.corpus`: `default`
+= 16k, `full` = 88k, `bundled`, or any bench/out/NAME.db); `--ablate title_exact=0` adds a column
+with one rank weight changed, measured in the same run.
 """
 
 from __future__ import annotations
@@ -107,9 +107,10 @@ def main() -> None:
     print(table)
     if not args.no_write and set(sets) == set(SETS) and baseline is not None and not ablated \
             and args.corpus == "default":
-        intro = ("Default corpus (16,563 records), lexical mode, 100-deep runs in bench/out/, "
+        intro = (f"Default corpus ({store.paper_count():,} papers in the database paperfind's ingest builds), "
+                 "lexical mode, 100-deep runs in bench/out/, "
                  "scored with ../shared/eval-dev/score.py; BM25 = bm25s 0.3.16 over "
-                 "title + abstract + authors, same run. Produced by bench/search_quality.py.\n\n")
+                 "title + abstract + authors, same run. Produced by `python -m bench.search_quality`.\n\n")
         append_results("Search quality (issue 3)", intro + table)
 
 
