@@ -111,6 +111,9 @@ def prepare(side: Side, corpus_name: str, semantic: bool) -> dict:
     opened = side.ask("open")
     if Path(opened["paperfind"]) != (side.tree / "paperfind").resolve():
         raise SystemExit(f"{side.label}: imported paperfind from {opened['paperfind']}, not {side.tree}")
+    if not opened["cache_off"]:  # the timed rounds repeat queries: they would time cache hits
+        raise SystemExit(f"{side.label}: could not turn the response cache off (searcher.cache.size): "
+                         "bench/parity_worker.py must learn where this tree keeps it")
     print(f"{side.label}: {opened['papers']:,} papers, index ready in {opened['index_seconds']:.0f} s, "
           f"warm {opened['warm']}", file=sys.stderr, flush=True)
     return opened

@@ -55,11 +55,12 @@ class Side:
         indexed = time.perf_counter() - started
         self.searcher = self.app.searcher()
         cache = getattr(self.searcher, "cache", None)
-        if cache is not None and hasattr(cache, "size"):
+        cache_off = cache is not None and hasattr(cache, "size")
+        if cache_off:
             cache.size = 0  # time the search, not the response cache
         warm = self.app.warm_up() if hasattr(self.app, "warm_up") else {}
         return {"paperfind": str(Path(paperfind.__file__).resolve().parent),
-                "papers": self.app.store().paper_count(), "index_seconds": indexed,
+                "papers": self.app.store().paper_count(), "index_seconds": indexed, "cache_off": cache_off,
                 "warm": {k: bool(v) for k, v in warm.items()}}
 
     def _search(self, text: str, mode: str, limit: int) -> dict:
