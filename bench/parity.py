@@ -15,7 +15,11 @@ copy of the bundled vectors. Then, for the lexical and hybrid modes:
   (strict, and --lenient where the set has lenient keys), and how many top-10 lists differ;
 - latency: p50/p95 per query kind (bench/search_latency.py's kinds, plus Chinese), 10 results a
   page, warm, response cache off; each kind is timed in rounds that alternate the two sides
-  (base then head, head then base, ...), so both see the same machine load.
+  (base then head, head then base, ...), so both see the same machine load;
+- similar papers (csfcube_dev): the CSFCube papers ingested from a paperfind export file, embedded
+  by `Paperfind.update_vectors` (the base's vectors are copied to the head, which re-embeds only
+  papers whose text differs), each item's query paper asked for `similar` (whole paper, and its
+  facet as the aspect), scored in pool mode; and the latency of those calls.
 
 The side-by-side table is printed and appended to bench/RESULTS.md (section "Parity: ...").
 """
@@ -45,6 +49,7 @@ DEPTH = 100
 STRICT = ("nDCG@10", "MRR@10", "R@1", "R@10", "R@100")
 LENIENT = ("nDCG@10", "MRR@10")
 LENIENT_SETS = ("tldr_dev", "author_dev", "topical_dev")  # the sets whose items list lenient keys
+SIMILAR = ("nDCG@20", "MAP", "nDCG@10", "MRR@10")
 KINDS = ("title fragment", "question", "author name", "typo", "filter-only", "chinese")
 Doc = namedtuple("Doc", "title venue year")
 
@@ -116,6 +121,77 @@ def prepare(side: Side, corpus_name: str, semantic: bool) -> dict:
                          "bench/parity_worker.py must learn where this tree keeps it")
     print(f"{side.label}: {opened['papers']:,} papers, index ready in {opened['index_seconds']:.0f} s, "
           f"warm {opened['warm']}", file=sys.stderr, flush=True)
+    return opened
+
+
+def csfcube_export(out: Path) -> Path:
+    """The CSFCube papers as a paperfind export file (keys `csfcube<year>:<id>`, read back by
+    `csfcube_key`), the format every layout of paperfind reads."""
+    path = out / "csfcube.jsonl"
+    if not path.exists():
+        out.mkdir(parents=True, exist_ok=True)
+        lines = []
+        for paper in corpus.load_set("csfcube_dev_corpus"):
+            year = int(paper["year"]) if str(paper.get("year", "")).isdigit() else 2000
+            lines.append(json.dumps({"venue": "csfcube", "year": year, "source_id": paper["paper_id"],
+                                     "title": paper["title"], "abstract": paper["abstract"],
+                                     "key": f"csfcube{year}:{paper['paper_id']}"}))
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def csfcube_key(key: str) -> str:
+    return "csfcube:" + key.split(":", 1)[1]
+
+
+def similar(sides: list[Side], rounds: int) -> tuple[list, list]:
+    """csfcube_dev through `similar` on both sides: quality (pool mode) and latency."""
+    items = corpus.load_set("csfcube_dev")
+    ours = {p["key"]: f"csfcube{int(p['year']) if str(p.get('year', '')).isdigit() else 2000}:{p['paper_id']}"
+            for p in corpus.load_set("csfcube_dev_corpus")}
+    rows, timing = [], []
+    for label, aspect_of in (("whole paper", lambda it: None), ("facet as aspect", lambda it: it["facet"])):
+        asked = [[it["qid"], ours[it["query_key"]], aspect_of(it)] for it in items]
+        scored, ranked = [], []
+        for side in sides:
+            got = side.ask("similar", items=asked, limit=300)["ranked"]
+            got = {q: [csfcube_key(k) for k in keys] for q, keys in got.items()}
+            ranked.append(got)
+            figures = metrics.score_ranked("csfcube_dev", got, "--by", "facet")
+            scored.append([figures["metrics"][m] for m in SIMILAR] +
+                          [figures["by"][f]["nDCG@20"] for f in ("background", "method", "result")])
+        differ = sum(ranked[0][q][:10] != ranked[1][q][:10] for q, *_ in asked)
+        rows.append([label, [list(pair) for pair in zip(*scored)], differ, len(asked)])
+        samples: list[list[float]] = [[] for _ in sides]
+        for r in range(rounds):
+            order = range(len(sides)) if r % 2 == 0 else reversed(range(len(sides)))
+            for i in order:
+                samples[i] += sides[i].ask("similar", items=asked, limit=10, timed=True)["ms"]
+        timing.append([f"similar, {label}", "hybrid", len(asked),
+                       [(metrics.percentile(s, 50), metrics.percentile(s, 95)) for s in samples]])
+        print(f"csfcube_dev {label}: top-10 lists differing {differ} of {len(asked)}", file=sys.stderr, flush=True)
+    return rows, timing
+
+
+def prepare_csfcube(sides: list[Side]) -> list[dict]:
+    """Each side ingests the export and embeds it; the head starts from the base's vectors."""
+    export = csfcube_export(corpus.CACHE / "parity" / "csfcube")
+    opened = []
+    for side in sides:
+        complete = side.dir / "COMPLETE"
+        if not complete.exists():
+            shutil.rmtree(side.dir, ignore_errors=True)
+            side.dir.mkdir(parents=True)
+            side.ask("ingest", files=[str(export)])
+            vectors, base_vectors = Path(str(side.db) + ".vectors"), Path(str(sides[0].db) + ".vectors")
+            if side is not sides[0] and base_vectors.exists() and not vectors.exists():
+                shutil.copytree(base_vectors, vectors)
+            stats = side.ask("embed")
+            print(f"{side.label}: csfcube embedded {stats['embedded']}, reused {stats['reused']}",
+                  file=sys.stderr, flush=True)
+            complete.write_text(f"{side.label}\n", encoding="utf-8")
+        complete.touch()
+        opened.append(side.ask("open"))
     return opened
 
 
@@ -204,6 +280,20 @@ def tables(corpus_name: str, papers: list[int], quality_rows: list, latency_rows
     return "\n".join(lines)
 
 
+def similar_table(rows: list, timing: list) -> str:
+    lines = ["csfcube_dev (24 items, 1,946 papers), `similar` on each side, pool mode; cells base → head.", "",
+             "| query | " + " | ".join(SIMILAR) + " | nDCG@20 background | method | result | top 10 differ |",
+             "|---|" + "---:|" * (len(SIMILAR) + 4)]
+    for label, values, differ, n in rows:
+        lines.append(f"| {label} | " + " | ".join(cell(v) for v in values) + f" | {differ} of {n} |")
+    lines += ["", "| call | vectors | calls | base p50 ms | base p95 ms | head p50 ms | head p95 ms | p50 head / base |",
+              "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for kind, mode, n, ((b50, b95), (h50, h95)) in timing:
+        lines.append(f"| {kind} | yes | {n} | {b50:.1f} | {b95:.1f} | {h50:.1f} | {h95:.1f} | "
+                     f"{h50 / b50 if b50 else float('nan'):.2f} |")
+    return "\n".join(lines)
+
+
 def checkout(ref: str, into: Path) -> Path:
     tree = into / git("rev-parse", "--short", ref)
     git("worktree", "add", "--detach", "--quiet", str(tree), ref)
@@ -225,6 +315,7 @@ def main() -> None:
     ap.add_argument("--modes", default=",".join(MODES), help="search modes to compare")
     ap.add_argument("--n", type=int, default=100, help="queries per latency kind")
     ap.add_argument("--rounds", type=int, default=4, help="timed rounds per kind and side, alternating")
+    ap.add_argument("--no-similar", action="store_true", help="leave out csfcube_dev (similar papers, top 100)")
     ap.add_argument("--no-write", action="store_true", help="do not touch bench/RESULTS.md")
     args = ap.parse_args()
     modes = [m for m in args.modes.split(",") if m]
@@ -255,6 +346,15 @@ def main() -> None:
                         side.close()
                 sections.append(tables(name, [o["papers"] for o in opened], quality_rows, latency_rows))
                 forget_unused(corpus.CACHE / "parity" / name)
+            if not args.no_similar:
+                cache = corpus.CACHE / "parity" / "csfcube"
+                sides = [Side("base", base_tree, "csfcube", True, cache), Side("head", head_tree, "csfcube", True, cache)]
+                try:
+                    prepare_csfcube(sides)
+                    sections.append(similar_table(*similar(sides, args.rounds)))
+                finally:
+                    for side in sides:
+                        side.close()
         finally:
             for tree in trees:
                 subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=corpus.REPO,

@@ -9,7 +9,8 @@ paperfind only: nothing of the bench package is imported here.
 
 Protocol: one JSON object a line each way. Requests: {"op": "ingest", "files": [...]},
 {"op": "open"}, {"op": "rank", "queries": [[qid, text], ...], "mode", "limit"},
-{"op": "time", "queries": [text, ...], "mode", "limit"}, {"op": "quit"}. The database is
+{"op": "time", "queries": [text, ...], "mode", "limit"}, {"op": "embed"},
+{"op": "similar", "items": [[qid, key, aspect or null], ...], "limit", "timed"}, {"op": "quit"}. The database is
 $PAPERFIND_DB; every reply is {"ok": true, ...} or {"ok": false, "error": "..."}.
 """
 
@@ -81,6 +82,20 @@ class Side:
             self._search(text, mode, limit)
             out.append((time.perf_counter() - started) * 1000)
         return {"ms": out}
+
+
+    def embed(self) -> dict:
+        stats = self.app.update_vectors(progress=False)
+        return {"embedded": int(getattr(stats, "embedded", -1)), "reused": int(getattr(stats, "reused", -1))}
+
+    def similar(self, items: list[list], limit: int, timed: bool = False) -> dict:
+        ranked, ms = {}, []
+        for qid, key, aspect in items:
+            started = time.perf_counter()
+            found = self.searcher.similar(key, limit=limit, aspect=aspect)
+            ms.append((time.perf_counter() - started) * 1000)
+            ranked[qid] = [paper["key"] for paper in found]
+        return {"ranked": ranked, "ms": ms if timed else []}
 
 
 def main() -> None:
