@@ -14,8 +14,8 @@ copy of the bundled vectors. Then, for the lexical and hybrid modes:
 - quality: every query of the five dev sets, 100 deep, scored by ../shared/eval-dev/score.py
   (strict, and --lenient where the set has lenient keys), and how many top-10 lists differ;
 - latency: p50/p95 per query kind (bench/search_latency.py's kinds, plus Chinese), 10 results a
-  page, warm, response cache off; each kind is timed in rounds that alternate the two sides
-  (base then head, head then base, ...), so both see the same machine load;
+  page, warm, response cache off; each kind is timed in rounds, the two sides taking turns query
+  by query (base then head, head then base, ...), so both see the same machine load;
 - similar papers (csfcube_dev): the CSFCube papers ingested from a paperfind export file, embedded
   by `Paperfind.update_vectors` (the base's vectors are copied to the head, which re-embeds only
   papers whose text differs), each item's query paper asked for `similar` (whole paper, and its
@@ -162,11 +162,8 @@ def similar(sides: list[Side], rounds: int) -> tuple[list, list]:
                           [figures["by"][f]["nDCG@20"] for f in ("background", "method", "result")])
         differ = sum(ranked[0][q][:10] != ranked[1][q][:10] for q, *_ in asked)
         rows.append([label, [list(pair) for pair in zip(*scored)], differ, len(asked)])
-        samples: list[list[float]] = [[] for _ in sides]
-        for r in range(rounds):
-            order = range(len(sides)) if r % 2 == 0 else reversed(range(len(sides)))
-            for i in order:
-                samples[i] += sides[i].ask("similar", items=asked, limit=10, timed=True)["ms"]
+        samples = alternate(sides, len(asked), rounds, lambda side, j: side.ask(
+            "similar", items=[asked[j]], limit=10, timed=True)["ms"])
         timing.append([f"similar, {label}", "hybrid", len(asked),
                        [(metrics.percentile(s, 50), metrics.percentile(s, 95)) for s in samples]])
         print(f"csfcube_dev {label}: top-10 lists differing {differ} of {len(asked)}", file=sys.stderr, flush=True)
@@ -235,6 +232,19 @@ def quality(sides: list[Side], modes: list[str], out: Path) -> list[list]:
     return rows
 
 
+def alternate(sides: list[Side], n: int, rounds: int, timed) -> list[list[float]]:
+    """`timed(side, j)` (the milliseconds of item j) for every item, side and round, the sides
+    taking turns item by item (base first, then head first, ...), so that a burst of load from
+    the rest of the machine falls on both alike."""
+    samples: list[list[float]] = [[] for _ in sides]
+    for r in range(rounds):
+        for j in range(n):
+            order = list(range(len(sides)))
+            for i in order if (r + j) % 2 == 0 else order[::-1]:
+                samples[i] += timed(sides[i], j)
+    return samples
+
+
 def latency(sides: list[Side], queries: dict[str, list[str]], modes: list[str], rounds: int) -> list[list]:
     rows = []
     for mode in modes:
@@ -242,11 +252,8 @@ def latency(sides: list[Side], queries: dict[str, list[str]], modes: list[str], 
             texts = queries[kind]
             for side in sides:
                 side.ask("time", queries=texts, mode=mode, limit=10)  # warm: page cache, lazy loads
-            samples: list[list[float]] = [[] for _ in sides]
-            for r in range(rounds):
-                order = range(len(sides)) if r % 2 == 0 else reversed(range(len(sides)))
-                for i in order:
-                    samples[i] += sides[i].ask("time", queries=texts, mode=mode, limit=10)["ms"]
+            samples = alternate(sides, len(texts), rounds, lambda side, j: side.ask(
+                "time", queries=[texts[j]], mode=mode, limit=10)["ms"])
             figures = [(metrics.percentile(s, 50), metrics.percentile(s, 95)) for s in samples]
             rows.append([kind, mode, len(texts), figures])
             print(f"{kind} {mode}: " + ", ".join(f"{side.label} {p50:.1f}/{p95:.1f} ms"
@@ -363,7 +370,7 @@ def main() -> None:
              f"head: {head_label}. Each side ingested the corpus with its own code, built its own "
              f"index and searched with the bundled vectors; 100-deep runs scored by "
              f"../shared/eval-dev/score.py; latency warm, response cache off, {args.rounds} rounds "
-             f"per kind alternating the sides, 10 results a page. Produced by bench/parity.py.")
+             f"per kind, the sides taking turns query by query, 10 results a page. Produced by bench/parity.py.")
     text = intro + "\n\n" + "\n\n".join(sections)
     print(text)
     if not args.no_write:
