@@ -38,7 +38,7 @@ from paperfind.embed.retriever import SemanticRetriever
 from paperfind.index.docs import DocsSource, IndexDoc
 from paperfind.index.manager import build_index, index_is_current, open_index
 from paperfind.index.tokenize import Analyzer
-from paperfind.index.vectors import DocText, update_vectors
+from paperfind.embed.build import DocText, update_vectors
 from paperfind.search.backend import IndexBackend
 from paperfind.search.aspects import ASPECTS, classify_sentences
 from paperfind.search.similar import (AspectQuery, SimilarSettings, add_aspect_words, aspect_query, blend,
