@@ -4,7 +4,7 @@ server over the bundled corpus (issue 18), its summary recorded in bench/RESULTS
 The suite runs a short version of this on a slice (tests/web/test_contract.py); this is the full
 run, every check and schemathesis's default number of cases.
 
-    .venv/bin/python bench/api_contract.py --db /tmp/bundled.db   # built by `paperfind ingest
+    .venv/bin/python -m bench.api_contract --db /tmp/bundled.db   # built by `paperfind ingest
                                                                   #  paperfind/data/default-corpus.jsonl.gz`
 """
 
@@ -13,43 +13,15 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-import httpx
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.common import append_results  # noqa: E402
+from bench.results import append_results
+from bench.server import free_port, start_server, stop_server
 
 BIN = Path(sys.executable).parent
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def serve(db: Path, port: int) -> subprocess.Popen:
-    """`paperfind serve` on `db` (lexical only: the contract does not depend on vectors)."""
-    env = {**os.environ, "PAPERFIND_SEMANTIC": "0"}
-    server = subprocess.Popen([str(BIN / "paperfind"), "serve", "--db", str(db), "--port", str(port)],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 600
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"the server stopped: {server.stderr.read().decode()[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=5).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.5)
-    server.terminate()
-    raise SystemExit("the server did not answer within 600 s")
 
 
 def summary_of(output: str) -> dict[str, str]:
@@ -74,15 +46,14 @@ def main() -> None:
     parser.add_argument("--no-record", action="store_true", help="print only, leave RESULTS.md")
     args = parser.parse_args()
     port = free_port()
-    server = serve(args.db, port)
+    server = start_server(args.db, port, semantic=False)  # the contract does not depend on vectors
     try:
         run = subprocess.run([str(BIN / "schemathesis"), "run", f"http://127.0.0.1:{port}/openapi.json",
                               "--checks", "all"], capture_output=True, text=True,
                              env={**os.environ, "NO_COLOR": "1"},
                              cwd=tempfile.mkdtemp(prefix="schemathesis-"))  # its .schemathesis/ cache
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_server(server)
     figures = summary_of(run.stdout)
     table = (f"`schemathesis run http://127.0.0.1:PORT/openapi.json --checks all` (schemathesis "
              f"4.32.5, its default cases per operation), against `paperfind serve` on a database "

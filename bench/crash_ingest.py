@@ -15,7 +15,7 @@ run, once every file is written: people resolution and the index build). After e
 Finally the ingest is re-run to its end and must reach the reference's counts and the same
 papers (keys and content hashes). Figures go to bench/RESULTS.md. CPU-heavy: run it alone.
 
-    nice .venv/bin/python bench/crash_ingest.py --kills 20
+    nice .venv/bin/python -m bench.crash_ingest --kills 20
 """
 
 from __future__ import annotations
@@ -33,14 +33,11 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from bench.corpus import DATA, REPO, index_dir
+from paperfind.index.manager import current_name
+from paperfind.model import Record
+from paperfind.store.merge import merge_records
 
-from paperfind.index.manager import current_name  # noqa: E402
-from paperfind.model import Record  # noqa: E402
-from paperfind.store.merge import merge_records  # noqa: E402
-
-DATA = REPO.parent / "shared" / "data"
 COUNTED = ("sources", "records", "papers", "paper_authors", "paper_affiliations", "keywords",
            "authors", "institutions", "venues")
 
@@ -111,7 +108,7 @@ def check_database(db: Path, rng: random.Random, sample: int = 300) -> list[str]
             problems.append(f"paper {key} differs from the merge of its records")
     conn.execute("COMMIT")
     conn.close()
-    root = Path(str(db) + ".index")
+    root = index_dir(db)
     if root.exists() and current_name(root) is not None and index_keys(db) is None:
         problems.append(f"index CURRENT {current_name(root)} does not open")
     return problems
@@ -130,7 +127,7 @@ print(json.dumps(None if index is None else
 def index_keys(db: Path) -> set[str] | None:
     """The keys of the current index, read by a fresh interpreter: the code of the tree as it is
     now (the team edits it while this runs; an index format bump must not look like damage)."""
-    done = subprocess.run([sys.executable, "-c", _INDEX_KEYS, str(db) + ".index"], cwd=REPO,
+    done = subprocess.run([sys.executable, "-c", _INDEX_KEYS, str(index_dir(db))], cwd=REPO,
                           capture_output=True, text=True)
     keys = json.loads(done.stdout) if done.returncode == 0 else None
     return None if keys is None else set(keys)
@@ -188,7 +185,7 @@ def main() -> None:
     if not (args.reuse_reference and ref.exists()):
         for path in (ref, Path(str(ref) + "-wal"), Path(str(ref) + "-shm")):
             path.unlink(missing_ok=True)
-        shutil.rmtree(Path(str(ref) + ".index"), ignore_errors=True)
+        shutil.rmtree(index_dir(ref), ignore_errors=True)
         started = time.perf_counter()
         out, err = ingest(ref, args.paths).communicate()
         ref_s = time.perf_counter() - started
@@ -198,7 +195,7 @@ def main() -> None:
     reference = counts(ref)
     for path in (db, Path(str(db) + "-wal"), Path(str(db) + "-shm")):
         path.unlink(missing_ok=True)
-    shutil.rmtree(Path(str(db) + ".index"), ignore_errors=True)
+    shutil.rmtree(index_dir(db), ignore_errors=True)
 
     log, problems, kills, late, finished_early = [], [], 0, 0, 0
     started = time.perf_counter()
@@ -214,7 +211,7 @@ def main() -> None:
             if finished_early > 3 * args.kills:
                 break
             # nothing left to do: drop the index, so the next run has a build to be killed in
-            shutil.rmtree(Path(str(db) + ".index"), ignore_errors=True)
+            shutil.rmtree(index_dir(db), ignore_errors=True)
             continue
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -239,7 +236,7 @@ def main() -> None:
         problems.append(f"final counts {final} differ from the reference {reference}")
     if not same_papers:
         problems.append("final papers (keys and content hashes) differ from the reference")
-    versions = sorted(p.name for p in Path(str(db) + ".index").glob("v*"))
+    versions = sorted(p.name for p in index_dir(db).glob("v*"))
 
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = ["| kill | aimed | files written | papers | problems |", "|---:|---|---:|---:|---:|"]
@@ -263,7 +260,7 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
-        from bench.common import append_results
+        from bench.results import append_results
         append_results("Robustness: kill -9 during ingest (bench/crash_ingest.py)", text)
     if problems:
         raise SystemExit(1)

@@ -8,7 +8,7 @@ elements (position and size, to 1/100 px) and the pixels of a full-page screensh
 baseline, in the same run, is the ref's front end against itself (the rasteriser's own noise).
 The rest of the package is the working tree's in both, so only the web layer's front end differs.
 
-    .venv/bin/python bench/desktop_layout.py [--before main]
+    .venv/bin/python -m bench.desktop_layout [--before main]
 """
 
 from __future__ import annotations
@@ -27,10 +27,8 @@ from pathlib import Path
 
 import httpx
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from bench.common import append_results  # noqa: E402
+from bench.corpus import REPO
+from bench.results import append_results
 
 WIDTHS = (1280, 1024)
 FRONT_END = ("paperfind/web/templates", "paperfind/web/static")

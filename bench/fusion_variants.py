@@ -1,6 +1,6 @@
 """Other ways of fusing the semantic list into the lexical one, against lexical alone (issue 4).
 
-    .venv/bin/python bench/fusion_variants.py [--corpus default] [--vectors DIR]
+    .venv/bin/python -m bench.fusion_variants [--corpus default] [--vectors DIR]
 
 Runs every development set once through `Searcher.search` in hybrid mode, keeping what the
 engine hands to `fuse_rows` (lexical rows and scores, vector candidates), then replays that
@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.corpus import CACHE as OUT, SETS, database, index_dir, load_set, vector_dir
+from bench.metrics import score, write_run
 
-from bench.common import OUT, load_set, score, write_run  # noqa: E402
-
-SETS = ("tldr_dev", "title_typo_dev", "author_dev", "topical_dev", "zh_dev")
 OPTIONS = {"author_dev": ("--lenient",)}
 Fuse = Callable[[list, list, float], list]  # (lexical, semantic top 100, weight) -> fused
 
@@ -187,9 +184,9 @@ def main() -> None:
     ap.add_argument("--corpus", default="default")
     ap.add_argument("--vectors", type=Path, help="vector directory (default: <db>.vectors)")
     args = ap.parse_args()
-    db = OUT / f"{args.corpus}.db"
-    searcher = Searcher(Store(db, readonly=True), Path(str(db) + ".index"), SearchSettings(result_cache=0),
-                        vector_dir=args.vectors or Path(str(db) + ".vectors"))
+    db = database(args.corpus)
+    searcher = Searcher(Store(db, readonly=True), index_dir(db), SearchSettings(result_cache=0),
+                        vector_dir=args.vectors or vector_dir(db))
     captured = capture(searcher, SearchRequest)
     backend = searcher.backend()
     print("| rule | tldr MRR | tldr nDCG | tldr R@10 | zh MRR | zh nDCG | zh R@10 | typo MRR "

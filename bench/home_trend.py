@@ -10,29 +10,25 @@ Two tables, each with its baseline measured in the same run:
   version) against the search page of a title fragment and the /stats page, over HTTP on a
   real uvicorn server, after one warming visit each.
 
-    flock /tmp/paperfind-heavy.lock .venv/bin/python bench/home_trend.py --db /tmp/p.db
+    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.home_trend --db /tmp/p.db
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from bench.common import append_results  # noqa: E402
-from bench.web_load import sample_queries  # noqa: E402
-from paperfind.core import Paperfind  # noqa: E402
-from paperfind.search.engine import Searcher  # noqa: E402
-from paperfind.search.response import SearchRequest  # noqa: E402
-from paperfind.search.settings import SearchSettings  # noqa: E402
-from paperfind.search.trend import WorkCounts  # noqa: E402
-from paperfind.settings import Settings  # noqa: E402
-from tests.web.conftest import serve  # noqa: E402
+from bench.results import append_results
+from bench.web_load import sample_queries
+from paperfind.core import Paperfind
+from paperfind.search.engine import Searcher
+from paperfind.search.response import SearchRequest
+from paperfind.search.settings import SearchSettings
+from paperfind.search.trend import WorkCounts
+from paperfind.settings import Settings
+from tests.web.conftest import serve
 
 BROAD = ["learning", "diffusion models", "graph neural networks", "reinforcement learning",
          "large language models"]

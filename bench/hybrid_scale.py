@@ -3,7 +3,7 @@
 The bundled corpus (80k) ships vectors; the 88k paperlists corpus has none until embedded:
 
     python -m paperfind.embed.build --db bench/out/full.db --out /tmp/full.vectors --threads 2
-    flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/hybrid_scale.py \\
+    flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.hybrid_scale \\
         --index bench/out/full.db.index --vectors /tmp/full.vectors
 
 The query-vector cache is emptied before every hybrid query, so the embedding is paid each
@@ -15,19 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from paperfind.search.engine import Searcher  # noqa: E402
-from paperfind.search.response import SearchRequest  # noqa: E402
-from paperfind.search.settings import SearchSettings  # noqa: E402
+from bench.corpus import EVAL, open_searcher
+from paperfind.search.response import SearchRequest
+from paperfind.search.settings import SearchSettings
 
 SETS = ("tldr_dev", "zh_dev", "title_typo_dev", "topical_dev")
-EVAL = REPO.parent / "shared" / "eval-dev"
 
 
 def rss_mb() -> float:
@@ -46,7 +41,7 @@ def main() -> None:
     ap.add_argument("--per-set", type=int, default=100)
     args = ap.parse_args()
     base = rss_mb()
-    searcher = Searcher(None, args.index, vector_dir=args.vectors, settings=SearchSettings(result_cache=0))
+    searcher = open_searcher(args.index, vector_dir=args.vectors, settings=SearchSettings(result_cache=0))
     searcher.search(SearchRequest(q="warm", limit=10, mode="lexical"))
     lexical_rss = rss_mb()
     for warm in ("warm up the model", "图神经网络"):

@@ -6,36 +6,28 @@ measured in the same run: the bare reading of the same files by the readers, wit
 (the ratio says what storing, merging and resolving people cost on top of parsing), and the
 ingest with `--jobs 1`, reading and writing in one process (the speed-up of reading ahead).
 
-    python bench/ingest.py                 # paperlists (87,885 records) and default corpus
-    python bench/ingest.py --with-extra    # also paperlists + extra, and scripts/build-corpus's files
-    python bench/ingest.py --with-extra --only build-corpus,extra --no-one-job   # just those two
+    python -m bench.ingest                 # paperlists (87,885 records) and default corpus
+    python -m bench.ingest --with-extra    # also paperlists + extra, and scripts/build-corpus's files
+    python -m bench.ingest --with-extra --only build-corpus,extra --no-one-job   # just those two
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data"
-DEFAULT_VENUES = ("icml", "nips", "iclr", "colm", "aistats", "colt", "uai", "corl")
+from bench import corpus
+from bench.corpus import DATA, REPO
 
 
 def default_corpus_files() -> list[str]:
-    files = []
-    for venue in DEFAULT_VENUES:
-        for path in sorted((DATA / "paperlists" / venue).glob("*.json.gz")):
-            if int(re.search(r"(\d{4})", path.name).group(1)) >= 2013:
-                files.append(str(path))
-    return files
+    return [str(path) for path in corpus.files("default")]
 
 
 def run_measured(args: list[str]) -> tuple[float, float, str]:
@@ -126,7 +118,7 @@ def main() -> None:
         return
     stamp = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     with open(REPO / "bench" / "RESULTS.md", "a", encoding="utf-8") as fh:
-        fh.write(f"\n## Ingest ({stamp}, `python bench/ingest.py{' --with-extra' if args.with_extra else ''}`)\n\n"
+        fh.write(f"\n## Ingest ({stamp}, `python -m bench.ingest{' --with-extra' if args.with_extra else ''}`)\n\n"
                  f"2 cores, load average at the end {load[0]:.1f}. Each step is a fresh process.\n\n"
                  f"{table}\n")
 

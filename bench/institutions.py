@@ -15,8 +15,8 @@ measures for both:
 - the slugs each duplicate family of the issue resolves to;
 - the median time to resolve all distinct corpus strings (caches cleared), as a ratio.
 
-    flock /tmp/paperfind-heavy.lock .venv/bin/python bench/institutions.py [--baseline REF] [--no-record]
-    .venv/bin/python bench/institutions.py --no-timing   # accuracy and counts only, no lock needed
+    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.institutions [--baseline REF] [--no-record]
+    .venv/bin/python -m bench.institutions --no-timing   # accuracy and counts only, no lock needed
 """
 
 from __future__ import annotations
@@ -36,13 +36,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from types import ModuleType
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import DATA, REPO, append_results  # noqa: E402
-from bench.institutions_sample import slot_triples  # noqa: E402
-from paperfind.catalog import institutions as current  # noqa: E402
-from paperfind.ingest.jsonl import read_export  # noqa: E402
-from paperfind.model import Record  # noqa: E402
+from bench.corpus import DATA, REPO
+from bench.results import append_results
+from bench.institutions_sample import slot_triples
+from paperfind.catalog import institutions as current
+from paperfind.ingest.jsonl import read_export
+from paperfind.model import Record
 
 LABELLED = REPO / "tests" / "catalog" / "data" / "affiliations_labelled.tsv"
 CORPUS = REPO / "paperfind" / "data" / "default-corpus.jsonl.gz"

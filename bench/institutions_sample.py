@@ -12,7 +12,7 @@ non-ASCII strings of both, so transliterations are covered. The expected slug co
 filled in by hand afterwards; this script only prints the draw (TSV on stdout, with an
 empty `expected` column).
 
-    python bench/institutions_sample.py > /tmp/draw.tsv
+    python -m bench.institutions_sample > /tmp/draw.tsv
 """
 
 from __future__ import annotations
@@ -21,15 +21,12 @@ import gzip
 import json
 import random
 import sys
-from pathlib import Path
 from typing import Iterator
 
+from bench.corpus import BUNDLED as CORPUS, DATA
 from paperfind.ingest.jsonl import read_export
 from paperfind.model import Record
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
-CORPUS = ROOT / "paperfind" / "data" / "default-corpus.jsonl.gz"
 SEED = 14
 COUNTS = {"paperlists": 200, "extra": 120, "non-ascii": 40}
 

@@ -1,7 +1,7 @@
 """Which feature groups carry the learned ranker's gain: grouped cross-validation with each
 group left out, on the training queries of `python -m paperfind.rank.train`.
 
-    flock /tmp/paperfind-heavy.lock .venv/bin/python bench/learned_ablation.py \
+    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.learned_ablation \
         [--db bench/out/bundled.db] [--max-queries 2400] [--folds 5] [--no-write]
 
 Collects the same candidates and features as the training command (same seed and sample),
@@ -19,9 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import OUT, append_results  # noqa: E402
+from bench.corpus import CACHE as OUT, vector_dir
+from bench.results import append_results
 
 GROUPS = {
     "today's score and rank": ("pipeline_rel", "pipeline_rank"),
@@ -47,7 +46,7 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     started = time.perf_counter()
-    searcher = train.open_searcher(args.db, Path(str(args.db) + ".vectors"))
+    searcher = train.open_searcher(args.db, vector_dir(args.db))
     queries, _ = train.training_queries(BUNDLED_CORPUS, searcher.backend())
     if args.max_queries and len(queries) > args.max_queries:
         queries = sorted(random.Random(args.seed).sample(queries, args.max_queries), key=lambda q: q.key)

@@ -1,6 +1,6 @@
 """The learned re-ranker on and off, hybrid mode, every dev set, in one run.
 
-    flock /tmp/paperfind-heavy.lock .venv/bin/python bench/learned_ranking.py \
+    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.learned_ranking \
         [--corpus default|bundled] [--model FILE] [--kinds natural] [--no-write]
 
 Two searchers over the same index and vectors (bench/out/<corpus>.db, as bench/modes_quality.py
@@ -20,22 +20,19 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set, open_searcher, vectors as corpus_vectors
+from bench.metrics import percentile, score, write_run
+from bench.results import append_results
 
-from bench.common import OUT, append_results, load_set, percentile, score, write_run  # noqa: E402
-
-SETS = ("tldr_dev", "title_typo_dev", "author_dev", "topical_dev", "zh_dev")
 OPTIONS = {"author_dev": ("--lenient",)}
 DEPTH = 100
 METRICS = ("nDCG@10", "MRR@10", "R@10")
 
 
 def main() -> None:
-    from paperfind.search.engine import Searcher
     from paperfind.search.fusion import classify_query
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
-    from paperfind.store import Store
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default="default", help="bench/out/NAME.db: default, bundled, ...")
@@ -44,13 +41,11 @@ def main() -> None:
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
-    db = OUT / f"{args.corpus}.db"
-    vectors = Path(str(db) + ".vectors")
-    store = Store(db, readonly=True)
-    root = Path(str(db) + ".index")
+    vectors = corpus_vectors(args.corpus)
+    store, root = ensure_index(args.corpus)
     kinds = tuple(args.kinds.split(",")) if args.kinds else SearchSettings().learned_kinds
-    off = Searcher(store, root, SearchSettings(result_cache=0, learned_ranking=False), vector_dir=vectors)
-    on = Searcher(store, root, SearchSettings(result_cache=0, learned_model=args.model, learned_kinds=kinds),
+    off = open_searcher(root, store, SearchSettings(result_cache=0, learned_ranking=False), vector_dir=vectors)
+    on = open_searcher(root, store, SearchSettings(result_cache=0, learned_model=args.model, learned_kinds=kinds),
                   vector_dir=vectors)
     if on.ranker() is None:
         sys.exit("the learned model could not be loaded (see above)")

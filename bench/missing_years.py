@@ -1,7 +1,7 @@
 """The venue-years added from the 2019-2023 sources: what the sources hold, what we store, why
 they differ. Ingests just those venue-years' files into a fresh database, in one process.
 
-    .venv/bin/python bench/missing_years.py [--no-write]
+    .venv/bin/python -m bench.missing_years [--no-write]
 
 For each venue-year: the papers of its spine (the source that lists every paper: the Paper Copilot
 list with forum ids, the proceedings, airas), how many records each other source gave and how many
@@ -13,17 +13,14 @@ nothing, each reported by ingest with its title.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.corpus import DATA
+from bench.results import append_results
 
-from bench.common import append_results  # noqa: E402
-
-EXTRA = Path(__file__).resolve().parents[2] / "shared" / "data" / "extra"
 H = "papercopilot-paperlists-history"
 # venue-year → (spine file, other files), relative to extra/
 YEARS: dict[tuple[str, int], tuple[str, list[str]]] = {
@@ -47,6 +44,7 @@ YEARS: dict[tuple[str, int], tuple[str, list[str]]] = {
     ("nips", 2021): (f"{H}/nips2021.json.gz",
                      ["neurips-proceedings-thuinanutshell/neurips_abstract_2021.csv.gz"]),
 }
+EXTRA = DATA / "extra"
 
 
 def main() -> None:

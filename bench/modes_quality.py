@@ -1,6 +1,6 @@
 """Lexical, semantic and hybrid search on the development sets, with plain BM25 in the same run.
 
-    .venv/bin/python bench/modes_quality.py [--corpus default|bundled] [--vectors DIR] [--no-write]
+    .venv/bin/python -m bench.modes_quality [--corpus default|bundled] [--vectors DIR] [--no-write]
 
 `default` is bench/out/default.db (the 16,563 paperlists records); `bundled` is
 bench/out/bundled.db (the bundled corpus, 105k papers: the eval keys plus 2019-2026 venues as
@@ -14,44 +14,34 @@ query embedding; appends both tables to bench/RESULTS.md.
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench import baselines
+from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set, open_searcher, vectors as corpus_vectors
+from bench.metrics import score, write_run
+from bench.results import append_results
+from bench.search_quality import DEPTH
 
-from bench.common import OUT, append_results, load_set, score, write_run  # noqa: E402
-from bench.search_quality import DEPTH, Bm25Baseline  # noqa: E402
-
-SETS = ("tldr_dev", "title_typo_dev", "author_dev", "topical_dev", "zh_dev")
 MODES = ("lexical", "semantic", "hybrid")
 OPTIONS = {"author_dev": ("--lenient",)}
 
 
 def main() -> None:
-    from paperfind.index.manager import build_index, index_is_current
-    from paperfind.search.engine import Searcher
     from paperfind.search.settings import SearchSettings
     from paperfind.search.response import SearchRequest
-    from paperfind.store import Store
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default="default", help="bench/out/NAME.db: default, bundled, ...")
     ap.add_argument("--vectors", type=Path, help="vector directory (default: <db>.vectors)")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
-    db = OUT / f"{args.corpus}.db"
-    vectors = args.vectors or Path(str(db) + ".vectors")
-    if not vectors.exists() and not args.vectors:
-        shutil.copytree(OUT / "bundled.db.vectors", vectors)
-    store = Store(db, readonly=True)
-    root = Path(str(db) + ".index")
-    if not index_is_current(root, store.data_version()):
-        build_index(store, root)
-    searcher = Searcher(store, root, SearchSettings(result_cache=0), vector_dir=vectors)  # timed: no cache
-    baseline = Bm25Baseline(list(store.iter_index_docs()))
+    vectors = args.vectors or corpus_vectors(args.corpus)
+    store, root = ensure_index(args.corpus)
+    searcher = open_searcher(root, store, SearchSettings(result_cache=0), vector_dir=vectors)  # timed: no cache
+    baseline = baselines.for_docs(store.iter_index_docs())
     rows, latency = [], {}
     for name in SETS:
         items = load_set(name)

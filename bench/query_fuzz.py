@@ -7,7 +7,7 @@ library run must raise nothing; the HTTP run must answer every query with 200 (o
 parameter out of range) and never 500. Reports the slowest queries, and appends the figures
 to bench/RESULTS.md.
 
-    nice .venv/bin/python bench/query_fuzz.py --db /tmp/paperfind-crash/crash.db
+    nice .venv/bin/python -m bench.query_fuzz --db /tmp/paperfind-crash/crash.db
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import random
 import sqlite3
-import sys
 import time
 import traceback
 from datetime import datetime, timezone
@@ -23,12 +22,11 @@ from pathlib import Path
 
 import httpx
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from bench.corpus import REPO
 
-from paperfind.core import Paperfind  # noqa: E402
-from paperfind.search.response import SearchRequest  # noqa: E402
-from paperfind.settings import Settings  # noqa: E402
+from paperfind.core import Paperfind
+from paperfind.search.response import SearchRequest
+from paperfind.settings import Settings
 
 OPERATORS = ["author:", "venue:", "year:", "year:2017..2019", "year:..2015", "year:9999..1",
              "inst:", "area:", "status:", "title:", "abstract:", "-", "--", "OR", "AND", "NOT",
@@ -182,21 +180,19 @@ def main() -> None:
     papers = pf.store().paper_count()
     words = vocabulary(args.db)
 
-    from bench.readers_during_writes import start_server
-    from bench.web_load import free_port
+    from bench.server import free_port, start_server, stop_server
     started = time.perf_counter()
     lib = library_run(pf, args.library, words, args.seed)
     lib_s = time.perf_counter() - started
     port = free_port()
-    server = start_server(args.db, port)
+    server = start_server(args.db, port, semantic=False)
     try:
         started = time.perf_counter()
         web = http_run(f"http://127.0.0.1:{port}", args.http, words, args.seed + 1)
         web_s = time.perf_counter() - started
         alive = httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=30).status_code
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_server(server)
 
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     slow = lambda rows: "; ".join(f"{ms:.0f} ms for {q[:40]!r}{'…' if len(q) > 40 else ''} "  # noqa: E731
@@ -220,7 +216,7 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
-        from bench.common import append_results
+        from bench.results import append_results
         append_results("Robustness: query fuzz (bench/query_fuzz.py)", text)
     if lib["failures"] or web["failures"]:
         raise SystemExit(1)

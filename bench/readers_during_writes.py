@@ -14,8 +14,8 @@ at its end), then after. Every answer is checked:
 
 Latency (p50/p95/p99/max) is reported per phase and appended to bench/RESULTS.md.
 
-    nice .venv/bin/python bench/readers_during_writes.py            # full data, minutes
-    nice .venv/bin/python bench/readers_during_writes.py --small    # a few files, seconds
+    nice .venv/bin/python -m bench.readers_during_writes            # full data, minutes
+    nice .venv/bin/python -m bench.readers_during_writes --small    # a few files, seconds
 """
 
 from __future__ import annotations
@@ -35,15 +35,13 @@ from pathlib import Path
 
 import httpx
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from bench.corpus import DATA, REPO, index_dir
+from bench.metrics import percentile
+from bench.server import free_port, start_server, stop_server
+from paperfind.core import Paperfind
+from paperfind.search.response import SearchRequest
+from paperfind.settings import Settings
 
-from bench.common import percentile  # noqa: E402
-from paperfind.core import Paperfind  # noqa: E402
-from paperfind.search.response import SearchRequest  # noqa: E402
-from paperfind.settings import Settings  # noqa: E402
-
-DATA = REPO.parent / "shared" / "data"
 BASE_VENUES = ("colm", "corl", "uai", "colt", "aistats")  # the base; the rest is the write
 
 
@@ -175,24 +173,6 @@ def snapshot_checker(db: Path, seen: Observed, stop: threading.Event, every_s: f
     conn.close()
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "paperfind.cli", "serve", "--db", str(db),
-                             "--port", str(port)], cwd=REPO, stdout=subprocess.DEVNULL,
-                            env=_env())
-    deadline = time.monotonic() + 600
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"paperfind serve exited with {proc.returncode}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
-    proc.terminate()
-    raise SystemExit("paperfind serve did not come up")
-
-
 def _env() -> dict[str, str]:
     import os
     return {**os.environ, "PAPERFIND_SEMANTIC": "0"}
@@ -207,16 +187,14 @@ def ingest_cli(db: Path, paths: list[Path], nice: bool = True) -> subprocess.Pop
 def run(db: Path, base: list[Path], write: list[Path], idle_s: float, after_s: float,
         library_threads: int, http_threads: int, pause_s: float = 0.0) -> tuple[Observed, dict]:
     """The whole experiment; returns what the readers saw and a few facts about the run."""
-    from bench.web_load import free_port
-
     if db.exists():
         db.unlink()
-    shutil.rmtree(Path(str(db) + ".index"), ignore_errors=True)
+    shutil.rmtree(index_dir(db), ignore_errors=True)
     pf = Paperfind(Settings(db_path=db, semantic=False))
     pf.ingest(base, progress=False)
     queries = queries_from(db)
     port = free_port()
-    server = start_server(db, port)
+    server = start_server(db, port, semantic=False)
     seen, stop = Observed(), threading.Event()
     threads = [threading.Thread(target=library_reader, args=(pf, queries, seen, stop, k * 37, pause_s))
                for k in range(library_threads)]
@@ -243,8 +221,7 @@ def run(db: Path, base: list[Path], write: list[Path], idle_s: float, after_s: f
         stop.set()
         for t in threads:
             t.join(timeout=60)
-        server.terminate()
-        server.wait(timeout=30)
+        stop_server(server)
     facts["papers"] = pf.store().paper_count()
     return seen, facts
 
@@ -306,7 +283,7 @@ def main() -> None:
     if facts["writer_errors"]:
         print("writer reported:", *facts["writer_errors"][:10], sep="\n  ")
     if not args.no_write and not args.small:
-        from bench.common import append_results
+        from bench.results import append_results
         append_results("Robustness: readers during writes (bench/readers_during_writes.py)", text)
     if seen.errors:
         raise SystemExit(1)

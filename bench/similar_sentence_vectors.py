@@ -18,32 +18,29 @@ stored whole-paper words24 vector's cosine alone is printed for context. Finding
 Figures from ../shared/eval-dev/score.py in pool mode (functions of bench/similar_quality.py);
 vectors are cached under --cache (never in the repository: CSFCube is CC BY-NC 4.0).
 
-    flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/similar_sentence_vectors.py --probe
-    flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/similar_sentence_vectors.py --embed-only
-    nice .venv/bin/python bench/similar_sentence_vectors.py
+    flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.similar_sentence_vectors --probe
+    flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.similar_sentence_vectors --embed-only
+    nice .venv/bin/python -m bench.similar_sentence_vectors
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from bench import similar_quality as sq  # noqa: E402
-from paperfind.embed.onnx_backend import OnnxE5Embedder  # noqa: E402
-from paperfind.embed.retriever import SemanticRetriever  # noqa: E402
-from paperfind.embed.text import document_text, text_hash  # noqa: E402
-from paperfind.index.vectors import quantise  # noqa: E402
-from paperfind.search.aspects import classify_sentences  # noqa: E402
-from paperfind.search.similar import SimilarSettings, add_aspect_words, blend, similarity_signals  # noqa: E402
-from paperfind.text.analyze import Analyzer  # noqa: E402
-from paperfind.text.sentences import split_sentences  # noqa: E402
+from bench import similar_quality as sq
+from bench.corpus import load_set
+from paperfind.embed.onnx_backend import OnnxE5Embedder
+from paperfind.embed.retriever import SemanticRetriever
+from paperfind.embed.text import document_text, text_hash
+from paperfind.text.sentences import split_sentences
+from paperfind.text.analyze import Analyzer
+from paperfind.index.vectors import quantise
+from paperfind.search.aspects import classify_sentences
+from paperfind.search.similar import SimilarSettings, add_aspect_words, blend, similarity_signals
 
 
 class SentenceVectors:
@@ -129,8 +126,8 @@ def main() -> None:
     parser.add_argument("--weights", type=float, nargs="+", default=[0.25, 0.5, 1.0],
                         help="weights of the sentence score beside the product blend")
     args = parser.parse_args()
-    corpus = sq.load_jsonl("csfcube_dev_corpus")
-    items = sq.load_jsonl("csfcube_dev")
+    corpus = load_set("csfcube_dev_corpus")
+    items = load_set("csfcube_dev")
     sentences = {p["key"]: split_sentences(p["abstract"]) for p in corpus}
     every = [s for ss in sentences.values() for s in ss]
     given = [s for it in items for s in it["facet_sentences"]]

@@ -1,6 +1,6 @@
 """Vector retrieval, exact against ANN (faiss HNSW), and hybrid query latency with its embedding share.
 
-    flock /tmp/paperfind-timing.lock nice .venv/bin/python bench/vector_index.py \
+    flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.vector_index \
         --work /tmp/ann [--libraries] [--no-write]
 
 `--work` holds copies of bench/out/{default,bundled}.db with their `.vectors` (this bench writes
@@ -28,19 +28,18 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import shutil  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import RESULTS, load_set  # noqa: E402
+from bench.corpus import load_set, open_searcher
+from bench.results import RESULTS
 
 SETS = ("tldr_dev", "zh_dev", "topical_dev", "title_typo_dev")
 K = 200  # semantic candidates the hybrid route asks for (SearchSettings.rerank_depth)
@@ -209,17 +208,16 @@ def embed_times(threads: int, texts: list[str]) -> list[float]:
 
 def hybrid_rows(label: str, index_root: Path, exact_dir: Path, ann_dir: Path, per_set: int) -> list[tuple]:
     """Hybrid latency per query set: exact, ANN without and with the embedding overlapped."""
-    from paperfind.search.engine import Searcher
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
 
     rows = []
     timed = SearchSettings(result_cache=0)  # time the search, not the response cache
-    searchers = {"exact": Searcher(None, index_root, vector_dir=exact_dir, settings=timed),
-                 "ANN, no overlap": Searcher(None, index_root, vector_dir=ann_dir,
+    searchers = {"exact": open_searcher(index_root, vector_dir=exact_dir, settings=timed),
+                 "ANN, no overlap": open_searcher(index_root, vector_dir=ann_dir,
                                              settings=SearchSettings(overlap_embedding=False,
                                                                      result_cache=0)),
-                 "ANN (default)": Searcher(None, index_root, vector_dir=ann_dir, settings=timed)}
+                 "ANN (default)": open_searcher(index_root, vector_dir=ann_dir, settings=timed)}
     for name, searcher in searchers.items():
         for warm in ("warm up the model", "图神经网络"):  # model, translator and dictionaries load
             searcher.search(SearchRequest(q=warm, limit=10, mode="hybrid"))

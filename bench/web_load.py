@@ -14,7 +14,7 @@ two query mixes:
 The table goes to bench/RESULTS.md. The load generator shares the machine with the server, so
 the figures are a floor for a dedicated server.
 
-    nice .venv/bin/python bench/web_load.py --db paperfind.db --seconds 30 [--workers 2]
+    nice .venv/bin/python -m bench.web_load --db paperfind.db --seconds 30 [--workers 2]
 """
 
 from __future__ import annotations
@@ -24,9 +24,7 @@ import json
 import os
 import random
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.parse
@@ -34,15 +32,15 @@ from pathlib import Path
 
 import httpx
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from bench.common import append_results, percentile  # noqa: E402
-from paperfind.core import Paperfind  # noqa: E402
-from paperfind.search.engine import Searcher  # noqa: E402
-from paperfind.search.response import SearchRequest  # noqa: E402
-from paperfind.search.settings import SearchSettings  # noqa: E402
-from paperfind.settings import Settings  # noqa: E402
+from bench.corpus import REPO
+from bench.metrics import percentile
+from bench.results import append_results
+from bench.server import free_port, start_server, stop_server
+from paperfind.core import Paperfind
+from paperfind.search.engine import Searcher
+from paperfind.search.response import SearchRequest
+from paperfind.search.settings import SearchSettings
+from paperfind.settings import Settings
 
 
 def sample_queries(pf: Paperfind, n: int, seed: int = 7) -> list[str]:
@@ -116,30 +114,6 @@ def wrk(url: str, queries: list[str], clients: int, seconds: float) -> dict:
             "errors": r["non2xx"] + r["socket"]}
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(db: Path, port: int, workers: int = 1) -> subprocess.Popen:
-    cmd = [str(Path(sys.executable).parent / "paperfind"), "serve", "--db", str(db), "--port", str(port),
-           "--workers", str(workers)]
-    proc = subprocess.Popen(cmd, cwd=REPO)
-    deadline = time.monotonic() + 1800  # the first start may build the database
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"paperfind serve exited with {proc.returncode}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    proc.terminate()
-    raise SystemExit("paperfind serve did not come up")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=REPO / "paperfind.db")
@@ -160,7 +134,7 @@ def main() -> None:
     repeating, distinct = pool[:args.queries], pool[args.queries:]
     papers = pf.store().paper_count()
     port = free_port()
-    server = start_server(args.db, port, args.workers)
+    server = start_server(args.db, port, args.workers, timeout=1800)  # the first start may build the database
     url = f"http://127.0.0.1:{port}"
     rows = []
     try:
@@ -180,8 +154,7 @@ def main() -> None:
                 print(f"{mix:>9} {clients:>3} clients: {result['rps']:.0f} req/s, p50 {result['p50']:.1f} ms, "
                       f"p95 {result['p95']:.1f} ms, {result['errors']} errors", flush=True)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_server(server)
 
     table = ["| what | queries | clients | requests | req/s | p50 ms | p95 ms | p99 ms | errors |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -193,7 +166,7 @@ def main() -> None:
             f"in turn; distinct = a new query for every request. {args.seconds:.0f} s per row, "
             f"{args.workers} uvicorn process(es), wrk (1 thread) on the same 2 cores. Measured "
             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average before the run "
-            f"{load_before}. Run: `nice .venv/bin/python bench/web_load.py --workers {args.workers}`.")
+            f"{load_before}. Run: `nice .venv/bin/python -m bench.web_load --workers {args.workers}`.")
     text = "\n".join(table) + "\n" + note
     print(text)
     if not args.no_write:

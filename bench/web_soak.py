@@ -13,7 +13,7 @@ The mix is larger than the server's response cache, so the cache fills, then evi
 requests are computed: a cache that grew without bound or a leak on the search path would show
 as anonymous memory still rising in the last minutes.
 
-    nice .venv/bin/python bench/web_soak.py --db /tmp/paperfind-crash/crash.db --seconds 600
+    nice .venv/bin/python -m bench.web_soak --db /tmp/paperfind-crash/crash.db --seconds 600
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import random
 import sqlite3
-import sys
 import threading
 import time
 from collections import Counter
@@ -31,12 +30,8 @@ from pathlib import Path
 
 import httpx
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from bench.common import percentile  # noqa: E402
-from bench.readers_during_writes import start_server  # noqa: E402
-from bench.web_load import free_port  # noqa: E402
+from bench.metrics import percentile
+from bench.server import free_port, start_server, stop_server
 
 
 def query_mix(db: Path, n: int = 2000, seed: int = 60) -> list[tuple[str, dict[str, str]]]:
@@ -129,7 +124,7 @@ def main() -> None:
     papers = conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
     conn.close()
     port = free_port()
-    server = start_server(args.db, port)
+    server = start_server(args.db, port, semantic=False)
     url = f"http://127.0.0.1:{port}"
     try:
         with httpx.Client(base_url=url, timeout=60) as client:  # warm up: every kind once
@@ -152,8 +147,7 @@ def main() -> None:
         after = rss_mb(server.pid)
         alive = httpx.get(f"{url}/api/stats", timeout=30).status_code
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_server(server)
 
     every = [ms for values in result["latencies"].values() for ms in values]
     errors = sum(result["errors"].values())
@@ -194,7 +188,7 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
-        from bench.common import append_results
+        from bench.results import append_results
         append_results(f"Robustness: {args.seconds:.0f} s soak at {args.clients} clients (bench/web_soak.py)",
                        text)
     if errors:

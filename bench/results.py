@@ -1,0 +1,24 @@
+"""bench/RESULTS.md, where every bench records its table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().with_name("RESULTS.md")
+
+
+def append_results(heading: str, table: str) -> None:
+    """Replace the section `## heading` of bench/RESULTS.md where it stands, or add it at the end.
+
+    In place, so a re-run does not reorder the file and a diff shows only the figures that moved.
+    """
+    text = RESULTS.read_text("utf-8") if RESULTS.exists() else "# Benchmark results\n"
+    section = f"## {heading}\n"
+    body = section + "\n" + table.rstrip("\n") + "\n"
+    start = text.find(section)
+    if start < 0:
+        RESULTS.write_text(text.rstrip("\n") + "\n\n" + body, "utf-8")
+        return
+    end = text.find("\n## ", start + len(section))
+    rest = text[end + 1:] if end >= 0 else ""
+    RESULTS.write_text(text[:start] + body + ("\n" + rest if rest else ""), "utf-8")

@@ -1,0 +1,69 @@
+"""A real `paperfind serve` for the benches that measure HTTP: started on a free port, ready when
+/api/stats answers, stopped on the way out."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Iterator
+
+import httpx
+
+from bench.corpus import REPO
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(db: Path, port: int, workers: int = 1, semantic: bool = True,
+                 timeout: float = 600) -> subprocess.Popen:
+    """`paperfind serve --db DB` on `port`, returned once /api/stats answers (a first start may
+    build the database from the bundled corpus: `timeout` seconds). The server's stderr goes to
+    a temporary file, so a long run cannot block on a full pipe; its end is shown if it stops."""
+    env = {**os.environ, **({} if semantic else {"PAPERFIND_SEMANTIC": "0"})}
+    log = tempfile.TemporaryFile("w+")
+    proc = subprocess.Popen([sys.executable, "-m", "paperfind.cli", "serve", "--db", str(db), "--port", str(port),
+                             "--workers", str(workers)], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                            stderr=log, text=True)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            log.seek(0)
+            raise SystemExit(f"paperfind serve exited with {proc.returncode}:\n{log.read()[-2000:]}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=5).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    proc.terminate()
+    raise SystemExit(f"paperfind serve did not answer within {timeout:.0f} s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@contextlib.contextmanager
+def running_server(db: Path, workers: int = 1, semantic: bool = True, timeout: float = 600) -> Iterator[str]:
+    """The base URL of a server on `db` for the duration of the block."""
+    port = free_port()
+    proc = start_server(db, port, workers=workers, semantic=semantic, timeout=timeout)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_server(proc)
