@@ -16,6 +16,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from paperfind.index.analysis import TextTerms
 from paperfind.index.builder import FORMAT_VERSION, build_into
 from paperfind.index.docs import IndexSource
 from paperfind.index.doctable import DocTable, load_params
@@ -77,8 +78,10 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def build_index(store: IndexSource, root: Path) -> Path:
-    """Build a new index version of `store` under `root` and make it current; returns its path."""
+def build_index(store: IndexSource, root: Path, prepared: TextTerms | None = None) -> Path:
+    """Build a new index version of `store` under `root` and make it current; returns its path.
+
+    `prepared`: texts analysed beforehand (see `build_into`)."""
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
     with open(root / ".build.lock", "w") as lock:
@@ -87,7 +90,7 @@ def build_index(store: IndexSource, root: Path) -> Path:
         target = root / f"v{n}"
         target.mkdir()
         try:
-            build_into(store, target)
+            build_into(store, target, prepared)
             _fsync_tree(target)
         except BaseException:
             shutil.rmtree(target, ignore_errors=True)

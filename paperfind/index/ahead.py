@@ -1,0 +1,81 @@
+"""Analyse a corpus file's texts in a second process while the first writes the store.
+
+A first start builds the database from one file: reading it, writing the store and resolving
+people keep one core busy for half a minute while the other has nothing to do. The index's
+costliest part, cutting every title, abstract and keyword into terms, needs only the texts,
+so a worker reads them from the same file and analyses them meanwhile. The builder takes a
+paper's terms from here only when the paper's texts in the store are exactly the ones
+analysed (`paperfind.index.analysis.text_digest`), and analyses any other paper itself: the
+index is the same as without this, only sooner.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import multiprocessing
+import sys
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+
+from paperfind.index.analysis import TextTerms, analyze_texts
+
+# fork: the worker starts at once with the modules already imported (as ingest's readers do)
+_START_METHOD = "fork" if sys.platform == "linux" else "spawn"
+
+
+class TextsAhead:
+    """The analysed texts of one JSON Lines export, being made in a worker process."""
+
+    def __init__(self, path: Path) -> None:
+        self._pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context(_START_METHOD))
+        self._future: Future | None = self._pool.submit(analyze_export_texts, str(path))
+
+    def result(self) -> TextTerms | None:
+        """The analysis, waiting for it if needed; None if the worker failed (the builder then
+        analyses every paper itself)."""
+        if self._future is None:
+            return None
+        future, self._future = self._future, None
+        try:
+            return future.result()
+        except Exception as exc:  # an optimisation only: say why, build without it
+            print(f"paperfind: texts not analysed ahead ({exc}); the index builds without them",
+                  file=sys.stderr)
+            return None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def export_texts(path: Path | str) -> list[tuple[str, str, list[str]]]:
+    """(title, abstract, keywords) of every line of an export (`.jsonl` or `.jsonl.gz`).
+
+    No checks: a line the store reads otherwise (or refuses) only has a digest the builder
+    finds no paper for."""
+    path = Path(path)
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rb") as fh:
+        blob = fh.read()
+    texts = []
+    for line in blob.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            keywords = data.get("keywords") or []
+            if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
+                continue
+            texts.append((data.get("title") or "", data.get("abstract") or "", keywords))
+        except (ValueError, AttributeError):
+            continue
+    return [t for t in texts if isinstance(t[0], str) and isinstance(t[1], str)]
+
+
+def analyze_export_texts(path: str) -> TextTerms:
+    return analyze_texts(export_texts(path))
