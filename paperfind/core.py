@@ -89,6 +89,8 @@ class Paperfind:
         finally:
             if ahead is not None:
                 ahead.close()
+        if ahead is not None:  # the part of the index build spent waiting for the worker
+            report.timings["index waited"] = ahead.waited
         bundled = bundled_vectors(corpus)
         copied = time.perf_counter()
         if self.settings.semantic and bundled.is_dir() and not self.vector_dir.exists():

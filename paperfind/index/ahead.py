@@ -15,10 +15,12 @@ import gzip
 import json
 import multiprocessing
 import sys
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from paperfind.index.analysis import TextTerms, analyze_texts
+from paperfind.ingest.readahead import gc_paused
 
 # fork: the worker starts at once with the modules already imported (as ingest's readers do)
 _START_METHOD = "fork" if sys.platform == "linux" else "spawn"
@@ -31,6 +33,7 @@ class TextsAhead:
         self._pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
             1, mp_context=multiprocessing.get_context(_START_METHOD))
         self._future: Future | None = self._pool.submit(analyze_export_texts, str(path))
+        self.waited = 0.0  # seconds `result` waited for the worker
 
     def result(self) -> TextTerms | None:
         """The analysis, waiting for it if needed; None if the worker failed (the builder then
@@ -38,6 +41,7 @@ class TextsAhead:
         if self._future is None:
             return None
         future, self._future = self._future, None
+        started = time.perf_counter()
         try:
             return future.result()
         except Exception as exc:  # an optimisation only: say why, build without it
@@ -45,6 +49,7 @@ class TextsAhead:
                   file=sys.stderr)
             return None
         finally:
+            self.waited = time.perf_counter() - started
             self.close()
 
     def close(self) -> None:
@@ -78,4 +83,5 @@ def export_texts(path: Path | str) -> list[tuple[str, str, list[str]]]:
 
 
 def analyze_export_texts(path: str) -> TextTerms:
-    return analyze_texts(export_texts(path))
+    with gc_paused():  # see there; this worker makes lists and dicts, no cycles
+        return analyze_texts(export_texts(path))

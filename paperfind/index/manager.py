@@ -23,6 +23,7 @@ from paperfind.index.doctable import DocTable, load_params
 from paperfind.index.lexical import LexicalIndex
 from paperfind.index.names import NameIndex
 from paperfind.index.spelling import SpellIndex
+from paperfind.ingest.readahead import gc_paused
 
 _VERSION_DIR = re.compile(r"^v(\d+)$")
 
@@ -90,7 +91,8 @@ def build_index(store: IndexSource, root: Path, prepared: TextTerms | None = Non
         target = root / f"v{n}"
         target.mkdir()
         try:
-            build_into(store, target, prepared)
+            with gc_paused():  # a build allocates millions of lists and makes no cycles
+                build_into(store, target, prepared)
             _fsync_tree(target)
         except BaseException:
             shutil.rmtree(target, ignore_errors=True)
