@@ -16,7 +16,6 @@ import json
 import multiprocessing
 import sys
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from paperfind.index.analysis import TextTerms, analyze_texts
@@ -30,32 +29,50 @@ class TextsAhead:
     """The analysed texts of one JSON Lines export, being made in a worker process."""
 
     def __init__(self, path: Path) -> None:
-        self._pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
-            1, mp_context=multiprocessing.get_context(_START_METHOD))
-        self._future: Future | None = self._pool.submit(analyze_export_texts, str(path))
+        context = multiprocessing.get_context(_START_METHOD)
+        self._conn, child_end = context.Pipe(duplex=False)
+        self._process: multiprocessing.process.BaseProcess | None = context.Process(
+            target=_work, args=(str(path), child_end), name="paperfind-texts-ahead", daemon=True)
+        self._process.start()
+        child_end.close()
         self.waited = 0.0  # seconds `result` waited for the worker
 
     def result(self) -> TextTerms | None:
         """The analysis, waiting for it if needed; None if the worker failed (the builder then
         analyses every paper itself)."""
-        if self._future is None:
+        if self._process is None:
             return None
-        future, self._future = self._future, None
         started = time.perf_counter()
         try:
-            return future.result()
-        except Exception as exc:  # an optimisation only: say why, build without it
-            print(f"paperfind: texts not analysed ahead ({exc}); the index builds without them",
-                  file=sys.stderr)
-            return None
+            outcome, value = self._conn.recv()
+        except (EOFError, OSError) as exc:  # the worker died without a word
+            outcome, value = "error", f"the worker ended ({exc or 'no result'})"
         finally:
             self.waited = time.perf_counter() - started
             self.close()
+        if outcome != "ok":  # an optimisation only: say why, build without it
+            print(f"paperfind: texts not analysed ahead ({value}); the index builds without them",
+                  file=sys.stderr)
+            return None
+        return value
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the worker if it is still at work (the build no longer wants it)."""
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.terminate()
+            self._process.join()
+            self._process = None
+            self._conn.close()
+
+
+def _work(path: str, conn) -> None:
+    try:
+        result = ("ok", analyze_export_texts(path))
+    except Exception as exc:
+        result = ("error", f"{type(exc).__name__}: {exc}")
+    conn.send(result)
+    conn.close()
 
 
 def export_texts(path: Path | str) -> list[tuple[str, str, list[str]]]:

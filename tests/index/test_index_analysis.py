@@ -120,9 +120,18 @@ def test_an_export_is_analysed_ahead_in_a_worker(colt_store, tmp_path):
     assert export_texts(odd) == texts[:3]
 
 
-def test_a_failed_worker_leaves_the_build_to_the_builder(tmp_path, capsys):
+def test_a_failed_worker_leaves_the_build_to_the_builder(colt_store, tmp_path, capsys):
     assert TextsAhead(tmp_path / "missing.jsonl.gz").result() is None
-    assert "not analysed ahead" in capsys.readouterr().err
+    assert "not analysed ahead (FileNotFoundError" in capsys.readouterr().err
+
+    # a build that stops first (Ctrl-C, an error) stops the worker too
+    export = tmp_path / "colt.jsonl.gz"
+    write_export(iter_export(colt_store.conn), export)
+    ahead = TextsAhead(export)
+    process = ahead._process
+    ahead.close()
+    assert process is not None and not process.is_alive()
+    assert ahead.result() is None and capsys.readouterr().err == ""
 
 
 def test_a_first_start_analysing_ahead_builds_the_same_database_and_index(tmp_path, capsys):
