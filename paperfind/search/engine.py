@@ -87,12 +87,10 @@ class Searcher:
     def __init__(self, store=None, index_root: Path | str | None = None,
                  settings: SearchSettings | None = None, vector_dir: Path | str | None = None) -> None:
         if index_root is None:
-            raise ValueError("Searcher needs an index_root (the database path + '.index')")
+            raise ValueError("Searcher needs an index_root (Settings.index_dir)")
         self.store = store
         self.root = Path(index_root)
-        root = str(self.root)
-        self.vector_dir = Path(vector_dir) if vector_dir else (
-            Path(root[:-len(".index")] + ".vectors") if root.endswith(".index") else None)
+        self.vector_dir = Path(vector_dir) if vector_dir else None  # None: lexical only
         self._semantic = None
         self._translator = None
         self.settings = settings or SearchSettings()
@@ -194,13 +192,6 @@ class Searcher:
         """What the current answers are computed from: the index version and the vectors'
         generation; a response cached under another generation is never served."""
         return (self._loaded_name, self._semantic.generation if self._semantic is not None else None)
-
-    def is_stale(self) -> bool:
-        """Whether the store has data the loaded index does not (an ingest since the build)."""
-        backend = self.backend()
-        if self.store is None or backend is None:
-            return False
-        return int(self._store().data_version()) != backend.data_version
 
     def similar(self, key: str, limit: int = 10, aspect: str | None = None) -> list[dict]:
         """Papers like `key` (never its other versions), as result cards with their reasons;
