@@ -209,14 +209,10 @@ class Paperfind:
     def searcher(self) -> Any:
         """The shared searcher; it reloads the index by itself when a newer one appears."""
         from paperfind.search.engine import Searcher
-        from paperfind.search.settings import SearchSettings
 
         with self._searcher_lock:
             if self._searcher is None:
                 self._searcher = Searcher(self.store, self.settings.index_dir,
-                                          SearchSettings(use_vectors=self.settings.semantic,
-                                                         embed_runtime=self.settings.embed_runtime,
-                                                         embed_threads=self.settings.embed_threads,
-                                                         learned_ranking=self.settings.learned_ranking),
+                                          self.settings.searcher_settings(),
                                           vector_dir=self.settings.vector_dir)
             return self._searcher

@@ -7,32 +7,17 @@ opaque integer handles ("rows") that a backend defines; keys are the public ids.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
 from paperfind.index.manager import IndexVersion
 from paperfind.index.names import PersonMatch
+from paperfind.search.filters import Filters
 
 # A lexical query: groups of alternatives, each alternative (field, term, boost).
 TermGroup = list[tuple[str, str, float]]
-
-
-@dataclass
-class Filters:
-    """Resolved filter values (already lists of accepted labels)."""
-
-    venues: list[str] = field(default_factory=list)
-    year_from: int | None = None
-    year_to: int | None = None
-    insts: list[str] = field(default_factory=list)
-    areas: list[str] = field(default_factory=list)
-    statuses: list[str] = field(default_factory=list)
-
-    def empty(self) -> bool:
-        return not (self.venues or self.insts or self.areas or self.statuses
-                    or self.year_from is not None or self.year_to is not None)
 
 
 @dataclass

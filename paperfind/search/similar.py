@@ -38,6 +38,7 @@ import numpy as np
 
 from paperfind.index.tokenize import Analyzer
 from paperfind.ingest.text import normalize_title
+from paperfind.limits import MAX_PAGE_SIZE
 from paperfind.search.backend import SearchBackend
 
 SCORE_DECIMALS = 6
@@ -56,7 +57,6 @@ class SimilarSettings:
     authors_weight: float = 0.05  # all people shared: a nudge among topical equals
     keywords_weight: float = 1.0  # a keyword shared counts twice (the text field has them too)
     max_terms: int = 64  # the paper's strongest terms that make its lexical query
-    max_limit: int = 100
     # With an aspect (bench/similar_quality.py, CSFCube dev, each step within ~0.02 = noise):
     # the aspect's sentences count at weight 1 and the whole title + abstract beside them at
     # this weight (the topic still matters: 0 did worse); meaning stays the stored whole-paper
@@ -313,7 +313,7 @@ def similar_papers(backend: SearchBackend, key: str, limit: int = 10, *,
     row = backend.row_of(key)
     if row < 0:
         raise UnknownPaper(key)
-    limit = max(0, min(int(limit), settings.max_limit))
+    limit = max(0, min(int(limit), MAX_PAGE_SIZE))
     if limit == 0:
         return []
     if semantic is None:
