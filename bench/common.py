@@ -51,14 +51,15 @@ def _split(value: str) -> list[str]:
 
 
 def _slug(name: str) -> str:
-    from paperfind.index.tokenize import fold_name
+    from paperfind.text.names import fold_name
     return "-".join(fold_name(name).split())
 
 
 def load_raw_source(files: list[tuple[Path, str, int]], limit_per_file: int | None = None):
     """A `DocsSource` read straight from paperlists files (a stand-in for the store)."""
-    from paperfind.index.docs import AuthorEntry, DocsSource, IndexDoc
-    from paperfind.index.tokenize import fold_name
+    from paperfind.index.docs import DocsSource
+    from paperfind.model import AuthorEntry, IndexDoc
+    from paperfind.text.names import fold_name
 
     people: dict[str, int] = {}
     names: dict[int, Counter] = defaultdict(Counter)

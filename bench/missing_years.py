@@ -50,8 +50,8 @@ YEARS: dict[tuple[str, int], tuple[str, list[str]]] = {
 
 
 def main() -> None:
+    from paperfind.catalog.venues import display_name
     from paperfind.ingest.run import ingest_paths
-    from paperfind.ingest.venues import display_name
     from paperfind.store import Store
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -157,10 +157,10 @@ def main() -> None:
     from paperfind.embed.queries import QueryEncoder
     from paperfind.embed.runtime import make_embedder
     from paperfind.index.vectors import VectorIndex
-    from paperfind.search.crosslingual import ZhEnTranslator
     from paperfind.search.engine import Searcher
     from paperfind.search.settings import SearchSettings
     from paperfind.store import Store
+    from paperfind.text.translate import ZhEnTranslator
     from bench.search_quality import Bm25Baseline
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

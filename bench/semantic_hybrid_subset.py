@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from semantic_corpus import load_set  # noqa: E402
 from semantic_quality import dense, keys_of, metrics  # noqa: E402
 
-from paperfind.search.crosslingual import ZhEnTranslator  # noqa: E402
 from paperfind.search.fusion import QUERY_KINDS, classify_query, fuse  # noqa: E402
+from paperfind.text.translate import ZhEnTranslator  # noqa: E402
 
 
 def lexical_lists(index: Path, queries: list[str], allowed: set[str]) -> list[list[tuple[str, float]]]:

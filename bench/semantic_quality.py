@@ -19,7 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from semantic_corpus import default_corpus, load_set  # noqa: E402
 
-from paperfind.search.crosslingual import ZhEnTranslator  # noqa: E402
+from paperfind.text.translate import ZhEnTranslator  # noqa: E402
 
 
 def metrics(runs: list[list[str]], queries: list[dict]) -> str:

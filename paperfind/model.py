@@ -1,8 +1,7 @@
-"""The normalised paper record: the one shape every reader yields and the store takes.
+"""The shapes passed between stages, so no stage sees another's quirks.
 
-Every source format (Paper Copilot paperlists, paperfind's own JSON Lines export, the
-recent-venue adapters) is turned into a `Record` by its reader, so the store, the index
-and the search never see a source's quirks.
+Readers yield a `Record` per paper (or a `BadRecord`, and the rest of the file still goes in);
+the store hands the index an `IndexDoc` per paper and an `AuthorEntry` per person.
 """
 
 from __future__ import annotations
@@ -43,7 +42,7 @@ class Record:
     """One paper as a source describes it, normalised.
 
     `venue` is the lower-case folder name of the paperlists data (`nips`, `iclr`), which is
-    also the prefix of the paper key; display names come from `venues.display_name`.
+    also the prefix of the paper key; display names come from `catalog.venues.display_name`.
     """
 
     venue: str
@@ -128,6 +127,53 @@ class Record:
         if not isinstance(values.get("links", {}), dict):
             raise ValueError("field 'links' must be an object")
         return cls(**values)
+
+
+@dataclass(frozen=True)
+class BadRecord:
+    """One record of a file that was skipped, with the reason a user can act on."""
+
+    source: str
+    index: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: record {self.index}: {self.reason}"
+
+
+@dataclass
+class IndexDoc:
+    """One paper as the search index sees it: searchable text plus filter/facet values."""
+
+    key: str
+    title: str
+    abstract: str
+    authors: list[str]
+    author_ids: list[int]  # same order as `authors`; the store's person ids
+    keywords: list[str]
+    venue: str  # lower-case venue slug, `iclr`
+    venue_name: str  # display name, `ICLR`
+    year: int
+    status: str
+    area: str
+    institutions: list[str]  # institution slugs
+    citations: int | None
+    work_id: int
+    track: str = ""  # the venue's track, shown where a paper has no area
+    links: dict[str, str] = field(default_factory=dict)  # pdf, openreview, site, ...: on its card
+
+
+@dataclass
+class AuthorEntry:
+    """One resolved person: what an author card shows and what name lookups match."""
+
+    id: int
+    slug: str
+    name: str
+    aliases: list[str] = field(default_factory=list)
+    paper_count: int = 0
+    institutions: list[str] = field(default_factory=list)  # slugs, most frequent first
+    years: tuple[int, int] = (0, 0)
 
 
 def _plain(record: "Record") -> dict[str, Any]:

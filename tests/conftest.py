@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Generator
+from typing import Any, Callable, Generator
 
 import pytest
 
-from tests.realdata import REAL_DATA, real_data_missing
+from tests.realdata import REAL_DATA, load_paperlist, real_data_missing
 
 REQUIRE_ENV = "PAPERFIND_REQUIRE_REALDATA"
 _skipped = pytest.StashKey[list[str]]()
@@ -76,3 +76,17 @@ def bundled_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert app.ensure_database(progress=False) is True
     app.refresh_index(progress=False)
     return app.settings.db_path
+
+
+@pytest.fixture(scope="session")
+def raw_record() -> Callable[..., dict[str, Any]]:
+    """`raw_record("3dv", 2025, "05T81ScPFb")`: the raw JSON object of a paperlists slice with
+    that id (or other field)."""
+    cache: dict[tuple[str, int], list[dict[str, Any]]] = {}
+
+    def find(venue: str, year: int, ident: str, field: str = "id") -> dict[str, Any]:
+        if (venue, year) not in cache:
+            cache[venue, year] = load_paperlist(venue, year)
+        return next(r for r in cache[venue, year] if r.get(field) == ident)
+
+    return find

@@ -17,7 +17,8 @@ from collections import OrderedDict
 import numpy as np
 
 from paperfind.embed.base import Embedder
-from paperfind.search.crosslingual import ZhEnTranslator, has_han
+from paperfind.text.fold import has_han
+from paperfind.text.translate import ZhEnTranslator
 
 
 class QueryEncoder:

@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 
 from paperfind.embed.base import Embedder
-from paperfind.embed.runtime import make_embedder
 from paperfind.embed.queries import QueryEncoder
+from paperfind.embed.runtime import make_embedder
 from paperfind.index.ann import ANN_PARAMS_FILE
 from paperfind.index.vectors import AlignedVectors, VectorIndex, VectorIndexError, generations
-from paperfind.search.crosslingual import ZhEnTranslator
+from paperfind.text.translate import ZhEnTranslator
 
 _EMPTY = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32))
 

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from paperfind.index.tokenize import Analyzer
+from paperfind.text.analyze import Analyzer
 
 KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
 _BREAK_WORD = "\x00"  # stands for KEYWORD_BREAK among the words (no word is "\x00")

@@ -21,7 +21,7 @@ from paperfind.index.lexical import (FIELD_PARAMS, TEXT_FIELD_PARAMS, TEXT_K1, L
 from paperfind.index.names import NameIndex
 from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
-from paperfind.index.tokenize import Analyzer
+from paperfind.text.analyze import Analyzer
 
 FORMAT_VERSION = 10  # 5: stored papers carry their authors' public slugs; 6: and their track;
 # 7: people's last year and same-name groups (name-query evidence); joined stems of

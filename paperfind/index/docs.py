@@ -1,4 +1,4 @@
-"""The shapes the store hands to the index builder.
+"""What the index builder reads from: the store, or any source of the two streams of `model`.
 
 The index never reads SQL: the store flattens each paper into an `IndexDoc` and each resolved
 person into an `AuthorEntry`, so the index (and a future distributed engine) can be rebuilt from
@@ -7,43 +7,9 @@ any source that yields these two streams.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Protocol
 
-
-@dataclass
-class IndexDoc:
-    """One paper as the search index sees it: searchable text plus filter/facet values."""
-
-    key: str
-    title: str
-    abstract: str
-    authors: list[str]
-    author_ids: list[int]  # same order as `authors`; the store's person ids
-    keywords: list[str]
-    venue: str  # lower-case venue slug, `iclr`
-    venue_name: str  # display name, `ICLR`
-    year: int
-    status: str
-    area: str
-    institutions: list[str]  # institution slugs
-    citations: int | None
-    work_id: int
-    track: str = ""  # the venue's track, shown where a paper has no area
-    links: dict[str, str] = field(default_factory=dict)  # pdf, openreview, site, ...: on its card
-
-
-@dataclass
-class AuthorEntry:
-    """One resolved person: what an author card shows and what name lookups match."""
-
-    id: int
-    slug: str
-    name: str
-    aliases: list[str] = field(default_factory=list)
-    paper_count: int = 0
-    institutions: list[str] = field(default_factory=list)  # slugs, most frequent first
-    years: tuple[int, int] = (0, 0)
+from paperfind.model import AuthorEntry, IndexDoc
 
 
 class IndexSource(Protocol):

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from paperfind.index.docs import AuthorEntry
 from paperfind.index.strings import JsonRecords, StringTable, load_array
-from paperfind.index.tokenize import fold_name, has_han
+from paperfind.model import AuthorEntry
+from paperfind.text.fold import has_han
+from paperfind.text.names import fold_name
 
 # form kinds, with how much a match of that kind says "this is the person"
 FULL, REVERSED, JOINED, FIRST_LAST, INITIAL, PINYIN = range(6)

@@ -18,9 +18,9 @@ import zlib
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
-from paperfind.ingest.text import text_problem, usable_id
-from paperfind.model import Record
+from paperfind.ingest.errors import SourceError
+from paperfind.model import BadRecord, Record
+from paperfind.text.clean import text_problem, usable_id
 
 _TEXT_FIELDS = ("source_id", "title", "abstract", "tldr", "status", "track", "area", "bibtex",
                 "forum_id", "source", "key")
@@ -31,6 +31,10 @@ _KEY = re.compile(r"[a-z0-9_-]+\d{4}:[^\s/?#%\\]{1,200}")  # `usable_id` after t
 _MIN_YEAR, _MAX_YEAR = 1900, 2100
 _MAX_CITATIONS = 10**9
 _MAX_ITEMS = 5000  # authors, keywords or affiliations of one paper
+
+
+def matches(path: Path) -> bool:
+    return path.name.endswith((".jsonl", ".jsonl.gz"))
 
 
 def read_export(path: Path) -> Iterator[Record | BadRecord]:

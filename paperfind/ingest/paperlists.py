@@ -21,12 +21,12 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
-from paperfind.ingest.institutions import resolve_affiliation
-from paperfind.ingest.names import clean_name, split_authors
-from paperfind.ingest.text import clean_text, clean_title, text_problem, usable_id
-from paperfind.ingest.venues import normalize_status
-from paperfind.model import Affiliation, AuthorSlot, Record
+from paperfind.catalog.institutions import resolve_affiliation
+from paperfind.catalog.venues import normalize_status
+from paperfind.ingest.errors import SourceError
+from paperfind.model import Affiliation, AuthorSlot, BadRecord, Record
+from paperfind.text.clean import clean_text, clean_title, text_problem, usable_id
+from paperfind.text.names import clean_name, split_authors
 
 _FILE_NAME = re.compile(r"([a-z0-9]+?)(\d{4})\.json(?:\.gz)?", re.IGNORECASE)
 _MARKDOWN_LINK = re.compile(r"\]\((https?://[^)\s]+)\)")
@@ -44,6 +44,16 @@ _MAX_CITATIONS = 10**9  # beyond any real count; larger numbers are a broken fie
 
 class _BadField(Exception):
     """A record-level problem; its message becomes the `BadRecord` reason."""
+
+
+def matches(path: Path) -> bool:
+    return path.name.endswith((".json", ".json.gz"))
+
+
+def read_file(path: Path) -> Iterator[Record | BadRecord]:
+    """The records of a paper list named `<venue><year>.json[.gz]`."""
+    venue, year = venue_year_from_path(path)
+    return read_paperlists(path, venue, year)
 
 
 def venue_year_from_path(path: Path | str) -> tuple[str, int]:

@@ -20,13 +20,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
 from paperfind.ingest.errors import SourceError
+from paperfind.ingest.readers import Reader, choose_reader
 from paperfind.store.db import Prepared, prepare
-
-if TYPE_CHECKING:
-    from paperfind.ingest.run import Reader
 
 # files read beyond the one being written, per worker: enough that the writer never waits,
 # few enough that memory stays at a few files' records
@@ -42,7 +40,7 @@ class FileJob:
     """One file of an ingest run: where it is, how to read it, and whether it must be read."""
 
     path: Path
-    reader: "Reader"
+    reader: Reader
     source: str = ""  # the resolved path, the file's name in the store
     sha: str = ""
     size: int = 0
@@ -58,14 +56,12 @@ class FileJob:
         return read_source(self.path, self.source, self.reader)
 
 
-def read_source(path: Path | str, source: str, reader: "Reader | None" = None) -> Prepared:
+def read_source(path: Path | str, source: str, reader: Reader | None = None) -> Prepared:
     """Read one file and prepare its records; a file that cannot be read is a `SourceError`.
 
-    Runs in a worker process too, where the reader is chosen again (readers are closures,
-    which do not cross a process boundary).
+    Runs in a worker process too, where the reader is chosen again from the path (only the
+    path and the source name are sent).
     """
-    from paperfind.ingest.run import choose_reader
-
     path = Path(path)
     reader = reader or choose_reader(path)
     try:

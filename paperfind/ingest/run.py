@@ -11,26 +11,17 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.readahead import FileJob, gc_paused, read_ahead
-from paperfind.model import Record
+from paperfind.ingest.readers import Reader, choose_reader
+from paperfind.model import BadRecord
 from paperfind.store import SourceSummary, Store
 from paperfind.store.people import resolve_people
 
-ReadFn = Callable[[Path], Iterator[Record | BadRecord]]
 _DATA_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz", ".csv", ".csv.gz", ".tsv",
                   ".tsv.gz", ".md.gz", ".yml", ".yml.gz")
 _NOT_DATA = {"MANIFEST.tsv"}
-
-
-@dataclass(frozen=True)
-class Reader:
-    name: str
-    read: ReadFn
-    priority: int = 0
-    title_only: bool = False
 
 
 @dataclass
@@ -66,27 +57,6 @@ def discover(paths: list[Path]) -> list[Path]:
 
 def _is_data(path: Path) -> bool:
     return path.name not in _NOT_DATA and path.name.endswith(_DATA_SUFFIXES)
-
-
-def choose_reader(path: Path) -> Reader:
-    """The reader for a file, by the source it comes from, else by its format."""
-    from paperfind.ingest import extra, jsonl, paperlists
-
-    adapter = extra.find_adapter(path)
-    if adapter is not None:
-        return Reader(adapter.name, adapter.read, adapter.priority, adapter.title_only)
-    name = path.name
-    if name.endswith((".jsonl", ".jsonl.gz")):
-        return Reader("paperfind-jsonl", jsonl.read_export, priority=50)
-    if name.endswith((".json", ".json.gz")):
-        try:
-            venue, year = paperlists.venue_year_from_path(path)
-        except ValueError as exc:
-            raise SourceError(str(path), str(exc)) from None
-        return Reader("paperlists", lambda p: paperlists.read_paperlists(p, venue, year),
-                      priority=40)
-    raise SourceError(str(path), "not a format paperfind reads "
-                      "(.json/.json.gz paper lists, .jsonl/.jsonl.gz exports, or a known source)")
 
 
 def file_sha256(path: Path) -> str:

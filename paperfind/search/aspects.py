@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paperfind.embed.text import split_sentences
+from paperfind.text.sentences import split_sentences
 
 ASPECTS = ("background", "method", "result")
 

@@ -19,13 +19,12 @@ import numpy as np
 
 from paperfind.cards import best_first, version_order
 from paperfind.index.manager import IndexVersion, build_index, current_name, open_index
-from paperfind.index.tokenize import Analyzer, has_han
 from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE
 from paperfind.search.backend import IndexBackend, SearchBackend
 from paperfind.search.cache import ResultCache, request_key
 from paperfind.search.filters import Filters, merge_filters
-from paperfind.search.highlight import Marker
 from paperfind.search.fusion import classify_query
+from paperfind.search.highlight import Marker
 from paperfind.search.hybrid import fuse_rows
 from paperfind.search.learned import (DEFAULT_MODEL, FEATURES, FirstStage, LearnedRanker, ModelError,
                                       candidate_features, learned_relevance)
@@ -38,9 +37,11 @@ from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchRespon
                                        hit, suggestion_text)
 from paperfind.search.settings import SearchSettings
 from paperfind.search.trend import WorkCounter, WorkCounts, trend, work_facets
+from paperfind.text.analyze import Analyzer
+from paperfind.text.fold import has_han
 
 if TYPE_CHECKING:
-    from paperfind.search.crosslingual import ZhEnTranslator
+    from paperfind.text.translate import ZhEnTranslator
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
 
@@ -136,7 +137,7 @@ class Searcher:
         """The English the lexical route searches for a Chinese query (the corpus is English)."""
         if not has_han(q.text):
             return None
-        from paperfind.search.crosslingual import lexical_query_text
+        from paperfind.text.translate import lexical_query_text
 
         english = lexical_query_text(q.text, self.translator())
         return english if english != q.text else None
@@ -145,7 +146,7 @@ class Searcher:
         """The zh→en translator, one for both routes: each holds a jieba dictionary and CC-CEDICT
         (a second copy cost a second of start-up and its memory)."""
         if self._translator is None:
-            from paperfind.search.crosslingual import ZhEnTranslator
+            from paperfind.text.translate import ZhEnTranslator
 
             self._translator = ZhEnTranslator()
         return self._translator

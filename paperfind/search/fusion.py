@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paperfind.search.crosslingual import han_share
+from paperfind.text.fold import han_share
+from paperfind.text.stopwords import CLASSIFIER_STOPWORDS
 
 # (paper key or index row, score), best first; keys must sort consistently (rows sorted by key do)
 Ranked = Sequence[tuple[Any, float]]
@@ -35,8 +36,6 @@ NEAR_TIE_RANKS = 3  # a near-tie is settled among this many lexical leaders (2-5
 _WORD = re.compile(r"[^\W\d_][\w'\-.]*", re.UNICODE)
 _NAME_PART = re.compile(r"^(?:[A-Z][a-z'\-]+|[A-Z]\.?|[A-Z][a-z]+-[A-Z][a-z]+|(?:van|von|de|der|da|di|del|le|la))$")
 _LOWER_NAME_PART = re.compile(r"^[a-z][a-z'\-]+$")
-_STOP = frozenset("a an and are as at be by can do does for from how in is it of on or the to what when "
-                  "which why with we our using via towards toward into under over".split())
 
 
 @dataclass(frozen=True)
@@ -67,9 +66,16 @@ QUERY_KINDS: dict[str, QueryKind] = {
 
 
 def looks_like_name(query: str) -> bool:
-    """A person's name: 2-4 name-shaped words ("Yuval Tassa", "D. Jain", "tomas lozano-perez")."""
+    """A person's name: 2-4 name-shaped words ("Yuval Tassa", "D. Jain", "tomas lozano-perez").
+
+    The other rule, `plan.find_people`, asks the name index whether the words name someone in
+    the corpus, and the engine passes its answer as `kind` where it has one. This one reads the
+    text alone and answers a different question, so it stays: a name nobody in the corpus has
+    ("Zorblax Quuxington", no lexical match) must get no papers by meaning either, and the
+    benches classify queries without an index.
+    """
     parts = query.split()
-    if not 2 <= len(parts) <= 4 or any(p.lower() in _STOP for p in parts):
+    if not 2 <= len(parts) <= 4 or any(p.lower() in CLASSIFIER_STOPWORDS for p in parts):
         return False
     if all(_NAME_PART.match(p) for p in parts):
         return True
@@ -83,7 +89,7 @@ def classify_query(query: str) -> QueryKind:
     if looks_like_name(query.strip()):
         return QUERY_KINDS["name"]
     words = _WORD.findall(query)
-    content = [w for w in words if w.lower() not in _STOP]
+    content = [w for w in words if w.lower() not in CLASSIFIER_STOPWORDS]
     if len(words) <= 4 or len(content) == len(words) and len(words) <= 6:
         return QUERY_KINDS["keywords"]
     return QUERY_KINDS["natural"]

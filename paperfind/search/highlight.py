@@ -13,7 +13,8 @@ from __future__ import annotations
 import html
 import re
 
-from paperfind.index.tokenize import HAN, Analyzer, fold
+from paperfind.text.analyze import Analyzer
+from paperfind.text.fold import HAN, fold
 
 _HAN_CHAR = re.compile(f"[{HAN}]")
 SNIPPET_CHARS = 240

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 
 from paperfind.index.lexical import idf
 from paperfind.index.names import INITIAL, PersonMatch
-from paperfind.index.tokenize import Analyzer, fold_name, has_han
 from paperfind.search.backend import SearchBackend, TermGroup
 from paperfind.search.query import ParsedQuery
+from paperfind.text.analyze import Analyzer
+from paperfind.text.fold import has_han
+from paperfind.text.names import fold_name
 
 # Query-time boosts. "text" is the BM25F field over title + abstract + keywords; the separate
 # title/abstract/keyword fields are there for `title:` and for optional extra emphasis.
@@ -151,7 +153,11 @@ def idf_of_groups(plan: QueryPlan, backend: SearchBackend) -> list[float]:
 
 
 def find_people(text: str, backend: SearchBackend) -> tuple[list[PersonMatch], bool]:
-    """People named by the query: the whole text first, else any 2-4 word window."""
+    """People named by the query: the whole text first, else any 2-4 word window.
+
+    The name index decides; `fusion.looks_like_name` is the text-only rule for names nobody in
+    the corpus has (see there why both exist).
+    """
     if not text.strip():
         return [], False
     if has_han(text):

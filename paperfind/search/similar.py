@@ -36,10 +36,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from paperfind.index.tokenize import Analyzer
-from paperfind.ingest.text import normalize_title
 from paperfind.limits import MAX_PAGE_SIZE
 from paperfind.search.backend import SearchBackend
+from paperfind.text.analyze import Analyzer
+from paperfind.text.clean import normalize_title
 
 SCORE_DECIMALS = 6
 SIGNALS = ("words", "meaning", "aspect", "authors", "keywords")

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from paperfind.ingest.errors import BadRecord
-from paperfind.model import Record, content_digest, content_key, paper_key
+from paperfind.model import BadRecord, Record, content_digest, content_key, paper_key
 from paperfind.store import papers as paper_rows
 from paperfind.store.read import ReadMixin
 from paperfind.store.schema import migrate

@@ -18,8 +18,8 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from paperfind.ingest.names import fold_name, initial_form
 from paperfind.model import AuthorSlot, Record
+from paperfind.text.names import initial_form, name_key
 
 MIN_ABSTRACT_CHARS = 50  # below this an "abstract" is a placeholder or a fragment
 _ELLIPSIS = ("...", "…")
@@ -77,7 +77,7 @@ def _complete_slots(slots: list[AuthorSlot], others: list[Record]) -> list[Autho
     for record in others:
         seen = set()
         for slot in record.authors:
-            key = fold_name(slot.name)
+            key = name_key(slot.name)
             if key and key not in seen:
                 seen.add(key)
                 by_name.setdefault(key, []).append(slot)
@@ -89,7 +89,7 @@ def _complete_slots(slots: list[AuthorSlot], others: list[Record]) -> list[Autho
         if not by_name:
             out.append(slot)
             continue
-        for other in by_name.get(fold_name(slot.name), []):
+        for other in by_name.get(name_key(slot.name), []):
             if not slot.affiliations and other.affiliations:
                 slot.affiliations = list(other.affiliations)
             if not slot.profile_id and other.profile_id:
@@ -136,7 +136,7 @@ def merge_records(records: list[Record]) -> Record:
 def _name_keys(slot: AuthorSlot) -> set[str]:
     """Keys under which two spellings of one name meet: the folded name, initials + last
     name, and first + last name (so "Bruce W McIntosh" meets "Bruce McIntosh")."""
-    folded = fold_name(slot.name)
+    folded = name_key(slot.name)
     if not folded:
         return set()
     tokens = folded.split()

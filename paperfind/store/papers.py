@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from paperfind.ingest.institutions import institution_display
-from paperfind.ingest.names import fold_name
-from paperfind.ingest.text import normalize_title
-from paperfind.ingest.venues import display_name
+from paperfind.catalog.institutions import institution_display
+from paperfind.catalog.venues import display_name
 from paperfind.model import Affiliation, Record
 from paperfind.store import merge as merge_policy
 from paperfind.store.merge import merge_records
+from paperfind.text.clean import normalize_title
+from paperfind.text.names import name_key
 
 _CHILD_TABLES = ("paper_affiliations", "paper_authors", "keywords")
 
@@ -131,7 +131,7 @@ class _Rows:
         if paper.venue not in self.venues:
             self.venues[paper.venue] = (paper.venue, display_name(paper.venue))
         for pos, slot in enumerate(paper.authors):
-            fold = fold_name(slot.name)
+            fold = name_key(slot.name)
             self.authors.append((paper_id, pos, slot.name, fold, slot.profile_id,
                                  slot.alias_profile_id, kept.get((pos, fold))))
             for seq, aff in enumerate(slot.affiliations):

@@ -8,12 +8,11 @@ different profile ids, so two people who share a name stay apart unless a source
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections import Counter, defaultdict
 from typing import NamedTuple
 
-from anyascii import anyascii
+from paperfind.text.fold import slugify
 
 
 class Slot(NamedTuple):
@@ -62,11 +61,6 @@ def match_key(name_fold: str) -> str:
     if len(tokens) <= 2:
         return " ".join(tokens)
     return f"{tokens[0]} {tokens[-1]}"
-
-
-def slugify(name: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", anyascii(name).lower()).strip("-")
-    return slug or "author"
 
 
 def resolve_people(conn: sqlite3.Connection) -> int:
@@ -178,7 +172,7 @@ def _write_people(conn: sqlite3.Connection, slots: list[Slot], clusters: _Cluste
             names = sorted(counts)
             papers = len({slots[i].paper_id for i in idxs})
             first_key = min(slots[i].paper_key for i in idxs)
-        people.append((slugify(display), -papers, first_key, display, slots[idxs[0]].name_fold,
+        people.append((slugify(display, empty="author"), -papers, first_key, display, slots[idxs[0]].name_fold,
                        clusters.profile[root] or "", papers, names, idxs))
     people.sort()
     conn.execute("BEGIN IMMEDIATE")

@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from typing import Any, Iterator
 
 from paperfind.cards import best_first, fold_works, paper_card
-from paperfind.index.docs import AuthorEntry, IndexDoc
+from paperfind.model import AuthorEntry, IndexDoc
 
 _CARD_SQL = ("SELECT id, key, title, abstract, venue, year, status, track, area, citations, links, "
              "authors_ordered, work_id, keywords, tldr, bibtex, forum_id FROM papers")

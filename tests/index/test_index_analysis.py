@@ -17,7 +17,7 @@ from paperfind.index.ahead import TextsAhead, export_texts
 from paperfind.index.analysis import (KEYWORD_BREAK, analyze_texts, concat_rows, ragged,
                                       terms_of_texts)
 from paperfind.index.builder import build_into
-from paperfind.index.tokenize import Analyzer
+from paperfind.text.analyze import Analyzer
 from paperfind.settings import Settings
 from paperfind.store.export import iter_export, write_export
 from tests.realdata import load_paperlist, write_slice

@@ -15,12 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from paperfind.ingest.errors import BadRecord
-from paperfind.ingest.extra import find_adapter
-from paperfind.ingest.venues import normalize_status
-from paperfind.model import Record
-from paperfind.store import Store
+from paperfind.catalog.venues import normalize_status
+from paperfind.ingest.readers import find_reader
 from paperfind.ingest.run import ingest_paths
+from paperfind.model import BadRecord, Record
+from paperfind.store import Store
 from tests.realdata import EXTRA, REAL_EXTRA
 
 realdata = pytest.mark.realdata
@@ -28,7 +27,7 @@ HISTORY = "papercopilot-paperlists-history"
 
 
 def read(path: Path) -> list[Record | BadRecord]:
-    return list(find_adapter(path).read(path))
+    return list(find_reader(path).read(path))
 
 
 def records(path: Path) -> list[Record]:
@@ -129,7 +128,7 @@ def test_proceedings_csv_keeps_abstract_newlines_and_keys_by_hash() -> None:
     devin = next(r for r in got if r.title == "Compositional Plan Vectors")
     assert "learned quickly" in devin.abstract and [a.name for a in devin.authors][:2] == [
         "Coline Devin", "Daniel Geng"]
-    assert find_adapter(REAL_EXTRA / "neurips-proceedings-thuinanutshell/neurips_abstract_2021.csv.gz"
+    assert find_reader(REAL_EXTRA / "neurips-proceedings-thuinanutshell/neurips_abstract_2021.csv.gz"
                         ).title_only  # 2021 papers carry OpenReview ids: joined by title
 
 

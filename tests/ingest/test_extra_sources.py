@@ -20,16 +20,15 @@ from typing import Callable
 
 import pytest
 
-from paperfind.ingest.errors import BadRecord
-from paperfind.ingest.extra import find_adapter
 from paperfind.ingest.extra.files import read_json_lines, read_table
-from paperfind.model import Record
+from paperfind.ingest.readers import find_reader
+from paperfind.model import BadRecord, Record
 from tests.realdata import EXTRA, REAL_EXTRA
 
 
 @functools.lru_cache(maxsize=None)  # a file read whole by two tests is read once
 def read_all(path: Path) -> tuple[list[Record], list[BadRecord]]:
-    adapter = find_adapter(path)
+    adapter = find_reader(path)
     assert adapter is not None, path
     items = list(adapter.read(path))
     return ([i for i in items if isinstance(i, Record)], [i for i in items if isinstance(i, BadRecord)])
@@ -136,7 +135,7 @@ def test_dotd_iclr_has_no_ids_so_it_is_title_only(tmp_path: Path) -> None:
     path = slice_lines(tmp_path, "dotd-openreview-tables/ICLR_cc_2024_Conference.csv.gz",
                        lambda i, _: i < 30)
     good, _ = read_all(path)
-    assert find_adapter(path).title_only
+    assert find_reader(path).title_only
     assert all(not r.forum_id and r.area and r.status in ("Poster", "Spotlight", "Oral") for r in good)
     assert good[0].area == "societal considerations including fairness, safety, privacy"
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.catalog.venues import display_name, normalize_status
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.paperlists import read_paperlists, venue_year_from_path
-from paperfind.ingest.venues import display_name, normalize_status
-from paperfind.model import Record
+from paperfind.model import BadRecord, Record
 from tests.realdata import PAPERLISTS, REAL_PAPERLISTS, write_slice
 
 

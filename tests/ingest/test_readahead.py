@@ -12,7 +12,8 @@ import pytest
 
 from paperfind.ingest.errors import SourceError
 from paperfind.ingest.readahead import FileJob, gc_paused, read_ahead, read_source
-from paperfind.ingest.run import choose_reader, ingest_paths
+from paperfind.ingest.readers import choose_reader
+from paperfind.ingest.run import ingest_paths
 from paperfind.settings import Settings
 from paperfind.store import Store
 from tests.realdata import load_paperlist, pick, write_slice

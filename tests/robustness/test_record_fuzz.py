@@ -23,9 +23,8 @@ from hypothesis import strategies as st
 from paperfind.index.manager import build_index
 from paperfind.ingest.jsonl import read_export
 from paperfind.ingest.paperlists import read_paperlists
-from paperfind.ingest.errors import BadRecord
 from paperfind.ingest.run import ingest_paths
-from paperfind.model import Record
+from paperfind.model import BadRecord, Record
 from paperfind.search.engine import Searcher, SearchRequest
 from paperfind.store import Store
 from paperfind.store.export import iter_export

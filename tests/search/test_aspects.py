@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from paperfind.embed.text import split_sentences
 from paperfind.search.aspects import ASPECTS, aspect_sentences, classify_abstract, classify_sentences
+from paperfind.text.sentences import split_sentences
 from tests.realdata import load_paperlist
 
 PROTO_ICLR = ("iclr", 2017, "B1-Hhnslg")  # "A recent approach to few-shot classification ..."

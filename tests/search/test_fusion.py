@@ -28,6 +28,8 @@ def test_name_queries_stay_lexical_and_empty_lists_fall_back():
     assert [k for k, _ in fuse("Yuval Tassa", LEXICAL, SEMANTIC)] == [
         "iclr2017:a", "iclr2017:b", "nips2016:c", "icml2016:d"]
     assert [k for k, _ in fuse("graph neural networks", [], SEMANTIC)] == [k for k, _ in SEMANTIC]
+    # a name nobody in the corpus has gets no papers by meaning (why the text-only rule stays)
+    assert fuse("Zorblax Quuxington", [], SEMANTIC) == []
     assert fuse("graph neural networks", LEXICAL, [], kind=QUERY_KINDS["natural"])[0][0] == "iclr2017:a"
     assert fuse("让大模型推理更短", LEXICAL, SEMANTIC)[0][0] == "nips2016:c"  # Chinese leans semantic
 

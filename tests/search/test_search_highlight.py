@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from paperfind.index.tokenize import Analyzer
 from paperfind.search.highlight import Marker
+from paperfind.text.analyze import Analyzer
 
 
 def marker(*words):

@@ -3,8 +3,8 @@ ICLR 2017): hyphenated and joined spellings of one word, and quotes inside a des
 
 from __future__ import annotations
 
-from paperfind.index.tokenize import Analyzer
 from paperfind.search.engine import SearchRequest
+from paperfind.text.analyze import Analyzer
 
 
 def keys(searcher, q, limit=5):

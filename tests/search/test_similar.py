@@ -144,8 +144,8 @@ def test_another_paper_is_listed_once_whatever_its_versions(slice_backend, seman
 # -- aspects: "papers like this one for its method" ------------------------------------------
 
 def test_an_aspect_weighs_up_the_terms_of_its_sentences(slice_backend):
-    from paperfind.index.tokenize import Analyzer
     from paperfind.search.similar import SimilarSettings, aspect_query, weighted_terms
+    from paperfind.text.analyze import Analyzer
 
     _, backend, _ = slice_backend
     doc, analyzer, settings = backend.stored(backend.row_of(PROTO_NIPS)), Analyzer(), SimilarSettings()

@@ -6,15 +6,14 @@ import gzip
 import json
 from pathlib import Path
 
-from paperfind.ingest.errors import BadRecord
-from paperfind.ingest.extra import find_adapter
-from paperfind.model import Record
+from paperfind.ingest.readers import find_reader
+from paperfind.model import BadRecord, Record
 from paperfind.store.merge import Ambiguous, match_by_title, merge_records
 from tests.realdata import EXTRA
 
 
 def records(path: Path) -> list[Record]:
-    return [r for r in find_adapter(path).read(path) if not isinstance(r, BadRecord)]
+    return [r for r in find_reader(path).read(path) if not isinstance(r, BadRecord)]
 
 
 def slice_to(tmp: Path, rel: str, keep) -> Path:
@@ -51,7 +50,7 @@ def first_lines(tmp: Path, rel: str, keep, until) -> Path:
 
 def by_priority(recs: list[Record]) -> list[Record]:
     """The order the store loads a paper's records in: best source first."""
-    return sorted(recs, key=lambda r: -find_adapter(Path(r.source)).priority)
+    return sorted(recs, key=lambda r: -find_reader(Path(r.source)).priority)
 
 
 def test_icml2024_abstract_from_one_file_affiliations_from_another(tmp_path: Path) -> None:

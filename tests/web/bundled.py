@@ -12,7 +12,7 @@ import pytest
 
 from paperfind.core import Paperfind
 from paperfind.settings import BUNDLED_CORPUS, Settings
-from paperfind.store.people import slugify
+from paperfind.text.fold import slugify
 from paperfind.web.api_examples import EXAMPLES
 
 STABLE_VENUE_YEARS = {("iclr", 2024), ("nips", 2017)}  # kept when the corpus gains older years

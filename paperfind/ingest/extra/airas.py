@@ -15,11 +15,11 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_json_array
-from paperfind.ingest.text import normalize_title
-from paperfind.model import Record
+from paperfind.model import BadRecord, Record
+from paperfind.text.clean import normalize_title
 
 FOLDER = "airas-papers-db"
 _NAME = re.compile(r"^(?P<venue>icml|neurips)-(?P<year>\d{4})\.json(\.gz)?$")

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from paperfind.ingest.names import fold_name, initial_form
+from paperfind.text.names import initial_form, name_key
 
 MIN_JACCARD = 0.5
 
 
 def _keys(name: str) -> set[str]:
     """The forms one name is matched by: folded full name and initials + last name."""
-    folded = fold_name(name)
+    folded = name_key(name)
     return {k for k in (folded, "i:" + initial_form(name)) if k and k != "i:"}
 
 

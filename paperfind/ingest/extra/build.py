@@ -15,12 +15,11 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-from paperfind.ingest.errors import BadRecord
-from paperfind.ingest.institutions import resolve_affiliation
-from paperfind.ingest.names import clean_name, fold_name, split_authors
-from paperfind.ingest.text import clean_text, clean_title
-from paperfind.ingest.venues import normalize_status
-from paperfind.model import Affiliation, AuthorSlot, Record
+from paperfind.catalog.institutions import resolve_affiliation
+from paperfind.catalog.venues import normalize_status
+from paperfind.model import Affiliation, AuthorSlot, BadRecord, Record
+from paperfind.text.clean import clean_text, clean_title
+from paperfind.text.names import clean_name, name_key, split_authors
 
 _PROFILE_SUFFIX = re.compile(r"\d+$")
 _VENUE_PREFIX = re.compile(r"^\s*[A-Za-z&.]+\s+(?:\d{4}\s+)?(?:conference\s+)?", re.IGNORECASE)
@@ -149,7 +148,7 @@ def paper_level_affiliations(raws: list[str]) -> list[Affiliation]:
 
 def name_of_profile(profile_id: str) -> str:
     """The folded name an OpenReview profile id spells: `~KEIYA_HIRASHIMA1` → "keiya hirashima"."""
-    return fold_name(_PROFILE_SUFFIX.sub("", profile_id.lstrip("~")).replace("_", " "))
+    return name_key(_PROFILE_SUFFIX.sub("", profile_id.lstrip("~")).replace("_", " "))
 
 
 def _split_ids(raw: object) -> list[str]:
@@ -160,7 +159,7 @@ def _align_profiles(names: list[str], ids: list[str], profiles: list[str]) -> li
     """For each `or_profile` position, the author position it belongs to (or None)."""
     targets: list[int | None] = [None] * len(profiles)
     free = set(range(len(names)))
-    keys = [(ids[i] if i < len(ids) else "", fold_name(names[i]),
+    keys = [(ids[i] if i < len(ids) else "", name_key(names[i]),
              name_of_profile(ids[i]) if i < len(ids) and ids[i] else "") for i in range(len(names))]
     for j, prof in enumerate(profiles):  # same id
         hit = [i for i in sorted(free) if prof and keys[i][0] == prof]

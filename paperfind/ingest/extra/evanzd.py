@@ -14,11 +14,11 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.catalog.venues import normalize_status
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_cells
-from paperfind.ingest.venues import normalize_status
-from paperfind.model import Record
+from paperfind.model import BadRecord, Record
 
 _FOLDER = re.compile(r"^iclr(?P<year>\d{4})-evanzd(-pr\d+)?$")
 

@@ -16,7 +16,8 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.errors import SourceError
+from paperfind.model import BadRecord
 
 csv.field_size_limit(1 << 24)  # abstracts with quoted newlines exceed the 128 KiB default
 

@@ -21,14 +21,14 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.catalog.venues import normalize_status
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_json_array
-from paperfind.ingest.names import split_authors
 from paperfind.ingest.extra.proceedings import KEYED_YEARS, PROCEEDINGS_HASH
 from paperfind.ingest.paperlists import read_paperlists
-from paperfind.ingest.venues import normalize_status
-from paperfind.model import Record, paper_key
+from paperfind.model import BadRecord, Record, paper_key
+from paperfind.text.names import split_authors
 
 FOLDER = "papercopilot-paperlists-history"
 _NAME = re.compile(r"^(?P<venue>[a-z]+)(?P<year>\d{4})\.json(\.gz)?$")

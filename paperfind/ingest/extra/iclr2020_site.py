@@ -13,10 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_json, read_text
-from paperfind.model import Record
+from paperfind.model import BadRecord, Record
 
 FOLDER = "iclr2020-virtual-site"
 VENUE, YEAR = "iclr", 2020

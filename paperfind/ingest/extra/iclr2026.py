@@ -16,11 +16,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_json_array, read_json_lines
-from paperfind.ingest.names import clean_name
-from paperfind.model import AuthorSlot, Record
+from paperfind.model import AuthorSlot, BadRecord, Record
+from paperfind.text.names import clean_name
 
 VENUE, YEAR = "iclr", 2026
 

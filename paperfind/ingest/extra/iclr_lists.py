@@ -20,11 +20,11 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.catalog.institutions import institution_info
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_table, read_text, require_columns
-from paperfind.ingest.institutions import institution_info
-from paperfind.model import Affiliation, Record
+from paperfind.model import Affiliation, BadRecord, Record
 
 _EUISUK = re.compile(r"^(?P<year>\d{4})-(?P<venue>[a-z]+)-formatted\.md(\.gz)?$")
 _HEADING = re.compile(r"^##\s+(?:\d+\.\s*)?(?P<title>.+?)\s*$")

@@ -14,10 +14,10 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_table, require_columns
-from paperfind.model import Record
+from paperfind.model import BadRecord, Record
 
 _FOLDER = re.compile(r"^neurips(?P<year>\d{4})-openreviewdata$")
 _STATUS_BY_FILE = {"oral": "Oral", "spotlight": "Spotlight", "poster": "Poster", "papers": ""}

@@ -16,13 +16,13 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.catalog.venues import normalize_status
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.author_join import match_author_lists
 from paperfind.ingest.extra.files import read_json_array, read_json_lines
-from paperfind.ingest.names import split_authors
-from paperfind.ingest.venues import normalize_status
-from paperfind.model import Record
+from paperfind.model import BadRecord, Record
+from paperfind.text.names import split_authors
 
 FOLDER = "papercopilot-openreview"
 HISTORY_FOLDER = "papercopilot-paperlists-history"

@@ -18,11 +18,11 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_cells
-from paperfind.ingest.names import split_authors
-from paperfind.model import Record
+from paperfind.model import BadRecord, Record
+from paperfind.text.names import split_authors
 
 _PROCEEDINGS = re.compile(r"^neurips_abstract_(?P<year>\d{4})\.csv(\.gz)?$")
 # the proceedings id in a paper's page link, `.../hash/<32 hex>-Abstract.html`

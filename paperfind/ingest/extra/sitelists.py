@@ -16,12 +16,11 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from paperfind.ingest.errors import BadRecord
+from paperfind.catalog.venues import normalize_status
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_cells, read_json_array, read_json_lines
-from paperfind.ingest.names import split_authors
-from paperfind.ingest.venues import normalize_status
-from paperfind.model import Record
+from paperfind.model import BadRecord, Record
+from paperfind.text.names import split_authors
 
 _PY_ESCAPE = re.compile(r"\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})")
 PAPER_TYPES = {"poster", "oral", "spotlight", "paper"}

@@ -13,11 +13,11 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from paperfind.ingest.errors import BadRecord, SourceError
+from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_table
-from paperfind.ingest.names import split_authors
-from paperfind.model import Record
+from paperfind.model import BadRecord, Record
+from paperfind.text.names import split_authors
 
 FOLDER = "dotd-openreview-tables"
 _NAME = re.compile(r"^(?P<venue>[A-Za-z]+)_cc_(?P<year>\d{4})_Conference\.csv(\.gz)?$")

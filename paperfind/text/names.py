@@ -1,15 +1,7 @@
-"""Author names: splitting a source's author field, cleaning names, matching keys.
+"""Author names: splitting a source's author field, cleaning a name, and the two name folds.
 
-Paperlists files separate authors with `;` (OpenReview venues), `; ` or `;  ` (CVF and
-most others) and, in a few older files, `, `. The split keeps positions: the `aff`,
-`authorids` and `aff_unique_index` fields are aligned with the author list by position,
-so an empty slot between two separators stays an empty string (the caller decides
-whether to drop it after aligning). Only leading/trailing empties (a trailing `;`) are
-removed, because no aligned field counts them either.
-
-`fold_name` is the key people are matched on across papers and sources: it must make
-"Tim Rocktäschel", "Tim Rocktaschel" and "tim  rocktäschel" equal, and make Chinese
-names in Latin script and in pinyin-with-tones compare equal too.
+`name_key` matches people across papers and sources (the store's `name_fold`); `fold_name` gives
+the words the index and the queries match names by. They differ on purpose (see each).
 """
 
 from __future__ import annotations
@@ -19,6 +11,8 @@ import re
 from functools import lru_cache
 
 from anyascii import anyascii
+
+from paperfind.text.fold import WORD, fold, has_han
 
 _SEMICOLON = re.compile(r"\s*;\s*")
 _WHITESPACE = re.compile(r"\s+")
@@ -30,6 +24,12 @@ _SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "ph.d.", "md"}
 
 def split_authors(raw: str | None) -> list[str]:
     """The author names of one paper, in order, stripped; position-preserving.
+
+    Paperlists files separate authors with `;` (OpenReview venues), `; ` or `;  ` (CVF and
+    most others) and, in a few older files, `, `. The `aff`, `authorids` and `aff_unique_index`
+    fields are aligned with the author list by position, so an empty slot between two
+    separators stays an empty string; only leading/trailing empties (a trailing `;`) go,
+    because no aligned field counts them either.
 
     `;` wins when present (then commas are part of names); otherwise `, ` separates.
     A single "Last, First" name cannot be told from two authors here; the
@@ -72,11 +72,14 @@ def clean_name(name: str | None) -> str:
 
 
 @lru_cache(maxsize=200_000)
-def fold_name(name: str) -> str:
+def name_key(name: str) -> str:
     """The matching key of a name: ASCII, lower case, hyphens and dots as spaces.
 
     "Tim Rocktäschel" → "tim rocktaschel", "Jean-François" → "jean francois",
-    "E.J. Chichilnisky" → "e j chichilnisky".
+    "E.J. Chichilnisky" → "e j chichilnisky". It must make "Rocktäschel, Tim" and
+    "tim  rocktaschel" equal too, so the name is cleaned first (`clean_name`), Han is
+    transliterated like every other script, and other punctuation is dropped ("Müller(1)" →
+    "muller1").
     """
     text = anyascii(clean_name(name)).lower()
     text = _FOLD_PUNCT.sub(" ", text)
@@ -85,8 +88,8 @@ def fold_name(name: str) -> str:
 
 
 def name_tokens(name: str) -> list[str]:
-    """The folded words of a name, for token-level matching and indexing."""
-    return fold_name(name).split()
+    """The words of a name's matching key, for token-level matching."""
+    return name_key(name).split()
 
 
 def initial_form(name: str) -> str:
@@ -98,3 +101,15 @@ def initial_form(name: str) -> str:
     if len(tokens) < 2:
         return " ".join(tokens)
     return " ".join([t[0] for t in tokens[:-1]] + [tokens[-1]])
+
+
+def fold_name(name: str) -> str:
+    """A person's name as the index's words: `Tim Rocktäschel` → `tim rocktaschel`.
+
+    Unlike `name_key`, Han names are left alone (the name index matches them through pinyin),
+    the text is not cleaned (queries are folded with it too), and every non-word character
+    splits words ("Müller(1)" → "muller 1").
+    """
+    if has_han(name):
+        return " ".join(WORD.findall(fold(name)))
+    return " ".join(WORD.findall(anyascii(name).casefold()))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paperfind.ingest.text import clean_text, clean_title, normalize_title
+from paperfind.text.clean import clean_text, clean_title, normalize_title
 
 
 def test_math_in_a_real_abstract_becomes_unicode(raw_record):

