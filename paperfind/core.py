@@ -47,13 +47,16 @@ class Paperfind:
         return store
 
     def ingest(self, paths: list[Path], force: bool = False, progress: bool | None = None,
-               build_index: bool = True, vectors: bool = True) -> IngestReport:
-        """Ingest files, then bring the search index (and existing vectors) in step."""
+               build_index: bool = True, vectors: bool = True,
+               texts_ahead: Any = None) -> IngestReport:
+        """Ingest files, then bring the search index (and existing vectors) in step.
+
+        `texts_ahead`: a `paperfind.index.ahead.TextsAhead` of these files, for the index."""
         report = ingest_paths(self.store(), paths, force=force, progress=progress,
                               jobs=self.settings.ingest_jobs)
         if build_index:
             started = time.perf_counter()
-            self.refresh_index(progress=progress)
+            self.refresh_index(progress=progress, texts_ahead=texts_ahead)
             report.timings["index"] = time.perf_counter() - started
         if vectors and self.settings.semantic and (self.settings.vector_dir / "CURRENT").exists() \
                 and report.changed:
@@ -76,7 +79,18 @@ class Paperfind:
         print(f"paperfind: building {db} from {corpus.name} (first start only)...",
               file=sys.stderr, flush=True)
         started = time.perf_counter()
-        report = self.ingest([corpus], progress=progress, vectors=False)
+        ahead = None
+        if self.settings.ingest_jobs > 1 and corpus.name.endswith((".jsonl", ".jsonl.gz")):
+            from paperfind.index.ahead import TextsAhead
+
+            ahead = TextsAhead(corpus)  # the index's text analysis, on the other core
+        try:
+            report = self.ingest([corpus], progress=progress, vectors=False, texts_ahead=ahead)
+        finally:
+            if ahead is not None:
+                ahead.close()
+        if ahead is not None:  # the part of the index build spent waiting for the worker
+            report.timings["index waited"] = ahead.waited
         bundled = self.settings.bundled_vector_dir
         copied = time.perf_counter()
         if self.settings.semantic and bundled.is_dir() and not self.settings.vector_dir.exists():
@@ -161,14 +175,15 @@ class Paperfind:
 
     # -- the index and search ------------------------------------------------------------
 
-    def refresh_index(self, progress: bool | None = None) -> bool:
+    def refresh_index(self, progress: bool | None = None, texts_ahead: Any = None) -> bool:
         """Rebuild the lexical index if it is older than the data; True if it was rebuilt."""
         from paperfind.index.manager import build_index, index_is_current
 
         store = self.store()
         if index_is_current(self.settings.index_dir, store.data_version()):
             return False
-        build_index(store, self.settings.index_dir)
+        build_index(store, self.settings.index_dir,
+                    texts_ahead.result() if texts_ahead is not None else None)
         return True
 
     def warm_up(self) -> dict[str, bool]:

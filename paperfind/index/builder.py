@@ -7,15 +7,15 @@ is plain .npy/.json files; nothing here depends on where the docs came from.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
+from paperfind.index.analysis import (KEYWORD_BREAK, Ragged, TextTerms, concat_rows, ragged,
+                                      terms_of_texts)
 from paperfind.index.docs import IndexSource
 from paperfind.index.doctable import save_params
-from paperfind.model import IndexDoc
 from paperfind.index.lexical import (FIELD_PARAMS, TEXT_FIELD_PARAMS, TEXT_K1, LexicalIndex,
                                      build_bm25f_matrix, build_field_matrix)
 from paperfind.index.names import NameIndex
@@ -28,33 +28,6 @@ FORMAT_VERSION = 10  # 5: stored papers carry their authors' public slugs; 6: an
 # hyphenated words (`auto-encoder` also indexed as `autoencod`); 8: possessive 's dropped;
 # 9: the work of each row (meta.work.npy), so results list a work once; 10: stored papers
 # carry their links (a result is the full paperfind.cards card)
-KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
-_SPELL_WORD = re.compile(r"^[a-z]+$")
-
-
-def _analyze(doc: IndexDoc, an: Analyzer, spell: Counter) -> dict[str, list[str]]:
-    title_words = an.words(doc.title)
-    abstract_words = an.words(doc.abstract)
-    keyword_terms = [an.terms(k) for k in doc.keywords]
-    seen_words = {w for w in title_words + abstract_words if _SPELL_WORD.match(w)}
-    for k in doc.keywords:
-        seen_words.update(w for w in an.words(k) if _SPELL_WORD.match(w))
-    spell.update(seen_words)
-    keywords: list[str] = []
-    for terms in keyword_terms:
-        keywords.extend(terms + ["\x00"])  # placeholder for KEYWORD_BREAK
-    venue_words = an.name_terms(f"{doc.venue} {doc.venue_name}")
-    return {
-        "title": an.terms_of_words(title_words),
-        "abstract": an.terms_of_words(abstract_words),
-        "keywords": keywords,
-        # joined stems of hyphenated words: scored (BM25), not part of the term sequences
-        "title+": [j for _, j in an.compounds(doc.title)],
-        "abstract+": [j for _, j in an.compounds(doc.abstract)],
-        "keywords+": [j for k in doc.keywords for _, j in an.compounds(k)],
-        "authors": [t for name in doc.authors for t in an.name_terms(name)],
-        "venue": list(dict.fromkeys(venue_words)),
-    }
 
 
 def _codes(values: list[str]) -> tuple[list[str], dict[str, int]]:
@@ -62,37 +35,65 @@ def _codes(values: list[str]) -> tuple[list[str], dict[str, int]]:
     return labels, {v: i for i, v in enumerate(labels)}
 
 
-def build_into(source: IndexSource, root: Path) -> dict:
-    """Build every index file of `source` into the (existing, empty) directory `root`."""
+def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = None) -> dict:
+    """Build every index file of `source` into the (existing, empty) directory `root`.
+
+    `prepared` may hold the analysed texts of some or all papers, made beforehand (another
+    process, while the store was written): a paper whose texts it has, by digest, is not
+    analysed again; the index is the same either way."""
     an = Analyzer()
     docs = sorted(source.iter_index_docs(), key=lambda d: d.key)
     keys = [d.key for d in docs]
     if len(set(keys)) != len(keys):
         dup = next(k for k, n in Counter(keys).items() if n > 1)
         raise ValueError(f"index source yields key {dup!r} twice")
-    spell_counts: Counter = Counter()
-    analyzed = [_analyze(d, an, spell_counts) for d in docs]
+    text = terms_of_texts([(d.title, d.abstract, d.keywords) for d in docs], an, prepared)
+    name_terms: dict[str, list[str]] = {}  # an author's name is on many papers: cut it once
+    author_terms = [[t for name in d.authors for t in (
+        name_terms[name] if name in name_terms else name_terms.setdefault(name, an.name_terms(name)))]
+        for d in docs]
+    venue_terms = {}
+    for d in docs:
+        if (d.venue, d.venue_name) not in venue_terms:
+            venue_terms[d.venue, d.venue_name] = list(dict.fromkeys(
+                an.name_terms(f"{d.venue} {d.venue_name}")))
+    doc_venue_terms = [venue_terms[d.venue, d.venue_name] for d in docs]
 
-    vocab = sorted({t for a in analyzed for f in a.values() for t in f if t != "\x00"})
+    own = {"title": text.title, "abstract": text.abstract,
+           "keywords": text.keywords.where(text.keywords.ids != KEYWORD_BREAK)}
+    added = {"title": text.title_plus, "abstract": text.abstract_plus,
+             "keywords": text.keywords_plus}
+    used = np.unique(np.concatenate([r.ids for r in (*own.values(), *added.values())]))
+    used_terms = [text.terms[i] for i in used.tolist()]
+    vocab = sorted(set(used_terms).union(*author_terms, *venue_terms.values()))
     term_ids = {t: i for i, t in enumerate(vocab)}
+    remap = np.full(len(text.terms) + 1, KEYWORD_BREAK, dtype=np.int32)  # [-1] stays a break
+    remap[used] = np.fromiter((term_ids[t] for t in used_terms), dtype=np.int32, count=len(used))
     StringTable.save(vocab, root, "vocab")
     StringTable.save(keys, root, "keys")
 
-    def ids(terms: list[str]) -> list[int]:
-        return [term_ids[t] if t != "\x00" else KEYWORD_BREAK for t in terms]
+    def global_ids(rows: Ragged) -> Ragged:
+        return Ragged(rows.indptr, remap[rows.ids])
 
+    own = {name: global_ids(rows) for name, rows in own.items()}
+    own["authors"] = ragged([[term_ids[t] for t in terms] for terms in author_terms])
+    own["venue"] = ragged([[term_ids[t] for t in terms] for terms in doc_venue_terms])
     fields = {}
     field_rows = {}
     lengths = {}  # the words a paper has, without the added joined stems
     for name, (k1, b) in FIELD_PARAMS.items():
-        own = [[t for t in ids(a[name]) if t >= 0] for a in analyzed]
-        lengths[name] = np.fromiter((len(r) for r in own), dtype=np.int64, count=len(own))
-        field_rows[name] = [r + ids(a.get(name + "+", [])) for r, a in zip(own, analyzed)]
+        lengths[name] = own[name].lengths
+        field_rows[name] = (concat_rows(own[name], global_ids(added[name])) if name in added
+                            else own[name])
         fields[name] = build_field_matrix(field_rows[name], len(vocab), k1, b, lengths[name])
     fields["text"] = build_bm25f_matrix(field_rows, len(vocab), TEXT_FIELD_PARAMS, TEXT_K1, lengths)
     LexicalIndex(StringTable.load(root, "vocab"), fields, len(docs)).save(root)
-    for name in ("title", "abstract", "keywords"):
-        save_csr(root, f"seq.{name}", [ids(a[name]) for a in analyzed])
+    for name, rows in (("title", own["title"]), ("abstract", own["abstract"]),
+                       ("keywords", global_ids(text.keywords))):
+        np.save(root / f"seq.{name}.indptr.npy", rows.indptr)
+        np.save(root / f"seq.{name}.indices.npy", rows.ids)
+    spell_counts = np.bincount(text.spell.ids, minlength=len(text.spell_words))
+    spell = Counter({w: int(c) for w, c in zip(text.spell_words, spell_counts.tolist()) if c})
 
     labels = {}
     for facet, values in (("venue", [d.venue for d in docs]), ("status", [d.status for d in docs]),
@@ -126,7 +127,7 @@ def build_into(source: IndexSource, root: Path) -> dict:
                        "institutions": d.institutions, "citations": d.citations,
                        "links": d.links, "work_id": d.work_id} for d in docs), root, "stored")
 
-    SpellIndex.build(spell_counts, root)
+    SpellIndex.build(spell, root)
     NameIndex.build(people, root)
     names_of = getattr(source, "institution_names", None)  # optional: slug -> display name
     inst_names = dict(names_of()) if callable(names_of) else {}

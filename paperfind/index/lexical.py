@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from paperfind.index.analysis import Ragged, ragged
 from paperfind.index.strings import StringTable, load_array
 
 # field -> (k1, b). Titles and names are short and their length says little about relevance.
@@ -58,21 +59,18 @@ class FieldMatrix:
         return self.indices[start:end], self.data[start:end]
 
 
-def _lengths(rows: list[list[int]]) -> np.ndarray:
-    return np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
-
-
-def build_field_matrix(rows: list[list[int]], n_terms: int, k1: float, b: float,
+def build_field_matrix(rows: list[list[int]] | Ragged, n_terms: int, k1: float, b: float,
                        lengths: np.ndarray | None = None) -> FieldMatrix:
     """BM25 weights (Lucene idf) for one field from each doc's term-id list.
 
     `lengths` (default: the lists' lengths) is what length normalisation sees: added terms
     such as the joined stem of a hyphenated word must not make a paper count as longer."""
-    n_docs = len(rows)
-    counts_per_doc = _lengths(rows)
+    rows = rows if isinstance(rows, Ragged) else ragged(rows)
+    n_docs = len(rows.indptr) - 1
+    counts_per_doc = rows.lengths
     lengths = counts_per_doc if lengths is None else lengths
     doc_idx = np.repeat(np.arange(n_docs, dtype=np.int32), counts_per_doc)
-    term_idx = np.fromiter((t for r in rows for t in r), dtype=np.int32, count=int(counts_per_doc.sum()))
+    term_idx = rows.ids
     tf = sp.csc_matrix((np.ones(len(term_idx), dtype=np.float32), (doc_idx, term_idx)),
                        shape=(n_docs, n_terms))
     tf.sum_duplicates()
@@ -89,7 +87,7 @@ def build_field_matrix(rows: list[list[int]], n_terms: int, k1: float, b: float,
                        weights.astype(np.float32), df)
 
 
-def build_bm25f_matrix(field_rows: dict[str, list[list[int]]], n_terms: int,
+def build_bm25f_matrix(field_rows: dict[str, list[list[int]] | Ragged], n_terms: int,
                        params: dict[str, tuple[float, float]], k1: float,
                        field_lengths: dict[str, np.ndarray] | None = None) -> FieldMatrix:
     """One BM25F matrix over several fields: weighted, length-normalised tf summed, then saturated."""
@@ -97,14 +95,14 @@ def build_bm25f_matrix(field_rows: dict[str, list[list[int]]], n_terms: int,
     n_docs = 0
     for name, (weight, b) in params.items():
         rows = field_rows[name]
-        n_docs = len(rows)
-        counts_per_doc = _lengths(rows)
+        rows = rows if isinstance(rows, Ragged) else ragged(rows)
+        n_docs = len(rows.indptr) - 1
+        counts_per_doc = rows.lengths
         lengths = (field_lengths or {}).get(name, counts_per_doc)
         avgdl = float(lengths.mean()) if n_docs and lengths.sum() else 1.0
         norm = weight / (1 - b + b * lengths / avgdl)
         docs_parts.append(np.repeat(np.arange(n_docs, dtype=np.int32), counts_per_doc))
-        terms_parts.append(np.fromiter((t for r in rows for t in r), dtype=np.int32,
-                                       count=int(counts_per_doc.sum())))
+        terms_parts.append(rows.ids)
         data_parts.append(np.repeat(norm, counts_per_doc).astype(np.float32))
     tf = sp.csc_matrix((np.concatenate(data_parts), (np.concatenate(docs_parts),
                                                      np.concatenate(terms_parts))),

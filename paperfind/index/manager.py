@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from paperfind.index.analysis import TextTerms
 from paperfind.index.builder import FORMAT_VERSION, build_into
 from paperfind.index.docs import IndexSource
 from paperfind.index.doctable import DocTable, load_params
@@ -18,6 +19,7 @@ from paperfind.index.generations import Generations
 from paperfind.index.lexical import LexicalIndex
 from paperfind.index.names import NameIndex
 from paperfind.index.spelling import SpellIndex
+from paperfind.ingest.readahead import gc_paused
 
 
 @dataclass
@@ -47,10 +49,13 @@ def current_name(root: Path) -> str | None:
     return current.name if current is not None else None
 
 
-def build_index(store: IndexSource, root: Path) -> Path:
-    """Build a new index version of `store` under `root` and make it current; returns its path."""
+def build_index(store: IndexSource, root: Path, prepared: TextTerms | None = None) -> Path:
+    """Build a new index version of `store` under `root` and make it current; returns its path.
+
+    `prepared`: texts analysed beforehand (see `build_into`)."""
     with generations(root).write() as target:
-        build_into(store, target)
+        with gc_paused():  # a build allocates millions of lists and makes no cycles
+            build_into(store, target, prepared)
     return target
 
 
