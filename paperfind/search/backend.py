@@ -168,6 +168,9 @@ class Version:
 
 
 class SearchBackend(Protocol):
+    """What the query pipeline asks of an index engine: each call is one engine request
+    (a search, a query with a filter, a count), never an array over the whole corpus."""
+
     n_docs: int  # papers
     data_version: int  # the store's data version the engine holds
 
