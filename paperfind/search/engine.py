@@ -30,13 +30,14 @@ from paperfind.search.hybrid import FUSION_DEPTH, fuse_rows
 from paperfind.search.learned import (DEFAULT_MODEL, FEATURES, FirstStage, LearnedRanker, ModelError,
                                       candidate_features, learned_relevance)
 from paperfind.search.live import LiveIndex
-from paperfind.search.people import person_rank, person_tiers
-from paperfind.search.plan import QueryPlan, build_plan, idf_of_groups
+from paperfind.search.people import person_tiers
+from paperfind.search.plan import QueryPlan, build_plan
+from paperfind.search.pool import Pool
 from paperfind.search.query import ParsedQuery, parse_query
-from paperfind.search.rank import (GroupMap, Mapped, adjacent_pairs, idf_share, keyword_match,
-                                   phrase_present, title_in_query, top_order)
+from paperfind.search.rank import top_order
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
                                        hit, suggestion_text)
+from paperfind.search.second_stage import phrase_share, query_terms, weighted, with_phrases
 from paperfind.search.settings import SearchSettings
 from paperfind.search.trend import trend, work_facets
 
@@ -80,26 +81,6 @@ def _ranks_lexically(q: ParsedQuery, plan: QueryPlan) -> bool:
 
 
 @dataclass
-class Pool:
-    """The ranked candidates of one query, position by position (not yet in display order):
-    handle, relevance and the stored fields ordering and folding read."""
-
-    handles: np.ndarray
-    relevance: np.ndarray
-    works: np.ndarray
-    years: np.ndarray
-    citations: np.ndarray
-
-    @classmethod
-    def of(cls, found: Candidates, relevance: np.ndarray) -> "Pool":
-        return cls(found.handles, relevance, found.works, found.years, found.citations)
-
-    def take(self, positions: np.ndarray) -> "Pool":
-        return Pool(self.handles[positions], self.relevance[positions], self.works[positions],
-                    self.years[positions], self.citations[positions])
-
-
-@dataclass
 class Ranking:
     """What `Searcher._rank` found: the pool, the mode used, what retrieval computed for the
     learned ranker (when fused), and the match set the counts are over (`request`, or the pool
@@ -119,13 +100,6 @@ class Query:
     q: ParsedQuery
     plan: QueryPlan
     restriction: Restriction
-
-
-def query_terms(plan: QueryPlan) -> list[str]:
-    """Every term of the plan's groups and phrases once, in order: what the candidates' term
-    sequences are asked for (a term's code is its position here)."""
-    return list(dict.fromkeys([s for g in plan.groups for s, _ in g.stems]
-                              + [t for p in plan.phrases for t in p]))
 
 
 class Searcher:
@@ -221,7 +195,7 @@ class Searcher:
                     backend, query.plan, ranking.stage, ranking.pool, explain)
             # float noise must not beat the key order
             ranking.pool.relevance = np.round(ranking.pool.relevance, SCORE_DECIMALS)
-            page = self._page(ranking.pool, sort, offset, limit)
+            page = ranking.pool.page(sort, offset, limit)
             if not ranking.truncated or len(page) == limit:
                 return ranking, page, explained
             k = None
@@ -336,7 +310,7 @@ class Searcher:
         soft_phrases = bool(plan.phrases) and classify_query(q.text).name == "natural"
         terms = query_terms(plan)
         if plan.phrases and not soft_phrases:
-            found = found.take(self._with_phrases(backend, plan, terms, found))
+            found = found.take(with_phrases(backend, plan, terms, found, self.settings.phrase_check_depth))
             request, truncated = None, False  # the pool is every match there is
         relevance = found.scores.astype(np.float64)
         pool = Pool.of(found, relevance)
@@ -346,14 +320,15 @@ class Searcher:
         top_n = min(len(pool.handles), depth)
         if top_n:
             top = top_order(pool.handles, relevance, top_n)
-            reranked = self._rerank(backend, plan, terms, pool.handles[top], relevance[top])
+            reranked = weighted(backend, plan, terms, pool.handles[top], relevance[top],
+                                self.settings.weights, self.settings.max_people)
             rest = np.ones(len(pool.handles), dtype=bool)
             rest[top] = False
             if rest.any():  # below every re-ranked row, in BM25 order
                 floor = max(float(reranked.min()), 1e-6)
                 relevance[rest] = floor * 0.5 * relevance[rest] / max(float(relevance[rest].max()), 1e-9)
             if soft_phrases and self.settings.weights.phrase:
-                reranked += self.settings.weights.phrase * self._phrase_share(
+                reranked += self.settings.weights.phrase * phrase_share(
                     backend, plan, terms, pool.handles[top])
             relevance[top] = reranked
         if people and plan.person_is_query:
@@ -368,7 +343,7 @@ class Searcher:
             if len(near):
                 rows, fused, used = fuse_rows(q.text, pool.handles, relevance, near.handles,
                                               near.scores, mode, plan.person_is_query)
-                pool = _fields_of(rows, fused, [found, near])
+                pool = Pool.joined(rows, fused, [found, near])
                 if used == "semantic":
                     request, truncated = None, False
                 else:
@@ -403,9 +378,9 @@ class Searcher:
             return None
         pool = ranking.pool
         pool.relevance = np.round(pool.relevance, SCORE_DECIMALS)
-        top = self._page(pool, "relevance", 0, depth)
-        return pool.handles[top], candidate_features(self, backend, query.plan, query_terms(query.plan),
-                                                     ranking.stage, pool.take(top))
+        top = pool.page("relevance", 0, depth)
+        return pool.handles[top], candidate_features(backend, query.plan, query_terms(query.plan),
+                                                     ranking.stage, pool.take(top), self.settings.max_people)
 
     def _learned_order(self, backend: SearchBackend, plan: QueryPlan, stage: FirstStage, pool: Pool,
                        explain: bool) -> tuple[np.ndarray, dict[int, list]]:
@@ -417,8 +392,9 @@ class Searcher:
             return relevance, {}
         rounded = Pool(pool.handles, np.round(relevance, SCORE_DECIMALS), pool.works, pool.years,
                        pool.citations)
-        top = self._page(rounded, "relevance", 0, self.settings.learned_depth)
-        features = candidate_features(self, backend, plan, query_terms(plan), stage, pool.take(top))
+        top = rounded.page("relevance", 0, self.settings.learned_depth)
+        features = candidate_features(backend, plan, query_terms(plan), stage, pool.take(top),
+                                      self.settings.max_people)
         if features[:, FEATURES.index("title_cover")].max() >= self.settings.learned_title_cover:
             return relevance, {}  # a title typed (a typo, a word left out): its title decides
         rest = np.ones(len(pool.handles), dtype=bool)
@@ -430,111 +406,6 @@ class Searcher:
             explained = dict(zip(top.tolist(), ranker.top_features(features)))
         return out, explained
 
-    def _phrase_share(self, backend: SearchBackend, plan: QueryPlan, terms: list[str],
-                      handles: np.ndarray) -> np.ndarray:
-        """Per candidate, the share of the quoted phrases it contains (title, abstract or keywords)."""
-        codes = {t: i for i, t in enumerate(terms)}
-        ids = [[codes[t] for t in p] for p in plan.phrases]
-        fields = [backend.sequences(handles, f, terms) for f in ("title", "abstract", "keywords")]
-        out = np.zeros(len(handles))
-        for i in range(len(handles)):
-            seqs = [s.row(i) for s in fields]
-            out[i] = sum(phrase_present(p, seqs) for p in ids) / len(ids)
-        return out
-
-    def _with_phrases(self, backend: SearchBackend, plan: QueryPlan, terms: list[str],
-                      found: Candidates) -> np.ndarray:
-        """Positions of the candidates containing every quoted phrase (checked among the
-        best-scored), in handle order."""
-        depth = self.settings.phrase_check_depth
-        best = np.lexsort((found.handles, -found.scores))[:depth]
-        codes = {t: i for i, t in enumerate(terms)}
-        ids = [[codes[t] for t in p] for p in plan.phrases]
-        fields = [backend.sequences(found.handles[best], f, terms) for f in ("title", "abstract", "keywords")]
-        keep = [j for i, j in enumerate(best.tolist())
-                if all(phrase_present(p, [s.row(i) for s in fields]) for p in ids)]
-        return np.asarray(sorted(keep), dtype=np.int64)
-
-    def _rerank(self, backend: SearchBackend, plan: QueryPlan, terms: list[str], handles: np.ndarray,
-                base: np.ndarray) -> np.ndarray:
-        w = self.settings.weights
-        f = self.rerank_features(backend, plan, terms, handles)
-        score = base / (base.max() or 1.0)
-        score += w.title_match * f["title_match"] + w.title_cover * f["title_cover"]
-        score += w.title_in_query * f["title_in_query"]
-        if w.title_exact:
-            score += w.title_exact * f["title_exact"]
-        score += w.proximity * f["proximity"]
-        if w.coverage:
-            score += w.coverage * f["coverage"]
-        if w.keyword:
-            score += w.keyword * f["keyword"]
-        if plan.people and not plan.person_is_query:
-            score += w.author * f["author"]
-        return score
-
-    def rerank_features(self, backend: SearchBackend, plan: QueryPlan, terms: list[str],
-                        handles: np.ndarray) -> dict[str, np.ndarray]:
-        """The second stage's features of `handles` (each a share in [0, 1]), by name; `_rerank`
-        adds them with fixed weights and the learned ranker reads them as they are."""
-        n = len(handles)
-        codes = {t: i for i, t in enumerate(terms)}
-        gm = GroupMap([[codes[s] for s, _ in g.stems] for g in plan.groups],
-                      idf_of_groups(plan, backend), len(terms))
-        title = Mapped.gather(gm, backend.sequences(handles, "title", terms))
-        abstract = Mapped.gather(gm, backend.sequences(handles, "abstract", terms))
-        keywords = Mapped.gather(gm, backend.sequences(handles, "keywords", terms))
-        q_in_t = idf_share(gm, [title], n)
-        t_in_q = title_in_query(title, n)
-        pairs = adjacent_pairs(gm, title, n) + adjacent_pairs(gm, abstract, n)
-        out = {"title_match": (q_in_t * t_in_q) ** 2, "title_cover": q_in_t, "title_in_query": t_in_q,
-               "title_exact": ((q_in_t > 1 - 1e-9) & (t_in_q > 1 - 1e-9)).astype(np.float64),
-               "proximity": np.minimum(pairs / max(gm.n_groups - 1, 1), 1.0),
-               "coverage": idf_share(gm, [title, abstract, keywords], n),
-               "keyword": keyword_match(gm, keywords, n), "author": np.zeros(n)}
-        if plan.people and not plan.person_is_query:
-            rank = person_rank(backend, plan, handles, self.settings.max_people)
-            evidence = np.asarray([m.score for m in plan.people[:self.settings.max_people]] + [0.0])
-            out["author"] = evidence[rank] / plan.people[0].score  # rank -1 picks the 0.0
-        return out
-
-    def _page(self, pool: Pool, sort: str, offset: int, limit: int) -> np.ndarray:
-        """Positions into the pool of the page, one per work: a paper with several versions (a
-        workshop and a main-track record, a rejected submission and its later acceptance) is
-        listed once, by its best-placed version, and the others ride along on its result."""
-        needed = offset + limit
-        k = needed
-        while True:
-            order = self._sort(pool, sort, k)
-            complete = len(order) >= len(pool.handles)  # the newest/citations orders sort every row at once
-            _, first = np.unique(pool.works[order], return_index=True)
-            order = order[np.sort(first)]
-            if len(order) >= needed or complete:
-                return order[offset:needed]
-            k = min(len(pool.handles), k * 2)
-
-    @staticmethod
-    def _sort(pool: Pool, sort: str, k: int) -> np.ndarray:
-        """Positions into the pool of the first `k` in display order; every order ends with the
-        handle (= key)."""
-        rows, relevance, years, cites = pool.handles, pool.relevance, pool.years, pool.citations
-        if sort == "newest":
-            return np.lexsort((rows, -relevance, -years))
-        if sort == "citations":
-            return np.lexsort((rows, -relevance, -cites))
-        if not relevance.any():  # filter-only query: most cited, then newest
-            return np.lexsort((rows, -years, -cites))
-        return top_order(rows, relevance, k)
-
-
-def _fields_of(handles: np.ndarray, relevance: np.ndarray, sources: list[Candidates]) -> Pool:
-    """A pool of `handles` (each in one of `sources`) with their stored fields."""
-    every = np.concatenate([s.handles for s in sources])
-    order = np.argsort(every, kind="stable")
-    where = order[np.searchsorted(every[order], handles)]
-    pick = lambda column: np.concatenate([getattr(s, column) for s in sources])[where]  # noqa: E731
-    return Pool(np.asarray(handles, dtype=np.int64), relevance, pick("works"), pick("years"),
-                pick("citations"))
 
 
 def open_searcher(index_root: Path | str, store: IndexSource | None = None,

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from paperfind.search.fusion import QUERY_KINDS
+from paperfind.search.second_stage import features, phrase_share
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "rank" / "lambdarank.txt"
 
@@ -65,12 +66,12 @@ class FirstStage:
     query_chars: int
 
 
-def candidate_features(searcher, backend, plan, terms: list[str], stage: FirstStage,
-                       pool) -> np.ndarray:
+def candidate_features(backend, plan, terms: list[str], stage: FirstStage, pool,
+                       max_people: int) -> np.ndarray:
     """Feature matrix (len(pool) x len(FEATURES), float32) of the candidates of `pool` (an
-    `engine.Pool`), given in today's order with today's relevance. Everything comes from the
+    `pool.Pool`), given in today's order with today's relevance. Everything comes from the
     searcher's own scoring: the BM25F scores of retrieval, the per-field BM25 of the same
-    engine, the second stage's `rerank_features`, the semantic list."""
+    engine, the second stage's features, the semantic list."""
     rows, relevance = pool.handles, pool.relevance
     n = len(rows)
     cols: dict[str, np.ndarray] = {}
@@ -85,8 +86,8 @@ def candidate_features(searcher, backend, plan, terms: list[str], stage: FirstSt
         own = backend.scores(groups, rows)[0].astype(np.float64)
         cols[f"bm25_{field}_rel"] = own / (float(own.max()) or 1.0)
     cols["matched_share"] = matched / max(stage.n_groups, 1)
-    cols.update(searcher.rerank_features(backend, plan, terms, rows))
-    cols["phrase"] = searcher._phrase_share(backend, plan, terms, rows) if plan.phrases else np.zeros(n)
+    cols.update(features(backend, plan, terms, rows, max_people))
+    cols["phrase"] = phrase_share(backend, plan, terms, rows) if plan.phrases else np.zeros(n)
     cosine = np.full(n, np.nan)
     sem_rank = np.full(n, float(len(stage.vec_rows)))
     where = {int(r): i for i, r in enumerate(stage.vec_rows.tolist())}
