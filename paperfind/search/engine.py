@@ -180,7 +180,7 @@ class Searcher:
         """The ranking, the page (positions into its pool) and what decided the learned
         model's order (with `explain`). From the engine's best candidates: every candidate
         below those ranks below them too, so the page is the same unless it reaches down
-        there (a deep page), and then it is made from all candidates."""
+        there (a deep page), and then it is made from every match."""
         needed = offset + limit
         k = None  # the newest and citations orders, and filter-only queries, sort every match
         if sort == "relevance" and query.plan.groups:
@@ -196,7 +196,10 @@ class Searcher:
             # float noise must not beat the key order
             ranking.pool.relevance = np.round(ranking.pool.relevance, SCORE_DECIMALS)
             page = ranking.pool.page(sort, offset, limit)
-            if not ranking.truncated or len(page) == limit:
+            relevance = ranking.pool.relevance
+            # a candidate the engine left out scores at most the pool's lowest; at that score
+            # (deep pages, where rounding makes many 0) the key order would mix it in
+            if not ranking.truncated or len(page) == limit and relevance[page[-1]] > relevance.min():
                 return ranking, page, explained
             k = None
 
