@@ -51,7 +51,7 @@ def prepare_database(db: Path) -> None:
 
     app = Paperfind(Settings(db_path=db))
     app.ensure_database(progress=False)
-    ensure_ann(app.vector_dir)
+    ensure_ann(app.settings.vector_dir)
     app.update_vectors(progress=False)  # nothing to embed: leaves the state a restart finds
 
 

@@ -86,12 +86,6 @@ def protect_first(lexical, semantic, w):
     return _order({**dict(fused), first: fused[0][1] + 1.0})
 
 
-def rrf(lexical, semantic, w):
-    """Reciprocal rank fusion (k = 60), the semantic list weighted by w."""
-    from paperfind.search.fusion import weighted_rrf
-    return weighted_rrf([lexical, semantic], [1.0, w])
-
-
 def admitted(gap: float) -> Fuse:
     """Convex fusion; papers only the semantic list found need a cosine within `gap` of its best."""
     from paperfind.search.fusion import convex_fusion
@@ -123,7 +117,6 @@ def variants() -> list[tuple[str, Callable[[str], Fuse], dict[str, float]]]:
         ("weight * (1 - margin(5) / 0.1)", lambda k: scaled(0.1, 5), {"natural": 0.1, "chinese": 0.2}),
         ("weight * (1 - margin(2) / 0.4)", lambda k: scaled(0.4, 2), {"natural": 0.1, "chinese": 0.2}),
         ("lexical first kept, 0.2 / 0.3", lambda k: protect_first, {"natural": 0.2, "chinese": 0.3}),
-        ("RRF k=60, 0.1 / 0.2", lambda k: rrf, {"natural": 0.1, "chinese": 0.2}),
         ("min-max both, 0.05 / 0.1", lambda k: normalised("minmax", "minmax"), {"natural": 0.05, "chinese": 0.1}),
         ("min-max both, 0.1 / 0.3", lambda k: normalised("minmax", "minmax"), {"natural": 0.1, "chinese": 0.3}),
         ("z-score both, 0.05 / 0.2", lambda k: normalised("z", "z"), {"natural": 0.05, "chinese": 0.2}),

@@ -58,7 +58,7 @@ def median_ms(fn, repeats: int) -> float:
 
 def search_table(pf: Paperfind, repeats: int) -> str:
     settings = SearchSettings(use_vectors=False, result_cache=0)
-    searchers = {name: cls(pf.store, pf.settings.index_dir, settings, vector_dir=pf.vector_dir)
+    searchers = {name: cls(pf.store, pf.settings.index_dir, settings, vector_dir=pf.settings.vector_dir)
                  for name, cls in (("with", Searcher), ("without", WithoutTrend))}
     kinds = {"title fragments and names": sample_queries(pf, 20), "broad topics": BROAD,
              "filters only": FILTERS}

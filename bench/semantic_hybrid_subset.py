@@ -22,7 +22,7 @@ from semantic_corpus import load_set  # noqa: E402
 from semantic_quality import dense, keys_of, metrics  # noqa: E402
 
 from paperfind.search.crosslingual import ZhEnTranslator  # noqa: E402
-from paperfind.search.fusion import QUERY_KINDS, classify_query, fuse, weighted_rrf  # noqa: E402
+from paperfind.search.fusion import QUERY_KINDS, classify_query, fuse  # noqa: E402
 
 
 def lexical_lists(index: Path, queries: list[str], allowed: set[str]) -> list[list[tuple[str, float]]]:
@@ -82,13 +82,7 @@ def main() -> None:
         sem_zh, sem_tl = dense(qsum, dv, keys), dense(qtl, dv, keys)
         print(f"--- {budget}")
         print(f"zh   semantic(zh→en)  {metrics(keys_of(sem_zh), zh)}")
-        for w in (0.25, 0.5, 1.0, 2.0):
-            fused = [weighted_rrf([a, b], [1.0, w]) for a, b in zip(lex_zh, sem_zh)]
-            print(f"zh   rrf lexical + {w:.2f}·semantic  {metrics(keys_of(fused), zh)}")
         print(f"tldr semantic         {metrics(keys_of(sem_tl), tldr)}")
-        for w in (0.1, 0.2, 0.3, 0.5, 0.7):
-            fused = [weighted_rrf([a, b], [1.0, w]) for a, b in zip(lex_tl, sem_tl)]
-            print(f"tldr rrf lexical + {w:.1f}·semantic  {metrics(keys_of(fused), tldr)}")
         sims_zh, sims_tl = qsum @ dv.T, qtl @ dv.T
         for w in (0.1, 0.2, 0.3, 0.5, 1.0):
             fz = [convex(a, s_, keys, w) for a, s_ in zip(lex_zh, sims_zh)]

@@ -2,7 +2,7 @@
 
 Compares, on every zh_dev and tldr_dev target plus random distractors: dense retrieval per
 budget, BM25 (bm25s, stemmed; an experiment-only dependency), the zh→en lexical route
-(jieba + glossary + CC-CEDICT), dense retrieval of the translated query, and weighted RRF of
+(jieba + glossary + CC-CEDICT), dense retrieval of the translated query, and min-max fusion of
 the routes. Also runs the zh→en lexical route over the whole default corpus.
     nice .venv/bin/python bench/semantic_quality.py --cache /tmp/semantic-cache
 """
@@ -20,7 +20,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from semantic_corpus import default_corpus, load_set  # noqa: E402
 
 from paperfind.search.crosslingual import ZhEnTranslator  # noqa: E402
-from paperfind.search.fusion import weighted_rrf  # noqa: E402
 
 
 def metrics(runs: list[list[str]], queries: list[dict]) -> str:
@@ -120,20 +119,11 @@ def main() -> None:
         print(f"--- {budget}")
         print(f"zh   dense(zh)          {metrics(keys_of(dz), zh)}")
         print(f"zh   dense(zh→en)       {metrics(keys_of(dtr), zh)}")
-        for w in (0.3, 0.5, 1.0):
-            fused = [weighted_rrf([a, b], [1.0, w]) for a, b in zip(dz, bm25_zh)]
-            print(f"zh   rrf dense + {w:.1f}·bm25(zh→en)  {metrics(keys_of(fused), zh)}")
         qavg = qzh + qtr
         qavg /= np.linalg.norm(qavg, axis=1, keepdims=True)
         davg = dense(qavg, dv, keys)
         print(f"zh   dense(zh + zh→en)  {metrics(keys_of(davg), zh)}")
-        for w in (0.3, 0.5, 1.0, 2.0):
-            fused = [weighted_rrf([a, b], [w, 1.0]) for a, b in zip(davg, bm25_zh)]
-            print(f"zh   rrf bm25(zh→en) + {w:.1f}·dense(zh + zh→en)  {metrics(keys_of(fused), zh)}")
         print(f"tldr dense              {metrics(keys_of(dt), tldr)}")
-        for w in (0.1, 0.2, 0.3, 0.5, 1.0):
-            fused = [weighted_rrf([a, b], [1.0, w]) for a, b in zip(bm25_tldr, dt)]
-            print(f"tldr rrf bm25 + {w:.1f}·dense  {metrics(keys_of(fused), tldr)}")
         for w in (0.1, 0.2, 0.3, 0.5):
             fused = [score_fusion(a, b, w) for a, b in zip(bm25_tldr, dt)]
             print(f"tldr minmax bm25 + {w:.1f}·cos  {metrics(keys_of(fused), tldr)}")

@@ -43,7 +43,7 @@ from paperfind.embed.retriever import SemanticRetriever  # noqa: E402
 from paperfind.index.docs import DocsSource, IndexDoc  # noqa: E402
 from paperfind.index.manager import build_index, index_is_current, open_index  # noqa: E402
 from paperfind.index.tokenize import Analyzer  # noqa: E402
-from paperfind.index.vectors import DocText, update_vectors  # noqa: E402
+from paperfind.embed.build import DocText, update_vectors  # noqa: E402
 from paperfind.search.backend import IndexBackend  # noqa: E402
 from paperfind.search.aspects import ASPECTS, classify_sentences  # noqa: E402
 from paperfind.search.similar import (AspectQuery, SimilarSettings, add_aspect_words, aspect_query, blend,  # noqa: E402
@@ -258,8 +258,6 @@ def main() -> None:
                         help="meaning weights")
     parser.add_argument("--context", type=float, default=SimilarSettings().aspect_context_weight,
                         help="weight of the whole paper's words beside the aspect's sentences (weight 1)")
-    parser.add_argument("--shares", type=float, nargs="+", default=[0.0, 0.5, 1.0],
-                        help="share of the embedded aspect text in the meaning signal (the rest: stored vector)")
     parser.add_argument("--latency-db", type=Path,
                         help="a paperfind database to time similar_papers on (indexed under bench/out/ if needed)")
     parser.add_argument("--append-results", action="store_true",
@@ -290,13 +288,11 @@ def main() -> None:
                             score(rerank(backend, items, None, replace(aspect, aspect_words_weight=0.0), focus))))
             results.append((f"{name}: words + {aspect.aspect_words_weight:g} x candidates' aspect sentences",
                             score(rerank(backend, items, None, aspect, focus))))
-            for share in args.shares:
-                for w in args.weights:
-                    setting = replace(aspect, meaning_weight=w, aspect_meaning_share=share)
-                    product = " (product default)" if setting == default and focus is our_focus else ""
-                    results.append((f"{name}: the above + {w:g} x meaning ({share:g} embedded aspect text, "
-                                    f"{1 - share:g} stored paper vector), {budget}{product}",
-                                    score(rerank(backend, items, semantic, setting, focus))))
+            for w in args.weights:
+                setting = replace(aspect, meaning_weight=w)
+                product = " (product default)" if setting == default and focus is our_focus else ""
+                results.append((f"{name}: the above + {w:g} x meaning (stored paper vector), {budget}{product}",
+                                score(rerank(backend, items, semantic, setting, focus))))
         GOLD.update({p["key"]: p["abstract_sentences"] for p in corpus})
         results.append(("DIAGNOSTIC, not a product path: (b) with the candidates' aspect sentences by "
                         f"CSFCube's gold labels, 0.5 x meaning, {budget}",

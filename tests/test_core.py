@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from paperfind.core import Paperfind, bundled_vectors
+from paperfind.core import Paperfind
 from paperfind.search.response import SearchRequest
 from paperfind.settings import Settings
 from paperfind.store.export import iter_export, write_export
@@ -21,13 +21,13 @@ def test_first_start_uses_the_bundled_corpus_and_its_vectors(tmp_path):
     write_export(iter_export(maker.store().conn), corpus)
     made = maker.update_vectors(progress=False)
     assert made.embedded == 15
-    bundled_vectors(corpus).parent.mkdir(exist_ok=True)
-    shutil.copytree(maker.vector_dir, bundled_vectors(corpus))
-
     app = Paperfind(Settings(db_path=tmp_path / "fresh" / "p.db", corpus_path=corpus))
+    assert app.settings.bundled_vector_dir == tmp_path / "bundle" / "mini-corpus.vectors"
+    shutil.copytree(maker.settings.vector_dir, app.settings.bundled_vector_dir)
+
     assert app.ensure_database(progress=False) is True
     assert app.store().paper_count() == 15
-    assert (app.vector_dir / "CURRENT").exists()
+    assert (app.settings.vector_dir / "CURRENT").exists()
     again = app.update_vectors(progress=False)
     assert (again.embedded, again.reused) == (0, 15)  # nothing re-embedded on first start
     assert app.ensure_database(progress=False) is False
@@ -47,7 +47,7 @@ def test_semantic_off_never_touches_vectors(tmp_path):
     app = Paperfind(Settings(db_path=tmp_path / "p.db", semantic=False))
     app.ingest([source], progress=False)
     assert app.update_vectors_in_background() is None
-    assert not app.vector_dir.exists()
+    assert not app.settings.vector_dir.exists()
     response = app.searcher().search(SearchRequest(q="learning", mode="hybrid"))
     assert response.mode == "lexical"
 

@@ -37,10 +37,3 @@ def embed_in_batches(embedder: Embedder, texts: Sequence[str], *, batch_size: in
         if progress is not None:
             progress(start + len(chunk), len(texts))
     return out
-
-
-def normalise_rows(matrix: np.ndarray) -> np.ndarray:
-    """Unit-length float32 rows; an all-zero row stays zero instead of turning into NaN."""
-    matrix = np.asarray(matrix, dtype=np.float32)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms > 0, norms, 1.0)

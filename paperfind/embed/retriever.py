@@ -20,7 +20,7 @@ from paperfind.embed.base import Embedder
 from paperfind.embed.runtime import make_embedder
 from paperfind.embed.queries import QueryEncoder
 from paperfind.index.ann import ANN_PARAMS_FILE
-from paperfind.index.vectors import AlignedVectors, VectorIndex, VectorIndexError
+from paperfind.index.vectors import AlignedVectors, VectorIndex, VectorIndexError, generations
 from paperfind.search.crosslingual import ZhEnTranslator
 
 _EMPTY = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32))
@@ -51,9 +51,8 @@ class SemanticRetriever:
 
     def reload(self) -> bool:
         """Pick up a newer vector generation (the background embedder writes checkpoints) or its graph."""
-        try:
-            name = (self.vector_dir / "CURRENT").read_text(encoding="utf-8").strip()
-        except FileNotFoundError:
+        name = generations(self.vector_dir).pointer()
+        if name is None:
             return False
         # the ANN graph may be built into the live generation after it went live (ensure_ann)
         generation = (name, (self.vector_dir / name / ANN_PARAMS_FILE).exists())

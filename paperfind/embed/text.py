@@ -15,41 +15,20 @@ import re
 # budget name -> number of abstract words after the title (0 = title only, None = all)
 BUDGETS: dict[str, int | None] = {
     "title": 0,
-    "sentence": -1,  # the first sentence of the abstract, capped at 64 words
     "words24": 24,
-    "contrib24": -2,  # from the abstract's first contribution sentence, 24 words (see below)
     "words48": 48,
     "words96": 96,
     "full": None,
 }
-SENTENCE_CAP_WORDS = 64
-CONTRIBUTION_WORDS = 24
-# Sentences that state what the paper does, as authors write them. An abstract often opens with
-# background ("Deep networks are widely used ..."), while a description of the paper (a TL;DR, a
-# reader's question) paraphrases its contribution.
-_CONTRIBUTION = re.compile(
-    r"\b(?:we (?:propose|introduce|present|show|develop|describe|demonstrate|study|investigate|"
-    r"design|derive|explore|analy[sz]e|address|formulate|consider|provide|prove|establish|give)|"
-    r"in this (?:paper|work|note|article)|this (?:paper|work|note|article)|"
-    r"our (?:method|approach|model|algorithm|framework|technique|contribution|results?|main))\b",
-    re.IGNORECASE)
 
 _SPACE = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"[.!?]\s+(?=[A-Z(\[])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "Fig.", "resp.", "etc.", "Eq.", "approx.")
 
 
-def first_sentence(text: str) -> str:
-    """The abstract's first sentence; the period of `e.g.`, `et al.` or `1.5` does not end it."""
-    for match in _SENTENCE_END.finditer(text):
-        head = text[:match.start() + 1]
-        if not head.endswith(_ABBREVIATIONS):
-            return head
-    return text
-
-
 def split_sentences(text: str) -> list[str]:
-    """The text's sentences, split where `first_sentence` would end one (whitespace-normalised)."""
+    """The text's sentences (whitespace-normalised); the period of `e.g.`, `et al.` or `1.5`
+    does not end one."""
     text = _SPACE.sub(" ", text or "").strip()
     out, start = [], 0
     for match in _SENTENCE_END.finditer(text):
@@ -63,14 +42,6 @@ def split_sentences(text: str) -> list[str]:
     return [s for s in out if s]
 
 
-def contribution_lead(abstract: str, words: int = CONTRIBUTION_WORDS) -> str:
-    """`words` words of the abstract from its first contribution sentence ("we propose ...",
-    "in this paper ..."), or from its start when no sentence says what the paper does."""
-    parts = split_sentences(abstract)
-    start = next((i for i, s in enumerate(parts) if _CONTRIBUTION.search(s)), 0)
-    return " ".join(" ".join(parts[start:]).split()[:words])
-
-
 def document_text(title: str, abstract: str, budget: str) -> str:
     """Title and the budgeted start of the abstract, whitespace-normalised, as one string."""
     if budget not in BUDGETS:
@@ -80,11 +51,7 @@ def document_text(title: str, abstract: str, budget: str) -> str:
     words = BUDGETS[budget]
     if words == 0 or not abstract:
         return title
-    if words == -1:
-        lead = " ".join(first_sentence(abstract).split()[:SENTENCE_CAP_WORDS])
-    elif words == -2:
-        lead = contribution_lead(abstract)
-    elif words is None:
+    if words is None:
         lead = abstract
     else:
         lead = " ".join(abstract.split()[:words])

@@ -58,10 +58,6 @@ class StringTable(Sequence[str]):
         """The half-open range of positions holding `s` (tables may repeat a string)."""
         return bisect_left(self, s), bisect_right(self, s)
 
-    def prefix_range(self, prefix: str) -> tuple[int, int]:
-        """Positions of the strings starting with `prefix`."""
-        return bisect_left(self, prefix), bisect_left(self, prefix + "\U0010ffff")
-
     @staticmethod
     def save(strings: Iterable[str], root: Path, name: str) -> None:
         """Write strings (already sorted by the caller, in Python's str order)."""

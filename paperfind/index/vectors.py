@@ -1,13 +1,14 @@
 """Document vectors on disk: one .npy matrix, its parameters in JSON, keys in a text file.
 
-Layout: `DIR/CURRENT` names the live generation `DIR/gen-000007/` holding `vectors.npy`
-(float32, float16, or int8 with `scales.npy`), `params.json` (model, dim, storage type, text
-budget, count) and `keys.tsv` (key and text hash per row, in row order).
+Layout: `DIR/CURRENT` names the live generation `DIR/gen-000007/` (written and switched by
+`paperfind.index.generations`, like the lexical index) holding `vectors.npy` (float32, float16,
+or int8 with `scales.npy`), `params.json` (model, dim, storage type, text budget, count) and
+`keys.tsv` (key and text hash per row, in row order).
 
 Transparent and memory-mappable (no pickles), so `serve` and the CLI open the same files
-without loading them whole, and the bundled default corpus can ship its vectors. Updates are
-incremental: a paper is re-embedded only when the hash of its embedded text changed, or when the
-model or the text budget did. Search is exact (one matrix product) below `ANN_MIN_VECTORS`; at and
+without loading them whole, and the bundled default corpus can ship its vectors. What goes in
+them is computed by `paperfind.embed.build` (incrementally, by text hash); this module only
+stores and searches them. Search is exact (one matrix product) below `ANN_MIN_VECTORS`; at and
 above it an HNSW graph built from the stored vectors (paperfind/index/ann.py) answers instead,
 falling back to exact whenever the graph is missing or stale (bench/vector_index.py).
 """
@@ -15,19 +16,13 @@ falling back to exact whenever the graph is missing or stale (bench/vector_index
 from __future__ import annotations
 
 import json
-import os
-import warnings
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Protocol
-
 import numpy as np
 
-from paperfind.embed.base import Embedder, Progress
-from paperfind.embed.text import document_text, text_hash
 from paperfind.index.ann import ANN_MIN_SELECTED, ANN_MIN_VECTORS, AnnIndex, AnnParams, build_ann
+from paperfind.index.generations import CURRENT_FILE, Generations
 
 FORMAT_VERSION = 1
 PARAMS_FILE, VECTORS_FILE, SCALES_FILE, KEYS_FILE = "params.json", "vectors.npy", "scales.npy", "keys.tsv"
@@ -46,31 +41,6 @@ class VectorParams:
     text_budget: str
     count: int
     format_version: int = FORMAT_VERSION
-
-
-class PaperText(Protocol):
-    """What is embedded of one paper (the store's `IndexDoc` has these, and more)."""
-
-    key: str
-    title: str
-    abstract: str
-
-
-@dataclass(frozen=True)
-class DocText:
-    """A plain `PaperText`."""
-
-    key: str
-    title: str
-    abstract: str
-
-
-@dataclass(frozen=True)
-class UpdateStats:
-    total: int
-    embedded: int  # new or changed papers
-    reused: int
-    removed: int
 
 
 class VectorIndex:
@@ -117,6 +87,11 @@ class VectorIndex:
             scales = np.load(directory / SCALES_FILE, allow_pickle=False) if params.dtype == "int8" else 1.0
             vectors = np.ascontiguousarray(np.asarray(vectors, dtype=np.float32) * scales, dtype=np.float32)
         return cls(params, keys, hashes, vectors, ann, status, directory, in_graph)
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """Every stored vector as float32, row i for `keys[i]` (memory-mapped when stored as float32)."""
+        return self._vectors
 
     @property
     def memory_bytes(self) -> int:
@@ -233,46 +208,45 @@ def quantise(vectors: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndarray | 
     raise ValueError(f"unknown vector storage type {dtype!r}; expected one of {', '.join(DTYPES)}")
 
 
-CURRENT_FILE = "CURRENT"
+def vector_dir_of(db_path: Path | str) -> Path:
+    """`paperfind.db` → `paperfind.db.vectors/`: a database's vectors live beside it. Read it as
+    `Settings.vector_dir`; it is here so that embed's own CLI, below the settings, has it too."""
+    db_path = Path(db_path)
+    return db_path.with_name(db_path.name + ".vectors")
+
+
+def generations(directory: Path) -> Generations:
+    """The vector generations under `directory`: `gen-000001/`, `gen-000002/`, ..."""
+    return Generations(Path(directory), "gen-", 6)
 
 
 def _generation_dir(directory: Path) -> Path | None:
-    pointer = directory / CURRENT_FILE
-    if not pointer.exists():
+    """The live generation; None when none was written yet."""
+    found = generations(directory)
+    name = found.pointer()
+    if name is None:
         return None
-    name = pointer.read_text(encoding="utf-8").strip()
-    if not name or "/" in name or not (directory / name).is_dir():
-        raise VectorIndexError(f"{pointer}: points to a missing generation {name!r}")
-    return directory / name
+    current = found.current()
+    if current is None:
+        raise VectorIndexError(f"{directory / CURRENT_FILE}: points to a missing generation {name!r}")
+    return current
 
 
 def write_index(directory: Path, params: VectorParams, keys: Sequence[str], hashes: Sequence[str],
                 vectors: np.ndarray) -> Path:
-    """Write a new generation directory, then switch the CURRENT pointer to it in one rename.
+    """Write a new generation directory and make it current (`paperfind.index.generations`).
 
     A reader never sees vectors of one generation with keys of another; the previous generation
     is kept for a reader that read CURRENT just before the switch, older ones are removed.
     """
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    previous = _generation_dir(directory)
-    number = int(previous.name.split("-")[1]) + 1 if previous else 1
-    target = directory / f"gen-{number:06d}"
-    target.mkdir()
     stored, scales = quantise(vectors, params.dtype)
-    np.save(target / VECTORS_FILE, stored, allow_pickle=False)
-    if scales is not None:
-        np.save(target / SCALES_FILE, scales, allow_pickle=False)
-    (target / KEYS_FILE).write_text("".join(f"{k}\t{h}\n" for k, h in zip(keys, hashes)), encoding="utf-8")
-    (target / PARAMS_FILE).write_text(json.dumps(asdict(params), indent=1) + "\n", encoding="utf-8")
-    pointer = directory / f".{CURRENT_FILE}.tmp"
-    pointer.write_text(target.name + "\n", encoding="utf-8")
-    os.replace(pointer, directory / CURRENT_FILE)
-    for old in directory.glob("gen-*"):  # keep the previous one for readers that just read CURRENT
-        if old.is_dir() and old not in (target, previous):
-            for f in old.iterdir():
-                f.unlink()
-            old.rmdir()
+    with generations(directory).write() as target:
+        np.save(target / VECTORS_FILE, stored, allow_pickle=False)
+        if scales is not None:
+            np.save(target / SCALES_FILE, scales, allow_pickle=False)
+        (target / KEYS_FILE).write_text("".join(f"{k}\t{h}\n" for k, h in zip(keys, hashes)),
+                                        encoding="utf-8")
+        (target / PARAMS_FILE).write_text(json.dumps(asdict(params), indent=1) + "\n", encoding="utf-8")
     return target
 
 
@@ -288,86 +262,4 @@ def ensure_ann(directory: Path, *, min_vectors: int = ANN_MIN_VECTORS, threads: 
         return None
     if index.ann is not None and not build_options:
         return index.ann.params
-    return build_ann(index.generation, index._vectors, threads=threads, **build_options)
-
-
-def update_vectors(directory: Path, docs: Iterable[PaperText], embedder: Embedder, *, text_budget: str,
-                   dtype: str = "float32", batch_size: int = 32, checkpoint_every: int = 2048,
-                   progress: Progress | None = None, ann_min_vectors: int = ANN_MIN_VECTORS) -> UpdateStats:
-    """Bring the vectors in `directory` in line with `docs`, embedding only new or changed texts.
-
-    Vectors are reused when model and embedded text (by hash) are unchanged; papers no longer in
-    `docs` are dropped. Every `checkpoint_every` new vectors a generation is written with what
-    is done so far, so an interrupted run resumes where it stopped and search can use the
-    partial index meanwhile. `progress(done, total)` counts the papers that need embedding.
-    At the end the ANN graph is built when the index has `ann_min_vectors` or more (not at
-    checkpoints: a partial index is searched exactly).
-    """
-    if dtype not in DTYPES:
-        raise ValueError(f"unknown vector storage type {dtype!r}; expected one of {', '.join(DTYPES)}")
-    directory = Path(directory)
-    docs = list(docs)
-    keys = [d.key for d in docs]
-    if len(set(keys)) != len(keys):
-        dup = next(k for k, n in Counter(keys).items() if n > 1)
-        raise ValueError(f"paper key {dup!r} occurs twice in the documents to embed")
-    texts = [document_text(d.title, d.abstract, text_budget) for d in docs]
-    hashes = [text_hash(t) for t in texts]
-    old: dict[str, tuple[str, int]] = {}  # key -> (text hash, row)
-    old_index = _open_compatible(directory, embedder, text_budget)
-    if old_index is not None:
-        old = {k: (h, i) for i, (k, h) in enumerate(zip(old_index.keys, old_index.hashes))}
-    vectors = np.zeros((len(docs), embedder.dim), dtype=np.float32)
-    done = np.zeros(len(docs), dtype=bool)
-    todo = []
-    for i, (key, digest) in enumerate(zip(keys, hashes)):
-        previous = old.get(key)
-        if previous is not None and previous[0] == digest:
-            vectors[i] = old_index._vectors[previous[1]]
-            done[i] = True
-        else:
-            todo.append(i)
-    reused = int(done.sum())
-    removed = len(set(old) - set(keys))
-
-    def save() -> None:
-        rows = np.flatnonzero(done)
-        params = VectorParams(embedder.name, embedder.dim, dtype, text_budget, len(rows))
-        write_index(directory, params, [keys[i] for i in rows], [hashes[i] for i in rows], vectors[rows])
-
-    since_save = 0
-    for start in range(0, len(todo), batch_size):
-        rows = todo[start:start + batch_size]
-        vectors[rows] = embedder.embed([texts[i] for i in rows])
-        done[rows] = True
-        since_save += len(rows)
-        if progress is not None:
-            progress(start + len(rows), len(todo))
-        if since_save >= checkpoint_every:
-            save()
-            since_save = 0
-    if (todo or removed or old_index is None or len(old_index) != len(docs)
-            or old_index.params.dtype != dtype or old_index.params.text_budget != text_budget):
-        save()
-    if len(docs) >= ann_min_vectors:
-        try:
-            ensure_ann(directory, min_vectors=ann_min_vectors)
-        except RuntimeError as exc:  # faiss missing: the vectors are fine, search stays exact
-            warnings.warn(f"no ANN graph built: {exc}", RuntimeWarning, stacklevel=2)
-    return UpdateStats(total=len(docs), embedded=len(todo), reused=reused, removed=removed)
-
-
-def _open_compatible(directory: Path, embedder: Embedder, text_budget: str) -> VectorIndex | None:
-    """The existing index if its vectors can be reused (same model and dim), else None.
-
-    The budget may differ: a row is reused only when the hash of its embedded text matches,
-    and the same text gives the same vector under any budget. So moving from titles to
-    title + abstract words re-embeds only the papers that have an abstract."""
-    try:
-        index = VectorIndex.open(directory, use_ann=False)  # only its vectors are reused
-    except VectorIndexError:
-        return None
-    p = index.params
-    if p.model != embedder.name or p.dim != embedder.dim:
-        return None
-    return index
+    return build_ann(index.generation, index.matrix, threads=threads, **build_options)

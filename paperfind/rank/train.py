@@ -211,17 +211,18 @@ def open_searcher(db: Path, vectors: Path):
     from paperfind.index.manager import build_index, index_is_current
     from paperfind.search.engine import open_searcher
     from paperfind.search.settings import SearchSettings
+    from paperfind.settings import Settings
     from paperfind.store import Store
 
     store = Store(db, readonly=True)
-    root = Path(str(db) + ".index")
+    root = Settings(db_path=db).index_dir
     if not index_is_current(root, store.data_version()):
         build_index(store, root)
     return open_searcher(root, store, SearchSettings(result_cache=0, learned_ranking=False), vector_dir=vectors)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from paperfind.settings import BUNDLED_CORPUS
+    from paperfind.settings import BUNDLED_CORPUS, Settings
 
     ap = argparse.ArgumentParser(prog="python -m paperfind.rank.train", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -236,9 +237,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=DEFAULT_MODEL)
     args = ap.parse_args(argv)
-    vectors = args.vectors or Path(str(args.db) + ".vectors")
+    paths = Settings(db_path=args.db, corpus_path=args.corpus)
+    vectors = args.vectors or paths.vector_dir
     if args.vectors is None and not (vectors / "CURRENT").exists():
-        vectors = args.corpus.with_name(args.corpus.name.split(".")[0] + ".vectors")
+        vectors = paths.bundled_vector_dir
     for path, what in ((args.db, "database"), (args.corpus, "corpus"), (vectors / "CURRENT", "vectors")):
         if not path.exists():
             print(f"error: {path}: no such {what}", file=sys.stderr)

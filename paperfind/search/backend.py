@@ -21,6 +21,7 @@ import numpy as np
 
 from paperfind.index.manager import IndexVersion
 from paperfind.index.names import PersonMatch
+from paperfind.search.filters import Filters
 from paperfind.search.rank import top_order
 from paperfind.search.trend import WorkCounter, WorkCounts
 
@@ -30,26 +31,6 @@ TermGroup = list[tuple[str, str, float]]
 Mode = Literal["lexical", "semantic", "hybrid"]
 OTHER_TERM = -1  # in `TermSequences.codes`: a word that is none of the asked terms
 BOUNDARY = -2  # ... the boundary between two keywords
-
-
-@dataclass
-class Filters:
-    """Resolved filter values (already lists of accepted labels)."""
-
-    venues: list[str] = field(default_factory=list)
-    year_from: int | None = None
-    year_to: int | None = None
-    insts: list[str] = field(default_factory=list)
-    areas: list[str] = field(default_factory=list)
-    statuses: list[str] = field(default_factory=list)
-
-    def empty(self) -> bool:
-        return not (self.venues or self.insts or self.areas or self.statuses
-                    or self.year_from is not None or self.year_to is not None)
-
-    def cache_key(self) -> tuple:
-        return (tuple(self.venues), self.year_from, self.year_to, tuple(self.insts),
-                tuple(self.areas), tuple(self.statuses))
 
 
 @dataclass(frozen=True)
@@ -73,7 +54,7 @@ class Restriction:
         return self.filters.empty() and not (self.people or self.require or self.exclude)
 
     def cache_key(self) -> tuple:
-        return (self.filters.cache_key(), self.people, self.require, self.exclude)
+        return (self.filters, self.people, self.require, self.exclude)
 
 
 @dataclass

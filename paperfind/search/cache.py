@@ -13,22 +13,15 @@ import threading
 from collections import OrderedDict
 from typing import Hashable
 
+from paperfind.limits import MAX_QUERY_CHARS
 from paperfind.search.response import SearchRequest
-
-
-def _frozen(value) -> Hashable:
-    if isinstance(value, dict):
-        return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple, set, frozenset)):
-        items = [_frozen(v) for v in value]
-        return tuple(sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items)
-    return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
 
 
 def request_key(request: SearchRequest, generation: Hashable) -> Hashable:
     """Everything a response depends on; equal keys give equal responses."""
-    return (generation, request.q or "", request.limit, request.offset, request.sort, request.mode,
-            _frozen(request.filters or {}), request.explain)
+    # the query as the parser reads it: longer queries that agree so far get the same answer
+    return (generation, (request.q or "")[:MAX_QUERY_CHARS], request.limit, request.offset,
+            request.sort, request.mode, request.filters, request.explain)
 
 
 class ResultCache:

@@ -21,9 +21,10 @@ import numpy as np
 from paperfind.cards import best_first, version_order
 from paperfind.index.docs import IndexSource
 from paperfind.index.tokenize import Analyzer, has_han
-from paperfind.search.backend import (CandidateRequest, Candidates, Clause, Filters, Restriction,
-                                      SearchBackend)
+from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE
+from paperfind.search.backend import CandidateRequest, Candidates, Clause, Restriction, SearchBackend
 from paperfind.search.cache import ResultCache, request_key
+from paperfind.search.filters import Filters, merge_filters
 from paperfind.search.highlight import Marker
 from paperfind.search.fusion import classify_query
 from paperfind.search.hybrid import FUSION_DEPTH, fuse_rows
@@ -45,33 +46,6 @@ if TYPE_CHECKING:
     from paperfind.search.crosslingual import ZhEnTranslator
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
-
-
-def _as_list(value) -> list[str]:
-    if value is None or value == "":
-        return []
-    return [str(v) for v in value] if isinstance(value, (list, tuple, set)) else [str(value)]
-
-
-def _as_year(value) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except (TypeError, ValueError):
-        return None
-
-
-def merge_filters(request: dict, q: ParsedQuery) -> Filters:
-    """Filters of the request (web form, CLI flags) and of the query text, combined."""
-    request = request if isinstance(request, dict) else {}
-    year = request.get("year")
-    lo = _as_year(request.get("year_from", year))
-    hi = _as_year(request.get("year_to", year))
-    lo = q.year_from if q.year_from is not None else lo
-    hi = q.year_to if q.year_to is not None else hi
-    return Filters(venues=_as_list(request.get("venue")) + q.venues, year_from=lo, year_to=hi,
-                   insts=_as_list(request.get("inst")) + q.insts,
-                   areas=_as_list(request.get("area")) + q.areas,
-                   statuses=_as_list(request.get("status")) + q.statuses)
 
 
 def _ranks_lexically(q: ParsedQuery, plan: QueryPlan) -> bool:
@@ -163,7 +137,7 @@ class Searcher:
                 for p in found if p.key in cards and best[p.key] in cards]
 
     # -- search -------------------------------------------------------------------------------
-    def _read(self, backend: SearchBackend, q: ParsedQuery, filters: dict, mode: str) -> Query:
+    def _read(self, backend: SearchBackend, q: ParsedQuery, filters: Filters, mode: str) -> Query:
         """The plan (with a Chinese query's English rendering) and the restriction of a query."""
         plan = build_plan(q, self.analyzer, backend)
         if self.settings.overlap_embedding:
@@ -205,7 +179,7 @@ class Searcher:
 
     def search(self, request: SearchRequest) -> SearchResponse:
         started = time.perf_counter()
-        q = parse_query((request.q or "")[:self.settings.max_query_chars])
+        q = parse_query(request.q or "")
         backend = self.backend()
         mode = request.mode if request.mode in MODES else "lexical"
         if backend is None:
@@ -215,8 +189,8 @@ class Searcher:
         if cached is not None:  # hits are copied: a caller may decorate its results
             return replace(cached, results=[dict(r) for r in cached.results],
                            took_ms=(time.perf_counter() - started) * 1000)
-        limit = max(1, min(int(request.limit or 10), self.settings.max_limit))
-        offset = max(0, min(int(request.offset or 0), self.settings.max_offset))
+        limit = max(1, min(int(request.limit or 10), MAX_PAGE_SIZE))
+        offset = max(0, min(int(request.offset or 0), MAX_OFFSET))
         sort = request.sort if request.sort in SORTS else "relevance"
         query = self._read(backend, q, request.filters, mode)
         plan, restriction = query.plan, query.restriction
@@ -372,10 +346,10 @@ class Searcher:
         the query is not fused (no vectors, or a kind that ranks by words alone). What the
         learned ranker sees at query time, for `paperfind.rank.train`."""
         backend = self.backend()
-        q = parse_query(text[:self.settings.max_query_chars])
+        q = parse_query(text)
         if backend is None or not q.text.strip():
             return None
-        query = self._read(backend, q, {}, "hybrid")
+        query = self._read(backend, q, Filters(), "hybrid")
         ranking = self._rank(backend, query, depth, "hybrid", None)
         if ranking.stage is None:
             return None

@@ -2,17 +2,19 @@
 
 Our lexical ranking is already right at rank 1 for most author-TL;DR and translated Chinese
 queries, and reciprocal rank fusion flattens exactly that: with k=60 ranks 1 and 2 differ by
-0.0003 while a semantic list at weight 0.1 moves a paper by more. On the dev subset every RRF
-weight lowered MRR below lexical alone (bench/semantic_hybrid_subset.py), while a convex sum of
-scores raised it: `lexical / max(lexical) + w * cosine rescaled between the semantic list's
-first and last score`. Names stay lexical (w = 0). Ties are broken by paper key.
+0.0003 while a semantic list at weight 0.1 moves a paper by more. RRF lowered MRR below lexical
+alone (whole default corpus, words24 vectors: tldr MRR .819 vs lexical .867; bench/RESULTS.md,
+"Fusion weight per query kind"), while a convex sum of scores raised it: `lexical /
+max(lexical) + w * cosine rescaled between the semantic list's first and last score`. Names
+stay lexical (w = 0). Ties are broken by paper key.
 
-For descriptions the semantic list is weak on its own (title vectors rank a TL;DR's paper first
-for under half of the queries), so a larger weight undoes more right lexical answers than it
-fixes, and every weight plateaued at lexical's MRR. Where the semantic list does help is a
-near-tie at the lexical top: when the lexical score of its first choice is within a few percent
-of the lexical best (and among the lexical top 3), the meaning decides rank 1 (`near_tie`).
-When lexical is confident, its order stands (bench/fusion_sweep.py, bench/RESULTS.md).
+For descriptions the semantic list is weak on its own (the shipped words24 vectors, title + 24
+abstract words, reach tldr MRR@10 .558 alone against lexical's .864: bench/RESULTS.md, "Search
+modes"), so a larger weight undoes more right lexical answers than it fixes, and every weight
+plateaued at lexical's MRR. Where the semantic list does help is a near-tie at the lexical top:
+when the lexical score of its first choice is within a few percent of the lexical best (and
+among the lexical top 3), the meaning decides rank 1 (`near_tie`). When lexical is confident,
+its order stands (bench/fusion_sweep.py, bench/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ from paperfind.search.crosslingual import han_share
 # (paper key or index row, score), best first; keys must sort consistently (rows sorted by key do)
 Ranked = Sequence[tuple[Any, float]]
 
-RRF_K = 60
 SEMANTIC_DEPTH = 100  # the cosine rescaling spans the top 100, as when the weights were chosen
 NEAR_TIE_RANKS = 3  # a near-tie is settled among this many lexical leaders (2-5 measured alike)
 _WORD = re.compile(r"[^\W\d_][\w'\-.]*", re.UNICODE)
@@ -49,13 +50,14 @@ class QueryKind:
     near_tie: float = 0.0
 
 
-# One weight per kind of query, chosen by bench/fusion_sweep.py on the whole default corpus with
-# the shipped title vectors (see bench/RESULTS.md): short keyword queries lost at every weight
-# (topical nDCG@10 .694 at 0, .676 at 0.05); Chinese queries gained most at 0.2 (zh nDCG .788 →
-# .827, MRR .746 → .797), where the near-tie rule changed nothing (0.05) or lost (0.1).
-# Descriptions: weight 0.05 with near-tie 0.05 (tldr MRR .867 → .871, nDCG .879 → .884, R@10
-# .919 → .925; 0.1 alone gave MRR .865); near-tie 0.03-0.1 all measured above lexical, with title
-# and with title + abstract vectors.
+# One weight per kind of query, chosen by bench/fusion_sweep.py on the whole default corpus
+# (bench/RESULTS.md, "Fusion weight per query kind"), swept with title vectors and with the
+# shipped words24 ones, which pick the same weights. With words24: short keyword queries lost
+# at every weight (topical nDCG@10 .694 at 0, .678 at 0.05); Chinese queries gained most at 0.2
+# (zh nDCG .788 → .840, MRR .746 → .799, R@10 .917 → .967), where the near-tie rule changed
+# nothing (0.03-0.05) or lost (0.1). Descriptions: weight 0.05 with near-tie 0.05 (tldr MRR
+# .867 → .873, nDCG .879 → .886, R@10 .919 → .928; 0.1 alone gave MRR .868); near-tie 0.03-0.1
+# all measured above lexical, with both vector sets.
 QUERY_KINDS: dict[str, QueryKind] = {
     "name": QueryKind("name", 0.0),
     "chinese": QueryKind("chinese", 0.2),
@@ -85,28 +87,6 @@ def classify_query(query: str) -> QueryKind:
     if len(words) <= 4 or len(content) == len(words) and len(words) <= 6:
         return QUERY_KINDS["keywords"]
     return QUERY_KINDS["natural"]
-
-
-def weighted_rrf(lists: Sequence[Ranked], weights: Sequence[float], k: int = RRF_K,
-                 depth: int | None = None) -> list[tuple[Any, float]]:
-    """Weighted reciprocal rank fusion: score(key) = sum_i w_i / (k + rank_i(key)).
-
-    A list with weight 0 contributes nothing; `depth` cuts each list before fusing.
-    Ties (equal fused score) are ordered by key so that the ranking is reproducible.
-    """
-    if len(lists) != len(weights):
-        raise ValueError(f"{len(lists)} ranked lists but {len(weights)} weights")
-    fused: dict[Any, float] = {}
-    for ranked, weight in zip(lists, weights):
-        if weight <= 0:
-            continue
-        seen: set[Any] = set()
-        for rank, (key, _score) in enumerate(ranked[:depth] if depth else ranked, start=1):
-            if key in seen:  # a key repeated in one list counts at its best rank only
-                continue
-            seen.add(key)
-            fused[key] = fused.get(key, 0.0) + weight / (k + rank)
-    return sorted(fused.items(), key=lambda item: (-item[1], item[0]))
 
 
 def convex_fusion(lexical: Ranked, semantic: Ranked, weight: float) -> list[tuple[Any, float]]:

@@ -5,7 +5,7 @@ between words (any word may match instead of most), and fields `author:`, `title
 `year:2019`, `year:2017..2019`, `inst:`, `area:`, `status:`. A field value is one word or a
 quoted string. Nothing raises: an unbalanced quote quotes to the end, an unknown field or a
 stray operator is read as text or dropped, an impossible year is ignored, and the input is
-cut at `MAX_QUERY_CHARS`.
+cut at `paperfind.limits.MAX_QUERY_CHARS`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-MAX_QUERY_CHARS = 1000
+from paperfind.limits import MAX_QUERY_CHARS
+
 MAX_ITEMS = 64
 FIELDS = ("author", "title", "venue", "year", "inst", "area", "status")
 FIELD_ALIASES = {"au": "author", "authors": "author", "ti": "title", "institution": "inst",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperfind.cards import best_first, paper_card
+from paperfind.search.filters import Filters
 from paperfind.search.highlight import Marker
 
 SORTS = ("relevance", "newest", "citations")
@@ -19,7 +20,7 @@ class SearchRequest:
     limit: int = 10
     offset: int = 0
     sort: str = "relevance"  # relevance | newest | citations
-    filters: dict[str, Any] = field(default_factory=dict)  # venue, year_from, year_to, inst, area, status
+    filters: Filters = field(default_factory=Filters)  # besides those the query text names
     mode: str = "hybrid"  # lexical | semantic | hybrid; without vectors all three are lexical
     explain: bool = False  # results the learned model ordered name the features that decided
 

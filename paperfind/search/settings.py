@@ -1,4 +1,4 @@
-"""Search tuning knobs in one place (the application's settings object can embed this)."""
+"""Search tuning knobs in one place: `Settings.search` (the limits of a request are in paperfind.limits)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,6 @@ class SearchSettings:
     rerank_depth_long: int = 100  # ... and for longer queries (descriptions, questions)
     min_match_share: float = 0.4  # a long query's papers must contain this share of its words
     phrase_check_depth: int = 2000  # candidates checked for a quoted phrase
-    max_query_chars: int = 2000  # longer queries are cut (a 20,000-word query took seconds)
-    max_limit: int = 100
-    max_offset: int = 10_000
     max_people: int = 20  # people whose papers are put first for a name query
     author_cards: int = 5
     trend_venues: int = 6  # venues drawn beside a query's trend, those with most matching works

@@ -38,6 +38,7 @@ import numpy as np
 
 from paperfind.index.tokenize import Analyzer
 from paperfind.ingest.text import normalize_title
+from paperfind.limits import MAX_PAGE_SIZE
 from paperfind.search.backend import IndexBackend
 
 SCORE_DECIMALS = 6
@@ -56,15 +57,12 @@ class SimilarSettings:
     authors_weight: float = 0.05  # all people shared: a nudge among topical equals
     keywords_weight: float = 1.0  # a keyword shared counts twice (the text field has them too)
     max_terms: int = 64  # the paper's strongest terms that make its lexical query
-    max_limit: int = 100
     # With an aspect (bench/similar_quality.py, CSFCube dev, each step within ~0.02 = noise):
     # the aspect's sentences count at weight 1 and the whole title + abstract beside them at
-    # this weight (the topic still matters: 0 did worse);
+    # this weight (the topic still matters: 0 did worse); meaning stays the stored whole-paper
+    # vector (the aspect's sentences embedded on the fly did not beat it, and cost a query
+    # embedding);
     aspect_context_weight: float = 0.5
-    # the share of the meaning signal taken from the aspect's sentences embedded on the fly,
-    # the rest from the stored whole-paper vector (embedding them did not beat the stored
-    # vector and costs a query embedding, so 0);
-    aspect_meaning_share: float = 0.0
     # the candidates' own sentences of the aspect (our classifier) matched against the
     # aspect's terms, for the best `aspect_rerank_depth` papers of the blend.
     aspect_words_weight: float = 0.5
@@ -122,9 +120,6 @@ class NeighbourSource(Protocol):
 
     def similar_rows(self, row: int, mask: np.ndarray | None,
                      k: int) -> tuple[np.ndarray, np.ndarray]: ...
-
-    def vector_candidates(self, text: str, mask: np.ndarray | None,
-                          k: int) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 @dataclass
@@ -200,20 +195,6 @@ def _above_mean(rows: np.ndarray, cosines: np.ndarray, row: int, n_docs: int, to
     return out
 
 
-def aspect_meaning_scores(semantic: NeighbourSource | None, row: int, n_docs: int,
-                          text: str) -> np.ndarray | None:
-    """Cosine of the embedded aspect text above the corpus mean, scaled so the paper's own
-    stored vector scores 1 (a sentence is never as close to a paper as the paper to itself)."""
-    if semantic is None or not text.strip():
-        return None
-    rows, cosines = semantic.vector_candidates(text, None, n_docs)
-    own = np.flatnonzero(rows == row)
-    if len(rows) == 0 or len(own) == 0:
-        return None
-    cosines = cosines.astype(np.float64)
-    return _above_mean(rows, cosines, row, n_docs, top=float(cosines[own[0]]))
-
-
 def aspect_words_scores(backend: IndexBackend, analyzer: Analyzer, terms: list[tuple[str, float]],
                         rows: np.ndarray, aspect: str, own_row: int,
                         sentences_of: SentencesOf | None = None) -> np.ndarray:
@@ -252,7 +233,7 @@ def similarity_signals(backend: IndexBackend, row: int, *, semantic: NeighbourSo
                        focus: AspectQuery | None = None) -> Signals:
     """Every signal of the paper at `row` against every row (the paper itself scores 1);
     with `focus`, the words signal weighs the aspect's sentences over the whole paper, and
-    meaning stays the stored whole-paper vector unless `aspect_meaning_share` > 0."""
+    meaning stays the stored whole-paper vector."""
     settings = settings or SimilarSettings()
     analyzer = analyzer or Analyzer()
     doc = backend.stored([row])[0]
@@ -274,11 +255,6 @@ def similarity_signals(backend: IndexBackend, row: int, *, semantic: NeighbourSo
         pairs = np.unique(np.stack([rows, ids]), axis=1)  # one count per person and paper
         authors = np.bincount(pairs[0], minlength=backend.n_docs).astype(np.float64) / len(people)
     meaning = meaning_scores(semantic, row, backend.n_docs)
-    if focus is not None and meaning is not None and settings.aspect_meaning_share > 0:
-        part = aspect_meaning_scores(semantic, row, backend.n_docs, focus.text)
-        if part is not None:
-            share = settings.aspect_meaning_share
-            meaning = share * part + (1.0 - share) * meaning
     return Signals(words, meaning, authors, keywords)
 
 
@@ -337,7 +313,7 @@ def similar_papers(backend: IndexBackend, key: str, limit: int = 10, *,
     row = int(backend.handles_of([key])[0])
     if row < 0:
         raise UnknownPaper(key)
-    limit = max(0, min(int(limit), settings.max_limit))
+    limit = max(0, min(int(limit), MAX_PAGE_SIZE))
     if limit == 0:
         return []
     if semantic is None:

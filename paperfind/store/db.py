@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -39,7 +38,7 @@ class Store(ReadMixin):
     """A paperfind database file.
 
     One `Store` per thread: SQLite connections are not shared across threads here, so the
-    web layer opens one per worker thread through `Store.for_thread`.
+    web layer opens one per worker thread through `Paperfind.store`.
     """
 
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
@@ -60,7 +59,6 @@ class Store(ReadMixin):
         # 8 MiB a connection: the web opens one per worker thread (up to 40), and a soak test
         # saw RSS grow by 1.5 GB with 64 MiB each; ingest asks for more (`use_large_cache`)
         self.conn.execute("PRAGMA cache_size=-8192")
-        self._lock = threading.Lock()
 
     def use_large_cache(self) -> None:
         """A 128 MiB page cache for this connection: bulk writes touch every index page."""

@@ -11,8 +11,22 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import Counter, defaultdict
+from typing import NamedTuple
 
 from anyascii import anyascii
+
+
+class Slot(NamedTuple):
+    """One author slot of a paper, as `resolve_people` reads it."""
+
+    paper_id: int
+    position: int
+    name: str
+    name_fold: str
+    profile_id: str | None
+    alias_profile_id: str | None
+    paper_key: str
+    author_id: int | None
 
 
 class _Clusters:
@@ -57,28 +71,29 @@ def slugify(name: str) -> str:
 
 def resolve_people(conn: sqlite3.Connection) -> int:
     """Recompute every person from all author slots, in one transaction; returns the count."""
-    slots = conn.execute(
+    slots = [Slot._make(row) for row in conn.execute(
         "SELECT pa.paper_id, pa.position, pa.name, pa.name_fold, pa.profile_id, "
         "pa.alias_profile_id, p.key, pa.author_id FROM paper_authors pa "
         "JOIN papers p ON p.id = pa.paper_id "
-        "ORDER BY p.key, pa.position").fetchall()
+        "ORDER BY p.key, pa.position")]
     insts: dict[tuple[int, int], set[str]] = defaultdict(set)
     for paper_id, pos, inst in conn.execute(
             "SELECT paper_id, position, institution FROM paper_affiliations "
             "WHERE institution IS NOT NULL"):
         insts[(paper_id, pos)].add(inst)
     canonical = _canonical_profiles(slots)
-    clusters = _Clusters([canonical.get(s[4], s[4]) if s[4] else "" for s in slots])
+    clusters = _Clusters([canonical.get(s.profile_id, s.profile_id) if s.profile_id else ""
+                          for s in slots])
     by_profile: dict[str, int] = {}
     for i, slot in enumerate(slots):
-        pid = canonical.get(slot[4], slot[4]) if slot[4] else ""
+        pid = canonical.get(slot.profile_id, slot.profile_id) if slot.profile_id else ""
         if pid:
             clusters.union(by_profile.setdefault(pid, i), i)
-    keys = [match_key(s[3]) for s in slots]
+    keys = [match_key(s.name_fold) for s in slots]
     names_of_paper: dict[int, set[str]] = defaultdict(set)
     for slot, key in zip(slots, keys):
         if key:
-            names_of_paper[slot[0]].add(key)
+            names_of_paper[slot.paper_id].add(key)
     # sorted once a paper, not once a slot: papers with hundreds of authors made this quadratic
     coauthors = {paper_id: sorted(names) for paper_id, names in names_of_paper.items()}
     evidence: dict[tuple[str, str, str], int] = {}
@@ -86,8 +101,8 @@ def resolve_people(conn: sqlite3.Connection) -> int:
         key = keys[i]
         if not key:
             continue
-        links = [("i", key, inst) for inst in sorted(insts.get((slot[0], slot[1]), ()))]
-        links += [("c", key, other) for other in coauthors[slot[0]] if other != key]
+        links = [("i", key, inst) for inst in sorted(insts.get((slot.paper_id, slot.position), ()))]
+        links += [("c", key, other) for other in coauthors[slot.paper_id] if other != key]
         for link in links:
             first = evidence.setdefault(link, i)
             if first != i:
@@ -130,7 +145,7 @@ def _join_rare_names(keys: list[str], clusters: _Clusters) -> None:
             clusters.union(idxs[0], i)
 
 
-def _canonical_profiles(slots: list[tuple]) -> dict[str, str]:
+def _canonical_profiles(slots: list[Slot]) -> dict[str, str]:
     """Map each profile id to one representative of its alias group (authorids vs or_profile)."""
     parent: dict[str, str] = {}
 
@@ -140,7 +155,7 @@ def _canonical_profiles(slots: list[tuple]) -> dict[str, str]:
         return p
 
     for slot in slots:
-        a, b = slot[4], slot[5]
+        a, b = slot.profile_id, slot.alias_profile_id
         if a and b and a != b and a.startswith("~") and b.startswith("~"):
             ra, rb = find(a), find(b)
             if ra != rb:
@@ -148,7 +163,7 @@ def _canonical_profiles(slots: list[tuple]) -> dict[str, str]:
     return {p: find(p) for p in parent}
 
 
-def _write_people(conn: sqlite3.Connection, slots: list[tuple], clusters: _Clusters) -> int:
+def _write_people(conn: sqlite3.Connection, slots: list[Slot], clusters: _Clusters) -> int:
     members: dict[int, list[int]] = defaultdict(list)
     for i in range(len(slots)):
         members[clusters.find(i)].append(i)
@@ -156,14 +171,14 @@ def _write_people(conn: sqlite3.Connection, slots: list[tuple], clusters: _Clust
     for root, idxs in members.items():
         if len(idxs) == 1:  # most people: one slot, so no vote on the name
             slot = slots[idxs[0]]
-            display, names, papers, first_key = slot[2], [slot[2]], 1, slot[6]
+            display, names, papers, first_key = slot.name, [slot.name], 1, slot.paper_key
         else:
-            counts = Counter(slots[i][2] for i in idxs)
+            counts = Counter(slots[i].name for i in idxs)
             display = sorted(counts.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))[0][0]
             names = sorted(counts)
-            papers = len({slots[i][0] for i in idxs})
-            first_key = min(slots[i][6] for i in idxs)
-        people.append((slugify(display), -papers, first_key, display, slots[idxs[0]][3],
+            papers = len({slots[i].paper_id for i in idxs})
+            first_key = min(slots[i].paper_key for i in idxs)
+        people.append((slugify(display), -papers, first_key, display, slots[idxs[0]].name_fold,
                        clusters.profile[root] or "", papers, names, idxs))
     people.sort()
     conn.execute("BEGIN IMMEDIATE")
@@ -186,7 +201,7 @@ def _write_people(conn: sqlite3.Connection, slots: list[tuple], clusters: _Clust
                 n, next_id = next_id, next_id + 1
             author_rows.append((n, slug, display, fold, pid, count))
             alias_rows.extend((n, name) for name in names if name != display)
-            slot_rows += [(n, slots[i][0], slots[i][1]) for i in idxs if slots[i][7] != n]
+            slot_rows += [(n, slots[i].paper_id, slots[i].position) for i in idxs if slots[i].author_id != n]
         conn.executemany("INSERT INTO authors(id, slug, name, name_fold, profile_id, paper_count) "
                          "VALUES (?,?,?,?,?,?)", author_rows)
         conn.executemany("INSERT INTO author_aliases(author_id, alias) VALUES (?, ?)", alias_rows)

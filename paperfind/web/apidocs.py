@@ -55,7 +55,6 @@ def build_docs_router(app: FastAPI, pages: Pages) -> APIRouter:
 
     @router.get("/docs", response_class=HTMLResponse)
     def docs(request: Request) -> HTMLResponse:
-        return pages.render(request, "docs.html", {"operations": schema_operations(app.openapi()),
-                                                   "json_url": "/openapi.json"})
+        return pages.page(request, "docs.html", {"operations": schema_operations(app.openapi())})
 
     return router

@@ -6,19 +6,20 @@ parameter; the free-text query is the one exception: too long is cut, not refuse
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from fastapi import Query
 
+from paperfind.limits import MAX_PAGE, MAX_PAGE_SIZE
+from paperfind.search.filters import Filters
 from paperfind.web.views import Paging
 
-MAX_PAGE = 10_000
-MAX_EXPORT = 1000
 YEAR_PATTERN = r"^\s*\d{4}\s*(\.\.\s*\d{4}\s*)?$"
 
 PageParam = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page number.")]
-SizeParam = Annotated[int, Query(ge=1, le=100, description="Results per page (at most 100).")]
+SizeParam = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE,
+                                  description=f"Results per page (at most {MAX_PAGE_SIZE}).")]
 YearParam = Annotated[int | None, Query(ge=1900, le=2100, description="Only this year.")]
 Sort = Literal["relevance", "newest", "citations"]
 Mode = Literal["lexical", "semantic", "hybrid"]
@@ -34,17 +35,17 @@ class SearchParams:
     paging: Paging = Paging()
     sort: str = "relevance"
     mode: str | None = None
-    venue: list[str] = field(default_factory=list)
-    year: str | None = None
-    status: list[str] = field(default_factory=list)
-    area: list[str] = field(default_factory=list)
-    inst: list[str] = field(default_factory=list)
+    filters: Filters = Filters()  # what the searcher is given
+    year: str | None = None  # the year filter as written (2024, 2017..2019), for links
     explain: bool = False
 
     @property
-    def filters(self) -> dict[str, list[str]]:
-        """The facet filters that are set, by name (for links that toggle them)."""
-        chosen = {"venue": self.venue, "status": self.status, "area": self.area, "inst": self.inst}
+    def chosen(self) -> dict[str, list[str]]:
+        """The facet filters that are set, by parameter name, as written (for links that
+        toggle them, and the response's `filters`)."""
+        f = self.filters
+        chosen = {"venue": list(f.venues), "status": list(f.statuses), "area": list(f.areas),
+                  "inst": list(f.insts)}
         if self.year:
             chosen["year"] = [self.year]
         return {k: v for k, v in chosen.items() if v}
@@ -68,13 +69,17 @@ def search_params(
     explain: Annotated[bool, Query(description="Results the learned model ordered name the "
                                                "features that placed them (`ranking`).")] = False,
 ) -> SearchParams:
-    return SearchParams(q=q, paging=Paging(page, size), sort=sort, mode=mode,
-                        venue=_clean(venue), year=year.replace(" ", "") if year else None,
-                        status=_clean(status), area=_clean(area), inst=_clean(inst), explain=explain)
+    year = year.replace(" ", "") if year else None
+    low, _, high = (year or "").partition("..")
+    filters = Filters(venues=_clean(venue), year_from=int(low) if low else None,
+                      year_to=int(high or low) if low else None, insts=_clean(inst),
+                      areas=_clean(area), statuses=_clean(status))
+    return SearchParams(q=q, paging=Paging(page, size), sort=sort, mode=mode, filters=filters,
+                        year=year, explain=explain)
 
 
-def _clean(values: list[str]) -> list[str]:
-    return [v.strip()[:200] for v in values if v.strip()]
+def _clean(values: list[str]) -> tuple[str, ...]:
+    return tuple(v.strip()[:200] for v in values if v.strip())
 
 
 def paging_params(page: PageParam = 1, size: SizeParam = 50) -> Paging:

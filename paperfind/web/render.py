@@ -10,7 +10,7 @@ import hashlib
 import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
@@ -19,6 +19,8 @@ from starlette.responses import HTMLResponse
 
 from paperfind.web.charts import trend_layout, year_chart
 from paperfind.web.i18n import COOKIE, Translator, choose_language
+from paperfind.web.twins import (LANGUAGE_PARAM, Twin, link_header, page_query, query_string,
+                                 twin_url)
 
 WEB_DIR = Path(__file__).resolve().parent
 TEMPLATES_DIR = WEB_DIR / "templates"
@@ -27,7 +29,7 @@ _TAG = re.compile(r"<[^>]*>")
 
 
 def request_language(request: Request) -> str:
-    return choose_language(request.query_params.get("lang"), request.cookies.get(COOKIE),
+    return choose_language(request.query_params.get(LANGUAGE_PARAM), request.cookies.get(COOKIE),
                            request.headers.get("accept-language"))
 
 
@@ -88,16 +90,15 @@ class Pages:
         t = Translator(lang)
 
         def url_with(**changes: Any) -> str:
-            """This page's URL with some query parameters changed (None removes one)."""
-            params = dict(request.query_params)
-            params.pop("lang", None)
+            """This page's URL with some query parameters changed (None removes one); one value
+            a name, the last."""
+            params = dict(page_query(request))
             for name, value in changes.items():
                 if value is None or value == "":
                     params.pop(name, None)
                 else:
                     params[name] = str(value)
-            query = urlencode(params)
-            return request.url.path + ("?" + query if query else "")
+            return request.url.path + query_string(list(params.items()))
 
         other = "en" if lang == "zh" else "zh"
         context.setdefault("json_url", None)
@@ -105,6 +106,15 @@ class Pages:
             **context, t=t, lang=lang, url_with=url_with,
             switch_url=url_with(lang=other), static_version=self.static_version)
         return HTMLResponse(page, status_code=status)
+
+    def page(self, request: Request, template: str, context: dict[str, Any],
+             twin: Twin | None = None) -> HTMLResponse:
+        """A page with its JSON twin (paperfind.web.twins: the route's row unless `twin` is
+        given) named in its head, its footer and its `Link` header."""
+        url = twin_url(request, twin)
+        response = self.render(request, template, {**context, "json_url": url})
+        response.headers["link"] = link_header(url)
+        return response
 
     def error_page(self, request: Request, status: int, code: str, message: str) -> HTMLResponse:
         return self.render(request, "error.html",

@@ -9,6 +9,7 @@ links, so /openapi.json describes what the server really answers.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -16,10 +17,11 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from paperfind.core import Paperfind
+from paperfind.limits import MAX_EXPORT, MAX_PAGE_SIZE, MAX_SIMILAR_PER_REQUEST
 from paperfind.web import export, schemas
 from paperfind.web.api_examples import EXAMPLES
 from paperfind.web.errors import error_body
-from paperfind.web.params import (MAX_EXPORT, AspectParam, Format, Paging, SearchParams, YearParam,
+from paperfind.web.params import (AspectParam, Format, Paging, SearchParams, YearParam,
                                   paging_params, search_params)
 from paperfind.web.searching import search_view
 from paperfind.web.views import (Paging as _Paging, area_view, author_view, institution_view,
@@ -50,7 +52,8 @@ def _error(description: str, status: int, code: str, message: str) -> dict[str, 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     422: _error("A parameter is invalid; the message names it.", 422, "invalid_parameter",
-                "parameter 'size': Input should be less than or equal to 100 (got '101')"),
+                f"parameter 'size': Input should be less than or equal to {MAX_PAGE_SIZE} "
+                f"(got '{MAX_PAGE_SIZE + 1}')"),
     503: _error("Not ready to answer (the index is being built); try again shortly.", 503,
                 "unavailable", "the search index is being built"),
 }
@@ -136,7 +139,7 @@ def build_api_router(pf: Paperfind) -> APIRouter:
     def api_search_export(request: Request, params: SearchParams = Depends(search_params),
                           format: Format = "bibtex",
                           limit: Annotated[int, Query(ge=1, le=MAX_EXPORT)] = 100) -> Response:
-        big = SearchParams(**{**params.__dict__, "paging": _Paging(1, limit)})
+        big = replace(params, paging=_Paging(1, limit))
         keys = _search_for_export(_pf(request), big)
         return _export(_pf(request), keys, format, "paperfind-" + (params.q or "results"), request)
 
@@ -162,7 +165,7 @@ def build_api_router(pf: Paperfind) -> APIRouter:
                 responses={**NOT_FOUND, **_links(
                     paper=("getPaper", {"key": "$response.body#/results/0/key"}))})
     def api_similar(request: Request, key: KeyPath,
-                    limit: Annotated[int, Query(ge=1, le=50)] = 10,
+                    limit: Annotated[int, Query(ge=1, le=MAX_SIMILAR_PER_REQUEST)] = 10,
                     aspect: AspectParam = None) -> JSONResponse:
         return JSONResponse(similar_view(_pf(request), key, limit, aspect=aspect))
 
@@ -222,14 +225,14 @@ def build_api_router(pf: Paperfind) -> APIRouter:
 
 
 def _search_for_export(pf: Paperfind, params: SearchParams) -> list[str]:
-    """The keys of a result list, in result order."""
+    """The keys of a result list, in result order, a largest page at a time."""
     keys: list[str] = []
     page = 1
     while len(keys) < params.paging.size:
-        chunk = SearchParams(**{**params.__dict__, "paging": _Paging(page, 100)})
+        chunk = replace(params, paging=_Paging(page, MAX_PAGE_SIZE))
         results = search_view(pf, chunk)["results"]
         keys.extend(r["key"] for r in results)
-        if len(results) < 100:
+        if len(results) < MAX_PAGE_SIZE:
             break
         page += 1
     return keys[:params.paging.size]

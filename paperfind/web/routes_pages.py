@@ -1,5 +1,5 @@
-"""The HTML pages. Each calls the same view function as its JSON twin and names the twin in
-`json_url` (a `<link rel="alternate">` in the page head)."""
+"""The HTML pages. Each calls the same view function as its JSON twin, whose address comes
+from the page's row in `paperfind.web.twins.TWINS` (`Pages.page`)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from paperfind.web.params import (AspectParam, Paging, SearchParams, YearParam, 
 from paperfind.web.examples import examples
 from paperfind.web.render import Pages, request_language
 from paperfind.web.searching import search_view
+from paperfind.web.twins import HOME_TWIN, page_query, query_string, twin_url
 from paperfind.web.views import (area_view, author_view, home_view, institution_view, paper_count,
                                  paper_view, renamed_author, similar_view, stats_view,
                                  venue_view)
@@ -33,28 +34,26 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
     @router.get("/", response_class=HTMLResponse)
     def home(request: Request, params: SearchParams = Depends(search_params)) -> HTMLResponse:
         pf_ = app_pf(request)
-        query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "lang"])
-        context = {"params": params, "count": paper_count(pf_),
-                   "json_url": "/api/search" + ("?" + query if query else "")}
-        if params.q or params.filters:
+        context = {"params": params, "count": paper_count(pf_)}
+        if params.q or params.chosen:
             context["data"] = search_view(pf_, params)
-            context["export_query"] = query
-        else:  # a first visit: what is indexed and what to try (its data is /api/stats)
-            context.update(home=home_view(pf_), examples=examples(request_language(request)),
-                           json_url="/api/stats")
-        return pages.render(request, "search.html", context)
+            context["export_query"] = urlencode(page_query(request))
+            return pages.page(request, "search.html", context)
+        # a first visit: what is indexed and what to try
+        context.update(home=home_view(pf_), examples=examples(request_language(request)))
+        return pages.page(request, "search.html", context, HOME_TWIN)
 
     @router.get("/papers/{key}", response_class=HTMLResponse)
     def paper(request: Request, key: SlugPath, aspect: AspectParam = None) -> HTMLResponse:
         data = paper_view(app_pf(request), key)
         similar = similar_view(app_pf(request), key, SIMILAR_ON_PAGE, known=True, aspect=aspect)["results"]
         # the JSON link gives the very list the page shows
-        similar_query = {"limit": SIMILAR_ON_PAGE, **({"aspect": aspect} if aspect else {})}
-        similar_url = f"/api/papers/{quote(key, safe=':')}/similar?{urlencode(similar_query)}"
+        similar_query = [("limit", SIMILAR_ON_PAGE), *([("aspect", aspect)] if aspect else [])]
+        similar_url = twin_url(request) + "/similar" + query_string(similar_query)
         versions = app_pf(request).store().paper_cards([v["key"] for v in data["versions"]],
                                                        abstracts=True)
-        return pages.render(request, "paper.html", {
-            "paper": data, "version_cards": versions, "json_url": f"/api/papers/{quote(key, safe=':')}",
+        return pages.page(request, "paper.html", {
+            "paper": data, "version_cards": versions,
             "similar": similar, "similar_url": similar_url, "aspect": aspect,
             "aspects": ASPECT_CHOICES})
 
@@ -65,39 +64,29 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
             query = request.url.query
             return RedirectResponse(f"/authors/{quote(slug, safe='')}" + ("?" + query if query else ""),
                                     status_code=308)
-        data = author_view(app_pf(request), author_id)
-        return pages.render(request, "author.html", {
-            "author": data, "json_url": f"/api/authors/{quote(author_id, safe='')}"})
+        return pages.page(request, "author.html", {"author": author_view(app_pf(request), author_id)})
 
     @router.get("/institutions/{slug}", response_class=HTMLResponse)
     def institution(request: Request, slug: SlugPath,
                     paging: Paging = Depends(paging_params)) -> HTMLResponse:
         data = institution_view(app_pf(request), slug, paging)
-        return pages.render(request, "institution.html", {
-            "inst": data, "json_url": _twin(request, f"/api/institutions/{quote(slug, safe='')}")})
+        return pages.page(request, "institution.html", {"inst": data})
 
     @router.get("/venues/{slug}", response_class=HTMLResponse)
     def venue(request: Request, slug: SlugPath, year: YearParam = None,
               paging: Paging = Depends(paging_params)) -> HTMLResponse:
         data = venue_view(app_pf(request), slug, year, paging)
-        return pages.render(request, "venue.html", {
-            "venue": data, "json_url": _twin(request, f"/api/venues/{quote(slug, safe='')}")})
+        return pages.page(request, "venue.html", {"venue": data})
 
     @router.get("/areas/{name}", response_class=HTMLResponse)
     def area(request: Request, name: SlugPath,
              paging: Paging = Depends(paging_params)) -> HTMLResponse:
         data = area_view(app_pf(request), name, paging)
-        return pages.render(request, "area.html", {
-            "area": data, "json_url": _twin(request, f"/api/areas/{quote(name, safe='')}")})
+        return pages.page(request, "area.html", {"area": data})
 
     @router.get("/stats", response_class=HTMLResponse)
     def stats(request: Request) -> HTMLResponse:
-        return pages.render(request, "stats.html",
-                            {"stats": stats_view(app_pf(request)), "json_url": "/api/stats"})
+        return pages.page(request, "stats.html", {"stats": stats_view(app_pf(request))})
 
     return router
 
-
-def _twin(request: Request, path: str) -> str:
-    query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "lang"])
-    return path + ("?" + query if query else "")

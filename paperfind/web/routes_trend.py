@@ -32,7 +32,7 @@ def build_trend_router(pages: Pages) -> APIRouter:
 
     @router.get("/trend", include_in_schema=False, response_class=HTMLResponse)
     def trend_fragment(request: Request, params: SearchParams = Depends(search_params)) -> HTMLResponse:
-        return pages.render(request, "trend.html", {"data": trend_view(app_pf(request), params),
-                                                    "params": params})
+        return pages.page(request, "trend.html", {"data": trend_view(app_pf(request), params),
+                                                  "params": params})
 
     return router

@@ -17,27 +17,11 @@ FACET_PARAMS = {"venue": "venue", "year": "year", "status": "status", "area": "a
                 "institution": "inst"}
 
 
-def search_filters(params: SearchParams) -> dict[str, Any]:
-    """The facet parameters in the searcher's filter vocabulary."""
-    filters: dict[str, Any] = {}
-    for name in ("venue", "status", "area", "inst"):
-        values = getattr(params, name)
-        if values:
-            filters[name] = list(values)
-    if params.year:
-        low, _, high = params.year.partition("..")
-        filters["year_from"] = int(low)
-        filters["year_to"] = int(high or low)
-    return filters
-
-
 def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
     from paperfind.search.response import SearchRequest
 
-    q = params.q[:pf.settings.max_query_chars]
-    size = min(params.paging.size, pf.settings.max_page_size)
-    request = SearchRequest(q=q, limit=size, offset=params.paging.offset, sort=params.sort,
-                            filters=search_filters(params), explain=params.explain)
+    request = SearchRequest(q=params.q, limit=params.paging.size, offset=params.paging.offset, sort=params.sort,
+                            filters=params.filters, explain=params.explain)
     if params.mode:
         request.mode = params.mode
     data = pf.searcher().search(request).to_json()
@@ -48,7 +32,7 @@ def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
                       for name, pairs in data["facets"].items()}
     data["trend"] = named_trend(data.get("trend"), venue_names)
     data["paging"] = page_info(params.paging, data["total"])
-    data["filters"] = params.filters
+    data["filters"] = params.chosen
     data["sort"] = params.sort
     return data
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import uvicorn
 from fastapi import FastAPI
@@ -16,7 +17,7 @@ def run(paperfind: Paperfind) -> None:
     """Block serving HTTP until interrupted (Ctrl-C).
 
     With several workers uvicorn starts its own processes, which cannot be handed an object:
-    they rebuild the same settings from the environment (`create_app_from_env`).
+    they rebuild the same settings from the environment (`Settings.to_env`, `create_app_from_env`).
     """
     settings = paperfind.settings
     # keep-alive 30 s, not uvicorn's 5: under load a response can take seconds, and a client
@@ -31,9 +32,7 @@ def run(paperfind: Paperfind) -> None:
         # accepts, so a request that comes early waits in the backlog rather than for a model
         print(line, flush=True)
         paperfind.update_vectors_in_background()
-        os.environ.update(PAPERFIND_DB=str(settings.db_path.resolve()),
-                          PAPERFIND_CORPUS=str(settings.corpus_path),
-                          PAPERFIND_SEMANTIC="1" if settings.semantic else "0")
+        os.environ.update(replace(settings, db_path=settings.db_path.resolve()).to_env())
         uvicorn.run("paperfind.web.server:create_app_from_env", factory=True,
                     workers=settings.workers, **options)
     else:

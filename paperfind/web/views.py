@@ -102,7 +102,7 @@ def area_view(pf: Paperfind, name: str, paging: Paging) -> dict[str, Any]:
 
 def stats_view(pf: Paperfind) -> dict[str, Any]:
     """The counts, and which paperfind answers: its version and its backends."""
-    semantic = pf.settings.semantic and (pf.vector_dir / "CURRENT").exists()
+    semantic = pf.settings.semantic and (pf.settings.vector_dir / "CURRENT").exists()
     return {"version": __version__,
             "backend": {"store": "sqlite", "search": "local-index", "semantic": semantic},
             **pf.stats()}

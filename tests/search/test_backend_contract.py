@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paperfind.search.backend import (BOUNDARY, OTHER_TERM, CandidateRequest, Clause, Filters,
-                                      Restriction)
+from paperfind.search.backend import BOUNDARY, OTHER_TERM, CandidateRequest, Clause, Restriction
+from paperfind.search.filters import Filters
 from paperfind.search.plan import build_plan
 from paperfind.search.query import parse_query
 

@@ -7,41 +7,10 @@ import random
 import pytest
 
 from paperfind.search.fusion import (QUERY_KINDS, classify_query, convex_fusion, fuse, looks_like_name,
-                                     settle_near_tie, weighted_rrf)
+                                     settle_near_tie)
 
 LEXICAL = [("iclr2017:a", 9.0), ("iclr2017:b", 7.5), ("nips2016:c", 7.5), ("icml2016:d", 3.0)]
 SEMANTIC = [("nips2016:c", 0.91), ("iclr2017:e", 0.90), ("iclr2017:a", 0.80)]
-
-
-def test_fusion_is_deterministic_under_input_permutation_of_ties():
-    first = weighted_rrf([LEXICAL, SEMANTIC], [1.0, 1.0])
-    for seed in range(5):
-        lists = [list(LEXICAL), list(SEMANTIC)]
-        random.Random(seed).shuffle(lists)
-        weights = [1.0, 1.0]
-        assert weighted_rrf(lists, weights) == first
-
-
-def test_equal_fused_scores_are_ordered_by_key():
-    fused = weighted_rrf([[("z", 1.0), ("y", 0.5)], [("y", 1.0), ("z", 0.5)]], [1.0, 1.0])
-    assert [k for k, _ in fused] == ["y", "z"] and fused[0][1] == fused[1][1]
-
-
-def test_weights_shift_the_order_and_zero_drops_a_list():
-    lexical_first = weighted_rrf([LEXICAL, SEMANTIC], [1.0, 0.2])
-    semantic_first = weighted_rrf([LEXICAL, SEMANTIC], [0.2, 1.0])
-    assert lexical_first[0][0] == "iclr2017:a" and semantic_first[0][0] == "nips2016:c"
-    assert {k for k, _ in weighted_rrf([LEXICAL, SEMANTIC], [1.0, 0.0])} == {k for k, _ in LEXICAL}
-
-
-def test_repeated_key_counts_at_its_best_rank_only():
-    fused = dict(weighted_rrf([[("a", 3.0), ("b", 2.0), ("a", 1.0)]], [1.0], k=60))
-    assert fused["a"] == pytest.approx(1 / 61)
-
-
-def test_mismatched_weights_are_reported():
-    with pytest.raises(ValueError, match="2 ranked lists but 1 weights"):
-        weighted_rrf([LEXICAL, SEMANTIC], [1.0])
 
 
 @pytest.mark.parametrize("query,kind", [

@@ -102,8 +102,8 @@ def test_explain_names_the_deciding_features(slice_store, trained):
 
 
 def test_switch_off_gives_todays_ranking(slice_store, trained):
-    assert Settings.from_env({"PAPERFIND_LEARNED_RANKING": "0"}).learned_ranking is False
-    assert Settings.from_env({}).learned_ranking is True
+    assert Settings.from_env({"PAPERFIND_LEARNED_RANKING": "0"}).search.learned_ranking is False
+    assert Settings.from_env({}).search.learned_ranking is True
     off = _searcher(slice_store, learned_ranking=False, learned_model=trained[0])
     assert off.ranker() is None
     none_applied = _searcher(slice_store, learned_model=trained[0], learned_kinds=())

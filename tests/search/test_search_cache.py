@@ -5,6 +5,7 @@ from __future__ import annotations
 from paperfind.index.manager import build_index
 from paperfind.ingest.run import ingest_paths
 from paperfind.search.engine import Searcher, open_searcher
+from paperfind.search.filters import Filters
 from paperfind.search.response import SearchRequest
 from paperfind.search.settings import SearchSettings
 from paperfind.store import Store
@@ -28,7 +29,7 @@ def test_a_repeated_request_is_a_hit_with_the_same_answer(tmp_path):
     # another page, sort or filter is another answer, not a hit
     searcher.search(SearchRequest(q=title, limit=5, offset=5))
     searcher.search(SearchRequest(q=title, limit=5, sort="newest"))
-    searcher.search(SearchRequest(q=title, limit=5, filters={"year_from": 2018, "year_to": 2018}))
+    searcher.search(SearchRequest(q=title, limit=5, filters=Filters(year_from=2018, year_to=2018)))
     assert searcher.cache.hits == 1 and searcher.cache.misses == 4
 
 

@@ -6,7 +6,9 @@ import json
 
 import pytest
 
+from paperfind.limits import MAX_QUERY_CHARS
 from paperfind.search.engine import SearchRequest
+from paperfind.search.filters import Filters
 from paperfind.search.format import format_results_text
 
 BANDITS = "colt2019:ea574ab00b"  # Improved Path-length Regret Bounds for Bandits
@@ -96,7 +98,7 @@ def test_filter_only_query_lists_that_venue_year_most_cited_first(searcher):
 
 def test_filters_from_the_request_and_from_the_query_agree(searcher):
     a = search(searcher, "learning year:2017", limit=50)
-    b = search(searcher, "learning", limit=50, filters={"year_from": 2017, "year_to": 2017})
+    b = search(searcher, "learning", limit=50, filters=Filters(year_from=2017, year_to=2017))
     assert keys(a) == keys(b) and a.total == b.total
     assert all(h["year"] == 2017 for h in a.results)
 
@@ -214,7 +216,7 @@ def test_result_authors_are_named_by_their_page_slug(searcher, slice_store):
 def test_a_huge_query_is_cut_not_slow_or_failing(searcher):
     huge = "learning " * 20_000
     r = search(searcher, huge, limit=5)
-    assert huge.startswith(r.query.strip()) and len(r.query) <= searcher.settings.max_query_chars
+    assert huge.startswith(r.query.strip()) and len(r.query) <= MAX_QUERY_CHARS
     assert r.total > 0
 
 

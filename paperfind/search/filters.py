@@ -1,0 +1,36 @@
+"""The facet filters of a search: one typed value from the web form or the CLI to the backend.
+
+Values are labels as a person writes them (`iclr`, `Oral`, `google`); the backend decides which
+of its labels each one matches. Frozen and made of tuples, so a `SearchRequest` holding one can
+key the result cache as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paperfind.search.query import ParsedQuery
+
+
+@dataclass(frozen=True)
+class Filters:
+    venues: tuple[str, ...] = ()
+    year_from: int | None = None
+    year_to: int | None = None
+    insts: tuple[str, ...] = ()
+    areas: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
+
+    def empty(self) -> bool:
+        return not (self.venues or self.insts or self.areas or self.statuses
+                    or self.year_from is not None or self.year_to is not None)
+
+
+def merge_filters(chosen: Filters, q: ParsedQuery) -> Filters:
+    """The filters a request chose (web form, CLI flags) and those its query text names
+    (`venue:iclr year:2019`), combined: values add up, a year in the text wins."""
+    return Filters(venues=chosen.venues + tuple(q.venues),
+                   year_from=q.year_from if q.year_from is not None else chosen.year_from,
+                   year_to=q.year_to if q.year_to is not None else chosen.year_to,
+                   insts=chosen.insts + tuple(q.insts), areas=chosen.areas + tuple(q.areas),
+                   statuses=chosen.statuses + tuple(q.statuses))

