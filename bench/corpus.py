@@ -142,8 +142,6 @@ def open_searcher(index_root: Path, store=None, settings=None, vector_dir: Path 
     """A searcher over an index (with the store, for stale checks; vectors when `vector_dir` has
     them), made the way paperfind's own scripts make one: the one place the benches follow the
     search package's construction."""
-    from paperfind.search import engine
+    from paperfind.search.engine import open_searcher as open_engine_searcher
 
-    if hasattr(engine, "open_searcher"):
-        return engine.open_searcher(index_root, store=store, settings=settings, vector_dir=vector_dir)
-    return engine.Searcher(store, index_root, settings, vector_dir=vector_dir)
+    return open_engine_searcher(index_root, store=store, settings=settings, vector_dir=vector_dir)

@@ -163,7 +163,7 @@ def hybrid(runtimes: tuple[str, ...]) -> dict:
         searchers[runtime] = open_searcher(index_root, settings=settings, vector_dir=vectors)
         for warm in ("warm up the model", "图神经网络"):
             searchers[runtime].search(SearchRequest(q=warm, limit=10, mode="hybrid"))
-        assert searchers[runtime]._semantic is not None and searchers[runtime]._semantic._aligned is not None
+        assert searchers[runtime].live._semantic is not None and searchers[runtime].live._semantic._aligned is not None
     out: dict = {}
     for set_name in HYBRID_SETS:
         texts = [item["query"] for item in load_set(set_name)][:HYBRID_PER_SET]
@@ -172,8 +172,8 @@ def hybrid(runtimes: tuple[str, ...]) -> dict:
             order = list(runtimes[i % len(runtimes):] + runtimes[:i % len(runtimes)])  # each goes first as often
             for runtime in order:
                 searcher = searchers[runtime]
-                if searcher._semantic._encoder is not None:
-                    searcher._semantic._encoder._cache.clear()
+                if searcher.live._semantic._encoder is not None:
+                    searcher.live._semantic._encoder._cache.clear()
                 start = time.perf_counter()
                 searcher.search(SearchRequest(q=text, limit=10, mode="hybrid"))
                 times[runtime].append((time.perf_counter() - start) * 1000)

@@ -174,7 +174,7 @@ def replay(args: tuple, rule: Callable[[str], Fuse], weights: dict[str, float]) 
 
 
 def main() -> None:
-    from paperfind.search.engine import SCORE_DECIMALS, Searcher
+    from paperfind.search.engine import SCORE_DECIMALS, open_searcher
     from paperfind.search.rank import top_order
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
@@ -185,8 +185,8 @@ def main() -> None:
     ap.add_argument("--vectors", type=Path, help="vector directory (default: <db>.vectors)")
     args = ap.parse_args()
     db = database(args.corpus)
-    searcher = Searcher(Store(db, readonly=True), index_dir(db), SearchSettings(result_cache=0),
-                        vector_dir=args.vectors or vector_dir(db))
+    searcher = open_searcher(index_dir(db), Store(db, readonly=True), SearchSettings(result_cache=0),
+                             vector_dir=args.vectors or vector_dir(db))
     captured = capture(searcher, SearchRequest)
     backend = searcher.backend()
     print("| rule | tldr MRR | tldr nDCG | tldr R@10 | zh MRR | zh nDCG | zh R@10 | typo MRR "

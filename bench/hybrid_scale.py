@@ -46,7 +46,7 @@ def main() -> None:
     lexical_rss = rss_mb()
     for warm in ("warm up the model", "图神经网络"):
         searcher.search(SearchRequest(q=warm, limit=10, mode="hybrid"))
-    semantic = searcher._semantic
+    semantic = searcher.live._semantic
     print(f"vectors: {semantic._aligned.index.params}; graph: {semantic._aligned.approximate}; "
           f"coverage {semantic.coverage:.0%}")
     print(f"RSS: lexical warm +{lexical_rss - base:.0f} MB, hybrid warm +{rss_mb() - base:.0f} MB")

@@ -37,7 +37,7 @@ from bench.metrics import percentile
 from bench.results import append_results
 from bench.server import free_port, start_server, stop_server
 from paperfind.core import Paperfind
-from paperfind.search.engine import Searcher
+from paperfind.search.engine import open_searcher
 from paperfind.search.response import SearchRequest
 from paperfind.search.settings import SearchSettings
 from paperfind.settings import Settings
@@ -65,9 +65,9 @@ def sample_queries(pf: Paperfind, n: int, seed: int = 7) -> list[str]:
 
 def in_process(pf: Paperfind, queries: list[str], seconds: float) -> dict:
     """The baseline: the search itself, one thread, no HTTP, no response cache."""
-    searcher = Searcher(pf.store, pf.settings.index_dir,
-                        SearchSettings(use_vectors=pf.settings.semantic, result_cache=0),
-                        vector_dir=pf.settings.vector_dir)
+    searcher = open_searcher(pf.settings.index_dir, pf.store(),
+                             SearchSettings(use_vectors=pf.settings.semantic, result_cache=0),
+                             vector_dir=pf.settings.vector_dir)
     latencies: list[float] = []
     deadline = time.perf_counter() + seconds
     i = 0

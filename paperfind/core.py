@@ -208,11 +208,16 @@ class Paperfind:
 
     def searcher(self) -> Any:
         """The shared searcher; it reloads the index by itself when a newer one appears."""
+        from paperfind.text.translate import ZhEnTranslator
         from paperfind.search.engine import Searcher
+        from paperfind.search.live import LiveIndex
 
         with self._searcher_lock:
             if self._searcher is None:
-                self._searcher = Searcher(self.store, self.settings.index_dir,
-                                          self.settings.searcher_settings(),
-                                          vector_dir=self.settings.vector_dir)
+                settings = self.settings.searcher_settings()
+                translator = ZhEnTranslator()  # the process's one: both query routes share it
+                live = LiveIndex(self.settings.index_dir, store=self.store,
+                                 vector_dir=self.settings.vector_dir, settings=settings,
+                                 translator=translator)
+                self._searcher = Searcher(live, translator, settings)
             return self._searcher

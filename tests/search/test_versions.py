@@ -11,7 +11,7 @@ import pytest
 
 from paperfind.index.manager import build_index
 from paperfind.ingest.run import ingest_paths
-from paperfind.search.engine import Searcher
+from paperfind.search.engine import Searcher, open_searcher
 from paperfind.search.response import SearchRequest
 from paperfind.store import Store
 from tests.realdata import load_paperlist, pick, write_slice
@@ -30,7 +30,7 @@ def searcher(tmp_path_factory) -> Searcher:
     store = Store(root / "slice.db")
     ingest_paths(store, paths, progress=False)
     build_index(store, root / "slice.db.index")
-    return Searcher(store, root / "slice.db.index")
+    return open_searcher(root / "slice.db.index", store)
 
 
 @pytest.mark.parametrize("query", ["Prototypical Networks for Few-shot Learning",
@@ -61,3 +61,17 @@ def test_papers_with_one_version_carry_an_empty_list(searcher):
     response = searcher.search(SearchRequest(q="learning", limit=50, mode="lexical"))
     singles = [r for r in response.results if r["key"] not in PAIRS and r["key"] not in PAIRS.values()]
     assert singles and all(r["versions"] == [] for r in singles)
+
+
+def test_the_engine_flags_the_versions_a_filter_leaves_out(searcher):
+    """The candidate contract's `work_versions`: own paper first, each version with whether
+    it passes the restriction (here: ICLR only)."""
+    from paperfind.search.backend import Restriction
+    from paperfind.search.filters import Filters
+
+    backend = searcher.backend()
+    for first, other in PAIRS.items():
+        handle = int(backend.handles_of([first])[0])
+        versions = backend.work_versions([handle], Restriction(Filters(venues=("iclr",))))[0]
+        assert [v.doc["key"] for v in versions] == [first, other]
+        assert [v.allowed for v in versions] == [True, False]
