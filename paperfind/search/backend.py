@@ -1,22 +1,34 @@
-"""The retrieval backend interface, and the one implementation over our on-disk index.
+"""The retrieval contract between paperfind's query pipeline and an index engine.
 
-The searcher (parsing, intent, ranking) talks only to a `SearchBackend`, so a distributed
-engine could serve the same API by implementing these few calls. Documents are addressed by
-opaque integer handles ("rows") that a backend defines; keys are the public ids.
+An engine is asked what a distributed one can answer: the top `k` candidates of a query
+(with the few stored fields the re-ranker reads), facet counts of a match set, the papers of
+given people, papers by key, and the spelling and people look-ups. Re-ranking, fusion,
+people-first, highlights, the trend and folding versions into works run over the candidates
+in paperfind itself (`paperfind.search.engine`). `IndexBackend` is the in-process engine over
+our memory-mapped index; a cluster engine (Milvus) implements the same `SearchBackend`.
+
+Papers are addressed by int64 handles that the backend defines; handles order as the paper
+keys do, so "ties broken by handle" is "ties broken by key". Query terms arrive already
+analysed by paperfind (stems for the text fields, folded words for the name fields).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Literal, Protocol
 
 import numpy as np
 
 from paperfind.index.manager import IndexVersion
 from paperfind.index.names import PersonMatch
+from paperfind.search.trend import WorkCounter, WorkCounts
 
-# A lexical query: groups of alternatives, each alternative (field, term, boost).
+# One query word with its alternatives: (field, analysed term, boost). Fields: "text" (BM25F
+# over title + abstract + keywords), "title", "abstract", "keywords", "authors", "venue".
 TermGroup = list[tuple[str, str, float]]
+Mode = Literal["lexical", "semantic", "hybrid"]
+OTHER_TERM = -1  # in `TermSequences.codes`: a word that is none of the asked terms
+BOUNDARY = -2  # ... the boundary between two keywords
 
 
 @dataclass
@@ -34,44 +46,161 @@ class Filters:
         return not (self.venues or self.insts or self.areas or self.statuses
                     or self.year_from is not None or self.year_to is not None)
 
+    def cache_key(self) -> tuple:
+        return (tuple(self.venues), self.year_from, self.year_to, tuple(self.insts),
+                tuple(self.areas), tuple(self.statuses))
+
+
+@dataclass(frozen=True)
+class Clause:
+    """Papers having every group: each group is alternatives (field, term), any of which will do."""
+
+    groups: tuple[tuple[tuple[str, str], ...], ...]
+
 
 @dataclass
-class DocFeatures:
-    """What the re-ranker reads of one candidate."""
+class Restriction:
+    """Which papers a query may return: the filters, and the query's own `author:` and `-word`
+    parts. Every part must hold."""
 
-    title: np.ndarray  # term ids in order
-    abstract: np.ndarray
-    keywords: np.ndarray  # -1 between keywords
-    author_ids: np.ndarray
+    filters: Filters = field(default_factory=Filters)
+    people: tuple[tuple[int, ...], ...] = ()  # per `author:` name: papers by one of these author ids
+    require: tuple[Clause, ...] = ()  # per `author:` name no person has: papers with all its words
+    exclude: tuple[Clause, ...] = ()  # per `-word` part: papers having all of it are left out
+
+    def empty(self) -> bool:
+        return self.filters.empty() and not (self.people or self.require or self.exclude)
+
+    def cache_key(self) -> tuple:
+        return (self.filters.cache_key(), self.people, self.require, self.exclude)
+
+
+@dataclass
+class CandidateRequest:
+    """A lexical candidate query. A paper matches when it has at least `min_match` of the
+    `groups` (at least one when fewer than `relax_below` papers have `min_match`) and passes
+    the restriction; the papers of `people` (within the restriction) are candidates whatever
+    their score. No groups and a non-empty restriction: every paper the restriction lets through."""
+
+    groups: list[TermGroup]
+    restriction: Restriction = field(default_factory=Restriction)
+    min_match: int = 1
+    relax_below: int = 0
+    people: tuple[int, ...] = ()  # author ids
+    k: int | None = None  # the best k by (score desc, handle asc), plus the people's papers; None: all
+
+    def cache_key(self) -> tuple:
+        return (tuple(tuple(g) for g in self.groups), self.restriction.cache_key(), self.min_match,
+                self.relax_below, self.people)
+
+
+@dataclass
+class Candidates:
+    """Candidates of a `CandidateRequest`, column by column, in handle order, with the stored
+    fields the pipeline reads: BM25F score as retrieved (0 for a person's paper without the
+    words), query groups matched, work, year, citations."""
+
+    handles: np.ndarray  # int64
+    scores: np.ndarray  # float32
+    matched: np.ndarray  # int16
+    works: np.ndarray  # int64: versions of one paper share it
+    years: np.ndarray  # int64 (0: unknown)
+    citations: np.ndarray  # int64
+    total: int  # papers matching, before the cut to k (the people's papers included)
+
+    def __len__(self) -> int:
+        return len(self.handles)
+
+    def take(self, positions: np.ndarray) -> "Candidates":
+        return Candidates(self.handles[positions], self.scores[positions], self.matched[positions],
+                          self.works[positions], self.years[positions], self.citations[positions],
+                          self.total)
+
+
+@dataclass
+class TermSequences:
+    """One field of some candidates as codes, in word order: code i is `terms[i]` of the
+    request, `OTHER_TERM` any other word, `BOUNDARY` between two keywords. Candidate j's
+    codes are `codes[indptr[j]:indptr[j + 1]]`."""
+
+    indptr: np.ndarray
+    codes: np.ndarray
+
+    def row(self, j: int) -> np.ndarray:
+        return self.codes[int(self.indptr[j]):int(self.indptr[j + 1])]
+
+
+@dataclass
+class Facets:
+    """Counts over a match set: papers per facet value (venue, year, institution, status, area;
+    the most frequent 20, ties by value), and works per year, venue and venue-year (the units
+    of the total, the year and venue facets and the trend). `exact` is False when an engine
+    counted over its top candidates only."""
+
+    papers: dict[str, list[list]]
+    works: WorkCounts
+    total_works: int
+    exact: bool = True
+
+
+@dataclass
+class CorpusStats:
+    """What the trend divides by: every work per year and venue-year, and the paper count."""
+
+    papers: int
+    works: WorkCounts
+
+
+@dataclass
+class Version:
+    """One version of a work, as stored; `allowed`: it passes the restriction asked with."""
+
+    handle: int
+    doc: dict
+    allowed: bool
 
 
 class SearchBackend(Protocol):
-    n_docs: int
-    n_terms: int
-    data_version: int
+    n_docs: int  # papers
+    data_version: int  # the store's data version the engine holds
 
-    def term_id(self, term: str) -> int: ...
-    def doc_freq(self, field: str, term_id: int) -> int: ...
-    def lexical_scores(self, groups: list[TermGroup],
-                       mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]: ...
-    def vector_candidates(self, text: str, mask: np.ndarray | None,
-                          k: int) -> tuple[np.ndarray, np.ndarray]: ...
-    def filter_mask(self, filters: Filters) -> np.ndarray | None: ...
-    def author_mask(self, author_ids: list[int]) -> np.ndarray: ...
-    def papers_by(self, author_ids: list[int]) -> tuple[np.ndarray, np.ndarray]: ...
-    def facets(self, rows: np.ndarray) -> dict[str, list[list]]: ...
-    def features(self, row: int) -> DocFeatures: ...
-    def sequences(self, field: str) -> tuple[np.ndarray, np.ndarray]: ...
-    def stored(self, row: int) -> dict: ...
-    def row_of(self, key: str) -> int: ...
-    def key_of(self, row: int) -> str: ...
-    def years(self) -> np.ndarray: ...
-    def citations(self) -> np.ndarray: ...
-    def works(self) -> np.ndarray: ...
-    def venues(self) -> tuple[np.ndarray, list[str]]: ...
-    def versions_of(self, row: int) -> np.ndarray: ...
+    # -- candidates -------------------------------------------------------------------------
+    def candidates(self, request: CandidateRequest) -> Candidates: ...
+    def nearest(self, text: str, restriction: Restriction, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(handles, cosines) of the `k` papers nearest to `text`'s embedding, best first."""
+        ...
+    def vectors_ready(self) -> bool: ...
+    def prefetch_vector(self, text: str) -> None:
+        """A hint: `text` will be asked of `nearest` soon (embed it meanwhile)."""
+        ...
+    def field_scores(self, groups: list[TermGroup], handles: np.ndarray) -> np.ndarray:
+        """BM25 of `groups` for each of `handles` (float64), whether or not they match."""
+        ...
+    def sequences(self, handles: np.ndarray, field: str, terms: list[str]) -> TermSequences:
+        """The title, abstract or keywords of `handles` as codes of `terms`."""
+        ...
+    # -- counts -----------------------------------------------------------------------------
+    def facets(self, request: CandidateRequest | None, extra: np.ndarray) -> Facets:
+        """Counts over the papers `request` matches (all of them, not its k) and `extra`."""
+        ...
+    def corpus_stats(self) -> CorpusStats: ...
+    # -- papers and people ------------------------------------------------------------------
+    def papers_of(self, author_ids: list[int], restriction: Restriction | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """(handle, author id) of every authorship of these people (within the restriction)."""
+        ...
+    def handles_of(self, keys: list[str]) -> np.ndarray:
+        """The handle of each key; -1 for a key the engine does not hold."""
+        ...
+    def stored(self, handles: list[int]) -> list[dict]: ...
+    def work_versions(self, handles: list[int], restriction: Restriction) -> list[list[Version]]:
+        """Per handle: its own paper first, then the other versions of its work in handle order."""
+        ...
     def people(self, name: str) -> list[PersonMatch]: ...
     def person_card(self, match: PersonMatch) -> dict: ...
+    # -- vocabulary -------------------------------------------------------------------------
+    def is_known(self, term: str) -> bool: ...
+    def doc_freq(self, field: str, term: str) -> int: ...
     def spelling_candidates(self, word: str) -> list[tuple[str, int]]: ...
     def word_frequency(self, word: str) -> int: ...
 
@@ -82,19 +211,39 @@ def _label_match(wanted: str, label: str, display: str = "") -> bool:
     return any(w == c or (len(w) >= 3 and c.startswith(w)) for c in candidates if c)
 
 
+_EMPTY_ROWS = np.zeros(0, dtype=np.int64)
+_MEMO_SIZE = 4  # scorings kept: a query asks for its own groups, then per field, then its facets
+
+
 class IndexBackend:
-    """`SearchBackend` over one opened `IndexVersion` (in-process, memory-mapped)."""
+    """`SearchBackend` over one opened `IndexVersion` (in-process, memory-mapped).
+
+    Handles are index rows (papers sorted by key). A query's scoring over every row is kept
+    for the next few calls (`_scored`), so asking for a query's candidates, then their scores
+    per field and its facets costs one scoring, as when the searcher read the arrays itself.
+    """
 
     def __init__(self, index: IndexVersion) -> None:
         self.index = index
         self.n_docs = index.docs.n
         self.n_terms = int(index.params["n_terms"])
         self.data_version = index.data_version
-        self._years = np.asarray(index.docs.year)
-        self._citations = np.asarray(index.docs.citations)
         self._term_ids: dict[str, int] = {}  # memo: a query asks for the same terms many times
         self._word_freq: dict[str, int] = {}
+        self._memo: dict[tuple, object] = {}  # recent scorings, masks and match sets (small)
+        self._counter: tuple[WorkCounter, CorpusStats] | None = None
+        self._code_table: tuple[tuple[str, ...], np.ndarray] | None = None
         self.semantic = None  # a SemanticRetriever (paperfind.embed) once vectors exist
+
+    # -- memo ---------------------------------------------------------------------------------
+    def _remember(self, key: tuple, make):
+        value = self._memo.get(key)
+        if value is None:
+            value = make()
+            if len(self._memo) >= 4 * _MEMO_SIZE:
+                self._memo.clear()  # threads share it: dropped whole, never half-updated
+            self._memo[key] = value
+        return value
 
     def term_id(self, term: str) -> int:
         tid = self._term_ids.get(term)
@@ -104,20 +253,38 @@ class IndexBackend:
             tid = self._term_ids[term] = self.index.lexical.term_id(term)
         return tid
 
-    def doc_freq(self, field: str, term_id: int) -> int:
-        return self.index.lexical.doc_freq(field, term_id)
+    def _scored(self, groups: list[TermGroup]) -> tuple[np.ndarray, np.ndarray]:
+        """(BM25 per row, groups matched per row) of `groups` over every row, unfiltered."""
+        key = ("scores", tuple(tuple(g) for g in groups))
 
-    def lexical_scores(self, groups, mask):
-        resolved = [[(f, self.term_id(t), b) for f, t, b in g] for g in groups]
-        return self.index.lexical.score(resolved, mask)
+        def score():
+            resolved = [[(f, self.term_id(t), b) for f, t, b in g] for g in groups]
+            return self.index.lexical.score(resolved, None)
+        return self._remember(key, score)
 
-    def vector_candidates(self, text, mask, k):
-        """Rows by cosine from the attached semantic retriever; none without vectors."""
-        if self.semantic is None:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        return self.semantic.vector_candidates(text, mask, k)
+    def _mask(self, restriction: Restriction) -> np.ndarray | None:
+        """Bool per row of what `restriction` lets through; None when it lets everything."""
+        if restriction.empty():
+            return None
+        return self._remember(("mask", restriction.cache_key()), lambda: self._make_mask(restriction))
 
-    def filter_mask(self, filters: Filters) -> np.ndarray | None:
+    def _make_mask(self, restriction: Restriction) -> np.ndarray | None:
+        mask = self._filter_mask(restriction.filters)
+        for people in restriction.people:
+            allowed = self.index.docs.mask_authors(list(people))
+            mask = allowed if mask is None else mask & allowed
+        for clause in restriction.require:  # a clause without words lets nothing through
+            _, matched = self._scored([[(f, t, 1.0) for f, t in g] for g in clause.groups])
+            allowed = matched >= max(len(clause.groups), 1)
+            mask = allowed if mask is None else mask & allowed
+        for clause in restriction.exclude:  # ... and leaves nothing out
+            if clause.groups:
+                _, matched = self._scored([[(f, t, 1.0) for f, t in g] for g in clause.groups])
+                keep = matched < len(clause.groups)
+                mask = keep if mask is None else mask & keep
+        return mask
+
+    def _filter_mask(self, filters: Filters) -> np.ndarray | None:
         if filters.empty():
             return None
         docs = self.index.docs
@@ -138,62 +305,155 @@ class IndexBackend:
                 mask &= docs.mask_codes(facet, codes)
         return mask
 
-    def author_mask(self, author_ids: list[int]) -> np.ndarray:
-        return self.index.docs.mask_authors(author_ids)
+    # -- candidates ---------------------------------------------------------------------------
+    def _matches(self, request: CandidateRequest) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """(matching rows in row order, their BM25 over every row, groups matched per row)."""
+        def match():
+            mask = self._mask(request.restriction)
+            if not request.groups:
+                return (np.flatnonzero(mask) if mask is not None else _EMPTY_ROWS), None, None
+            scores, matched = self._scored(request.groups)
+            if mask is not None:
+                scores, matched = np.where(mask, scores, 0), np.where(mask, matched, 0)
+            rows = np.flatnonzero((matched >= request.min_match) & (scores > 0))
+            if len(rows) < request.relax_below and request.min_match > 1:
+                rows = np.flatnonzero(scores > 0)
+            named = self._people_rows(request.people, mask)
+            if len(named):
+                rows = np.union1d(rows, named)
+            return rows, scores, matched
+        return self._remember(("matches", request.cache_key()), match)
 
-    def papers_by(self, author_ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """(row, author id) for every authorship of these people."""
-        docs = self.index.docs
+    def _people_rows(self, author_ids, mask: np.ndarray | None) -> np.ndarray:
         if not author_ids:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        hits = np.isin(docs.author, np.asarray(author_ids, dtype=docs.author.dtype))
-        return docs.author_row[hits].astype(np.int64), docs.author[hits].astype(np.int64)
+            return _EMPTY_ROWS
+        rows = np.unique(self.papers_of(list(author_ids))[0])
+        return rows[mask[rows]] if mask is not None else rows
 
-    def facets(self, rows):
-        return self.index.docs.facets(rows)
+    def candidates(self, request: CandidateRequest) -> Candidates:
+        rows, scores, matched = self._matches(request)
+        total = len(rows)
+        if request.k is not None and request.k < len(rows):
+            from paperfind.search.rank import top_order
 
-    def features(self, row: int) -> DocFeatures:
-        d = self.index.docs
-        return DocFeatures(d.title_seq.row(row), d.abstract_seq.row(row), d.keyword_seq.row(row),
-                           d.authors_of(row))
+            best = rows[top_order(rows, scores[rows], request.k)]
+            rows = np.union1d(best, self._people_rows(request.people, self._mask(request.restriction)))
+        docs = self.index.docs
+        if scores is None:
+            s, m = np.zeros(len(rows), dtype=np.float32), np.zeros(len(rows), dtype=np.int16)
+        else:
+            s, m = scores[rows], matched[rows]
+        return Candidates(rows.astype(np.int64), s, m, np.asarray(docs.work[rows], dtype=np.int64),
+                          np.asarray(docs.year[rows], dtype=np.int64),
+                          np.asarray(docs.citations[rows], dtype=np.int64), total)
 
-    def sequences(self, field: str) -> tuple[np.ndarray, np.ndarray]:
-        """(indptr, indices) of the term sequences of `field` (title, abstract, keywords), by row."""
+    def nearest(self, text: str, restriction: Restriction, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows by cosine from the attached semantic retriever; none without vectors."""
+        if self.semantic is None:
+            return _EMPTY_ROWS, np.zeros(0, dtype=np.float32)
+        return self.semantic.vector_candidates(text, self._mask(restriction), k)
+
+    def vectors_ready(self) -> bool:
+        return self.semantic is not None
+
+    def prefetch_vector(self, text: str) -> None:
+        if self.semantic is not None:
+            self.semantic.prefetch(text)
+
+    def field_scores(self, groups: list[TermGroup], handles: np.ndarray) -> np.ndarray:
+        return self._scored(groups)[0][handles].astype(np.float64)
+
+    def sequences(self, handles: np.ndarray, field: str, terms: list[str]) -> TermSequences:
         seq = {"title": self.index.docs.title_seq, "abstract": self.index.docs.abstract_seq,
                "keywords": self.index.docs.keyword_seq}[field]
-        return seq.indptr, seq.indices
+        handles = np.asarray(handles, dtype=np.int64)
+        starts = seq.indptr[handles].astype(np.int64)
+        lengths = seq.indptr[handles + 1].astype(np.int64) - starts
+        indptr = np.zeros(len(handles) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        total = int(indptr[-1])
+        if total == 0:
+            return TermSequences(indptr, np.zeros(0, dtype=np.int32))
+        pos = np.arange(total) + np.repeat(starts - indptr[:-1], lengths)
+        ids = seq.indices[pos]
+        table = self._codes(tuple(terms))  # term id -> code; the last slot stands for -1
+        return TermSequences(indptr, table[np.where(ids >= 0, ids, len(table) - 1)])
 
-    def stored(self, row: int) -> dict:
-        return self.index.docs.stored_doc(row)
+    def _codes(self, terms: tuple[str, ...]) -> np.ndarray:
+        memo = self._code_table
+        if memo is not None and memo[0] == terms:
+            return memo[1]
+        table = np.full(self.n_terms + 1, OTHER_TERM, dtype=np.int32)
+        table[-1] = BOUNDARY  # keyword sequences hold -1 between keywords
+        for code in reversed(range(len(terms))):  # a term asked twice gets its first code
+            tid = self.term_id(terms[code])
+            if tid >= 0:
+                table[tid] = code
+        self._code_table = (terms, table)
+        return table
 
-    def row_of(self, key: str) -> int:
-        return self.index.docs.row_of(key)
+    # -- counts -------------------------------------------------------------------------------
+    def _work_counter(self) -> tuple[WorkCounter, CorpusStats]:
+        """The work counter of this index and its counts over every row, made once."""
+        if self._counter is None:
+            docs = self.index.docs
+            counter = WorkCounter(docs.work, docs.year, docs.venue, docs.labels["venue"])
+            self._counter = (counter, CorpusStats(self.n_docs, counter.count(np.arange(self.n_docs))))
+        return self._counter
 
-    def key_of(self, row: int) -> str:
-        return self.index.docs.key(row)
+    def facets(self, request: CandidateRequest | None, extra: np.ndarray) -> Facets:
+        rows = np.asarray(extra, dtype=np.int64)
+        if request is not None:
+            matched = self._matches(request)[0]
+            rows = np.union1d(matched, rows) if len(rows) else matched
+        works = self._work_counter()[0].count(rows)
+        total = int(np.count_nonzero(np.bincount(self.index.docs.work[rows]))) if len(rows) else 0
+        return Facets(self.index.docs.facets(rows), works, total)
 
-    def years(self) -> np.ndarray:
-        return self._years
+    def corpus_stats(self) -> CorpusStats:
+        return self._work_counter()[1]
 
-    def citations(self) -> np.ndarray:
-        return self._citations
+    # -- papers and people --------------------------------------------------------------------
+    def papers_of(self, author_ids: list[int], restriction: Restriction | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        docs = self.index.docs
+        if not author_ids:
+            return _EMPTY_ROWS, _EMPTY_ROWS
+        hits = np.isin(docs.author, np.asarray(author_ids, dtype=docs.author.dtype))
+        rows, ids = docs.author_row[hits].astype(np.int64), docs.author[hits].astype(np.int64)
+        mask = self._mask(restriction) if restriction is not None else None
+        if mask is not None:
+            keep = mask[rows]
+            rows, ids = rows[keep], ids[keep]
+        return rows, ids
 
-    def works(self) -> np.ndarray:
-        """The work group of every row (versions of one paper share it)."""
-        return self.index.docs.work
+    def handles_of(self, keys: list[str]) -> np.ndarray:
+        return np.asarray([self.index.docs.row_of(k) for k in keys], dtype=np.int64)
 
-    def venues(self) -> tuple[np.ndarray, list[str]]:
-        """The venue code of every row and the slugs the codes stand for."""
-        return self.index.docs.venue, self.index.docs.labels["venue"]
+    def stored(self, handles: list[int]) -> list[dict]:
+        return [self.index.docs.stored_doc(int(h)) for h in handles]
 
-    def versions_of(self, row: int) -> np.ndarray:
-        return self.index.docs.versions_of(row)
+    def work_versions(self, handles: list[int], restriction: Restriction) -> list[list[Version]]:
+        mask = self._mask(restriction)
+        out = []
+        for h in handles:
+            rows = [int(h)] + [int(v) for v in self.index.docs.versions_of(int(h))]
+            out.append([Version(r, self.index.docs.stored_doc(r), mask is None or bool(mask[r]))
+                        for r in rows])
+        return out
 
     def people(self, name: str) -> list[PersonMatch]:
         return self.index.names.lookup(name)
 
     def person_card(self, match: PersonMatch) -> dict:
         return self.index.names.card(match.row)
+
+    # -- vocabulary ---------------------------------------------------------------------------
+    def is_known(self, term: str) -> bool:
+        return self.term_id(term) >= 0
+
+    def doc_freq(self, field: str, term: str) -> int:
+        return self.index.lexical.doc_freq(field, self.term_id(term))
 
     def spelling_candidates(self, word: str) -> list[tuple[str, int]]:
         return self.index.spelling.candidates(word)
@@ -205,3 +465,11 @@ class IndexBackend:
                 self._word_freq.clear()
             freq = self._word_freq[word] = self.index.spelling.frequency(word)
         return freq
+
+    # -- local only: for similar.py, paperfind.rank.train and bench (not part of the contract)
+    def key_of(self, row: int) -> str:
+        return self.index.docs.key(row)
+
+    def works(self) -> np.ndarray:
+        """The work group of every row (versions of one paper share it)."""
+        return self.index.docs.work
