@@ -172,6 +172,42 @@ def serve(db_path: Path | None, host: str | None, port: int | None, workers: int
 
 @main.command()
 @DB_OPTION
+@click.option("--milvus", "milvus_uri", default=None, metavar="URI",
+              help="Milvus to push to: http://host:19530, or a Milvus Lite directory ending in .db "
+                   "(default $PAPERFIND_MILVUS_URI).")
+@click.option("--collection", default=None,
+              help="Collection name (default paperfind_<database file stem>, or $PAPERFIND_MILVUS_COLLECTION).")
+@click.option("--force", is_flag=True, help="Compare every paper even when the data version says nothing changed.")
+@click.option("--batch", type=click.IntRange(1, 10_000), default=1000, show_default=True,
+              help="Rows per upsert.")
+def sync(db_path: Path | None, milvus_uri: str | None, collection: str | None, force: bool,
+         batch: int) -> None:
+    """Push the papers and their vectors into Milvus: new, changed and removed papers only.
+
+    Resumable: a sync stopped halfway carries on from where it was when run again.
+
+    Example: paperfind sync --milvus http://127.0.0.1:19530
+    """
+    from paperfind.milvus.client import MilvusError, MilvusUnavailable
+
+    app = _app(db_path, milvus_uri=milvus_uri, milvus_collection=collection)
+    if not app.settings.milvus_uri:
+        raise click.UsageError("say where Milvus is: --milvus URI or PAPERFIND_MILVUS_URI")
+    try:
+        app.settings.collection
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if not app.settings.db_path.exists():
+        raise click.ClickException(f"no database at {app.settings.db_path}; run `paperfind ingest` first")
+    try:
+        report = app.sync_milvus(force=force, batch_rows=batch)
+    except (MilvusUnavailable, MilvusError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(report.line())
+
+
+@main.command()
+@DB_OPTION
 def embed(db_path: Path | None) -> None:
     """Compute the vectors for semantic search: only papers new or changed since the last run.
 

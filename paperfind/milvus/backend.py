@@ -80,6 +80,7 @@ class MilvusBackend:
     # -- the collection's state -------------------------------------------------------------
     def refresh(self) -> None:
         """Read the collection's versions, average lengths, keys and corpus counts."""
+        self.conn.load(self.collection)
         described = self.conn.call("describe_collection", self.collection)
         props = {str(k): str(v) for k, v in (described.get("properties") or {}).items()}
         self.data_version = int(props.get(PROP_DATA_VERSION, "0") or 0)

@@ -8,6 +8,7 @@ within it instead of hanging a request.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -53,6 +54,9 @@ class MilvusConnection:
                 from pymilvus import MilvusClient
             except ImportError:  # the extra is not installed
                 raise MilvusError("pymilvus is not installed: pip install 'paperfind[milvus]'") from None
+            # pymilvus logs every failed call with its traceback (and query iterators warn about
+            # timestamps); the failures reach the caller as our errors, said once
+            logging.getLogger("pymilvus").setLevel(logging.CRITICAL)
             try:
                 kwargs = {"token": self._token} if self._token else {}
                 self._client = MilvusClient(uri=self.uri, timeout=HEALTH_TIMEOUT_S, **kwargs)
@@ -79,6 +83,11 @@ class MilvusConnection:
                     raise
                 time.sleep(pause_s * (attempt + 1))
         raise AssertionError("unreachable")
+
+    def load(self, collection: str) -> None:
+        """Load `collection` for search (a server keeps it loaded; a new Milvus Lite process
+        starts with it released)."""
+        self.call("load_collection", collection)
 
     def healthy(self) -> bool:
         """Whether the server answers now (one cheap call, `HEALTH_TIMEOUT_S` at most)."""

@@ -23,8 +23,10 @@ class ExpressionError(ValueError):
 
 
 def literal(value: str | int) -> str:
-    """A quoted string literal (backslash and double quote escaped, control characters as
-    escapes), or an integer written by Python."""
+    """A quoted string literal, or an integer written by Python. Backslash, double quote and
+    the line breaks are escaped (the escapes every Milvus parser knows: Milvus Lite has no
+    `\\u`); any other character, control characters included, cannot end a literal and
+    stands for itself."""
     if isinstance(value, bool):
         raise ExpressionError("booleans are written with `true`/`false` fields, not literals")
     if isinstance(value, int):
@@ -43,8 +45,6 @@ def literal(value: str | int) -> str:
             out.append("\\r")
         elif ch == "\t":
             out.append("\\t")
-        elif ord(ch) < 0x20 or ch == "\x7f":
-            out.append(f"\\u{ord(ch):04x}")
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'

@@ -107,6 +107,7 @@ def sync_store(store, conn: MilvusConnection, name: str, vector_dir: Path | None
         create_collection(conn.client(), name)
         report.rebuilt = True
         props = collection_properties(conn, name) or {}
+    conn.load(name)
     report.papers = int(store.paper_count())
     if (not force and props.get(PROP_DATA_VERSION) == str(version)
             and props.get(PROP_VECTORS) == generation):

@@ -268,7 +268,14 @@ class VenueYear(Strict):
 
 class Backend(Strict):
     store: str = Field(description="Where the papers are kept.", examples=["sqlite"])
-    search: str = Field(description="What answers searches.", examples=["local-index"])
+    search: str = Field(description="What answers searches: the index beside the database, or a "
+                                    "Milvus collection.", examples=["local-index", "milvus"])
+    healthy: bool = Field(description="Whether that engine answers now (a Milvus that is down: "
+                                      "false, and searches answer 503).")
+    uri: str | None = Field(None, description="The Milvus server (milvus only; never its token).",
+                            examples=["http://milvus:19530"])
+    collection: str | None = Field(None, description="The Milvus collection (milvus only).",
+                                   examples=["paperfind_paperfind"])
     semantic: bool = Field(description="Whether vector (semantic) search is available.")
 
 
