@@ -222,10 +222,12 @@ class MilvusBackend:
         terms: dict[str, list[str]] = {}
         for g in request.groups:
             for f, t, b in g:
-                if b > 0:
-                    terms.setdefault(SEARCH_COLUMN[f], [])
-                    if t not in terms[SEARCH_COLUMN[f]]:
-                        terms[SEARCH_COLUMN[f]].append(t)
+                # a term no paper has in that field finds nothing: its search is skipped (most
+                # query words are in no author's name and no venue's)
+                if b > 0 and self.lookups.doc_freq(f, t) > 0:
+                    words = terms.setdefault(SEARCH_COLUMN[f], [])
+                    if t not in words:
+                        words.append(t)
         hits: list[dict] = []
         saturated = False
         for column, words in terms.items():

@@ -71,6 +71,14 @@ class MilvusConnection:
         try:
             return getattr(client, method)(*args, **kwargs)
         except Exception as exc:
+            released = "load()" in str(exc) or "not loaded" in str(exc).lower()
+            if not (released and args and method != "load_collection"):
+                raise self._error(exc) from None
+        # a server that restarted holds the collection released (Milvus Lite does): load, retry
+        self.load(args[0])
+        try:
+            return getattr(client, method)(*args, **kwargs)
+        except Exception as exc:
             raise self._error(exc) from None
 
     def retrying(self, fn: Callable[[], T], attempts: int = 3, pause_s: float = 1.0) -> T:

@@ -50,7 +50,8 @@ def paper_row(doc: IndexDoc, an: Analyzer, vector: np.ndarray | None,
     title = an.terms(doc.title)
     abstract = an.terms(doc.abstract)
     keyword_terms = [an.terms(k) for k in doc.keywords]
-    keywords = KEYWORD_BREAK.join(" ".join(t) for t in keyword_terms if t)
+    # each keyword's terms then a break, as the local index's sequences (a trailing one too)
+    keywords = " ".join(t for terms in keyword_terms for t in terms + [KEYWORD_BREAK.strip()])
     title_plus = [j for _, j in an.compounds(doc.title)]
     abstract_plus = [j for _, j in an.compounds(doc.abstract)]
     keyword_plus = [j for k in doc.keywords for _, j in an.compounds(k)]

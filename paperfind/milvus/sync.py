@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paperfind.index.docs import IndexSource
 from paperfind.index.tokenize import Analyzer
 from paperfind.milvus.client import MilvusConnection
 from paperfind.milvus.expr import one_of
@@ -91,10 +92,11 @@ def _chunks(items: list, size: int) -> Iterator[list]:
         yield items[i:i + size]
 
 
-def sync_store(store, conn: MilvusConnection, name: str, vector_dir: Path | None = None,
+def sync_store(store: IndexSource, conn: MilvusConnection, name: str, vector_dir: Path | None = None,
                batch_rows: int = BATCH_ROWS, progress: Progress | None = None,
                force: bool = False) -> SyncReport:
-    """Bring collection `name` in step with `store` (and the vectors in `vector_dir`)."""
+    """Bring collection `name` in step with `store` (a `Store`, or any `IndexSource`) and the
+    vectors in `vector_dir`."""
     started = time.perf_counter()
     report = SyncReport(name)
     version = int(store.data_version())
@@ -108,7 +110,12 @@ def sync_store(store, conn: MilvusConnection, name: str, vector_dir: Path | None
         report.rebuilt = True
         props = collection_properties(conn, name) or {}
     conn.load(name)
-    report.papers = int(store.paper_count())
+    docs = store.iter_index_docs()
+    if hasattr(store, "paper_count"):
+        report.papers = int(store.paper_count())
+    else:  # an in-memory IndexSource (a bench's corpus)
+        docs = list(docs)
+        report.papers = len(docs)
     if (not force and props.get(PROP_DATA_VERSION) == str(version)
             and props.get(PROP_VECTORS) == generation):
         report.up_to_date = True
@@ -136,7 +143,7 @@ def sync_store(store, conn: MilvusConnection, name: str, vector_dir: Path | None
             report.upserted += len(rows)
             pending.clear()
 
-    for doc in store.iter_index_docs():
+    for doc in docs:
         seen.add(doc.key)
         vector = vectors.vector(doc.key) if vectors is not None else None
         row = paper_row(doc, an, vector, slugs)
