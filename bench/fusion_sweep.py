@@ -30,7 +30,7 @@ NEAR_TIES = (0.0, 0.03, 0.05, 0.1)
 
 def main() -> None:
     from paperfind.search import fusion
-    from paperfind.search.engine import Searcher
+    from paperfind.search.engine import open_searcher
     from paperfind.search.settings import SearchSettings
     from paperfind.search.response import SearchRequest
     from paperfind.store import Store
@@ -43,7 +43,7 @@ def main() -> None:
     db = OUT / f"{args.corpus}.db"
     store = Store(db, readonly=True)
     # no response cache: the weights change between runs, the requests do not
-    searcher = Searcher(store, Path(str(db) + ".index"), SearchSettings(result_cache=0),
+    searcher = open_searcher(Path(str(db) + ".index"), store, SearchSettings(result_cache=0),
                         vector_dir=args.vectors or Path(str(db) + ".vectors"))
     shipped = dict(fusion.QUERY_KINDS)
     rows = []

@@ -184,7 +184,7 @@ def replay(args: tuple, rule: Callable[[str], Fuse], weights: dict[str, float]) 
 
 
 def main() -> None:
-    from paperfind.search.engine import SCORE_DECIMALS, Searcher
+    from paperfind.search.engine import SCORE_DECIMALS, open_searcher
     from paperfind.search.rank import top_order
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
@@ -195,7 +195,7 @@ def main() -> None:
     ap.add_argument("--vectors", type=Path, help="vector directory (default: <db>.vectors)")
     args = ap.parse_args()
     db = OUT / f"{args.corpus}.db"
-    searcher = Searcher(Store(db, readonly=True), Path(str(db) + ".index"), SearchSettings(result_cache=0),
+    searcher = open_searcher(Path(str(db) + ".index"), Store(db, readonly=True), SearchSettings(result_cache=0),
                         vector_dir=args.vectors or Path(str(db) + ".vectors"))
     captured = capture(searcher, SearchRequest)
     backend = searcher.backend()

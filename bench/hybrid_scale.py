@@ -22,7 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from paperfind.search.engine import Searcher  # noqa: E402
+from paperfind.search.engine import open_searcher  # noqa: E402
 from paperfind.search.response import SearchRequest  # noqa: E402
 from paperfind.search.settings import SearchSettings  # noqa: E402
 
@@ -46,12 +46,12 @@ def main() -> None:
     ap.add_argument("--per-set", type=int, default=100)
     args = ap.parse_args()
     base = rss_mb()
-    searcher = Searcher(None, args.index, vector_dir=args.vectors, settings=SearchSettings(result_cache=0))
+    searcher = open_searcher(args.index, vector_dir=args.vectors, settings=SearchSettings(result_cache=0))
     searcher.search(SearchRequest(q="warm", limit=10, mode="lexical"))
     lexical_rss = rss_mb()
     for warm in ("warm up the model", "图神经网络"):
         searcher.search(SearchRequest(q=warm, limit=10, mode="hybrid"))
-    semantic = searcher._semantic
+    semantic = searcher.live._semantic
     print(f"vectors: {semantic._aligned.index.params}; graph: {semantic._aligned.approximate}; "
           f"coverage {semantic.coverage:.0%}")
     print(f"RSS: lexical warm +{lexical_rss - base:.0f} MB, hybrid warm +{rss_mb() - base:.0f} MB")

@@ -31,7 +31,7 @@ METRICS = ("nDCG@10", "MRR@10", "R@10")
 
 
 def main() -> None:
-    from paperfind.search.engine import Searcher
+    from paperfind.search.engine import open_searcher
     from paperfind.search.fusion import classify_query
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
@@ -49,8 +49,8 @@ def main() -> None:
     store = Store(db, readonly=True)
     root = Path(str(db) + ".index")
     kinds = tuple(args.kinds.split(",")) if args.kinds else SearchSettings().learned_kinds
-    off = Searcher(store, root, SearchSettings(result_cache=0, learned_ranking=False), vector_dir=vectors)
-    on = Searcher(store, root, SearchSettings(result_cache=0, learned_model=args.model, learned_kinds=kinds),
+    off = open_searcher(root, store, SearchSettings(result_cache=0, learned_ranking=False), vector_dir=vectors)
+    on = open_searcher(root, store, SearchSettings(result_cache=0, learned_model=args.model, learned_kinds=kinds),
                   vector_dir=vectors)
     if on.ranker() is None:
         sys.exit("the learned model could not be loaded (see above)")

@@ -32,7 +32,7 @@ OPTIONS = {"author_dev": ("--lenient",)}
 
 def main() -> None:
     from paperfind.index.manager import build_index, index_is_current
-    from paperfind.search.engine import Searcher
+    from paperfind.search.engine import open_searcher
     from paperfind.search.settings import SearchSettings
     from paperfind.search.response import SearchRequest
     from paperfind.store import Store
@@ -50,7 +50,7 @@ def main() -> None:
     root = Path(str(db) + ".index")
     if not index_is_current(root, store.data_version()):
         build_index(store, root)
-    searcher = Searcher(store, root, SearchSettings(result_cache=0), vector_dir=vectors)  # timed: no cache
+    searcher = open_searcher(root, store, SearchSettings(result_cache=0), vector_dir=vectors)  # timed: no cache
     baseline = Bm25Baseline(list(store.iter_index_docs()))
     rows, latency = [], {}
     for name in SETS:

@@ -108,7 +108,7 @@ def library_reader(pf: Paperfind, queries: list[str], seen: Observed, stop: thre
             seen.fail(f"library search {q!r}: {type(exc).__name__}: {exc}")
             continue
         seen.record("library", (time.perf_counter() - started) * 1000)
-        name = searcher._loaded_name
+        name = searcher.live._loaded_name
         if name and (not seen.index_versions or seen.index_versions[-1] != name):
             seen.index_versions.append(name)
         keys = [hit["key"] for hit in response.to_json()["results"]]

@@ -59,7 +59,7 @@ def time_calls(fn, queries: list[str]) -> list[float]:
 
 
 def bench_corpus(corpus: str, n: int) -> list[tuple]:
-    from paperfind.search.engine import SearchRequest, Searcher
+    from paperfind.search.engine import SearchRequest, open_searcher
 
     started = time.perf_counter()
     source, root = ensure_index(corpus)
@@ -67,7 +67,7 @@ def bench_corpus(corpus: str, n: int) -> list[tuple]:
     docs = list(source.iter_index_docs())
     from paperfind.search.settings import SearchSettings
 
-    searcher = Searcher(None, root, SearchSettings(result_cache=0))  # time the search, not the cache
+    searcher = open_searcher(root, None, SearchSettings(result_cache=0))  # time the search, not the cache
     baseline = Bm25Baseline(docs)
     rows = []
     for kind, queries in make_queries(docs, n).items():

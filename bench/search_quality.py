@@ -42,12 +42,12 @@ def run_paperfind(root: Path, items: list[dict], weights: dict[str, float] | Non
                   ) -> dict[str, list[str]]:
     import dataclasses
 
-    from paperfind.search.engine import SearchRequest, Searcher
+    from paperfind.search.engine import SearchRequest, open_searcher
     from paperfind.search.rank import RankWeights
     from paperfind.search.settings import SearchSettings
 
     settings = SearchSettings(result_cache=0, weights=dataclasses.replace(RankWeights(), **(weights or {})))
-    searcher = Searcher(None, root, settings)
+    searcher = open_searcher(root, None, settings)
     return {it["qid"]: [r["key"] for r in searcher.search(
         SearchRequest(q=it["query"], limit=DEPTH, mode="lexical")).results] for it in items}
 

@@ -158,7 +158,7 @@ def main() -> None:
     from paperfind.embed.runtime import make_embedder
     from paperfind.index.vectors import VectorIndex
     from paperfind.search.crosslingual import ZhEnTranslator
-    from paperfind.search.engine import Searcher
+    from paperfind.search.engine import open_searcher
     from paperfind.search.settings import SearchSettings
     from paperfind.store import Store
     from bench.search_quality import Bm25Baseline
@@ -174,7 +174,7 @@ def main() -> None:
     args = ap.parse_args()
     vector_dir = args.vectors or Path(str(args.db) + ".vectors")
     store = Store(args.db, readonly=True)
-    searcher = Searcher(store, Path(str(args.db) + ".index"), SearchSettings(result_cache=0), vector_dir=vector_dir)
+    searcher = open_searcher(Path(str(args.db) + ".index"), store, SearchSettings(result_cache=0), vector_dir=vector_dir)
     items = load_set(args.set)
     strict = {it["qid"]: set(it["relevant"]) for it in items}
     lenient = {it["qid"]: set(it["relevant"]) | set(it.get("dup_keys") or []) | set(it.get("lenient_extra") or [])

@@ -26,10 +26,10 @@ from paperfind.search.fusion import QUERY_KINDS, classify_query, fuse, weighted_
 
 
 def lexical_lists(index: Path, queries: list[str], allowed: set[str]) -> list[list[tuple[str, float]]]:
-    from paperfind.search.engine import Searcher
+    from paperfind.search.engine import open_searcher
     from paperfind.search.response import SearchRequest
 
-    searcher = Searcher(None, index)
+    searcher = open_searcher(index)
     out = []
     for text in queries:
         hits = searcher.search(SearchRequest(q=text, limit=100, mode="lexical")).results

@@ -111,7 +111,7 @@ def given_focus(backend: IndexBackend, item: dict) -> AspectQuery:
 
 def our_focus(backend: IndexBackend, item: dict) -> AspectQuery:
     """What the product does: our classifier picks the query paper's sentences of the facet."""
-    return aspect_query(backend.stored(backend.row_of(item["query_key"])), item["facet"])
+    return aspect_query(backend.stored([backend.row_of(item["query_key"])])[0], item["facet"])
 
 
 def candidate_sentences(backend: IndexBackend, aspect: str):

@@ -209,21 +209,21 @@ def embed_times(threads: int, texts: list[str]) -> list[float]:
 
 def hybrid_rows(label: str, index_root: Path, exact_dir: Path, ann_dir: Path, per_set: int) -> list[tuple]:
     """Hybrid latency per query set: exact, ANN without and with the embedding overlapped."""
-    from paperfind.search.engine import Searcher
+    from paperfind.search.engine import open_searcher
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
 
     rows = []
     timed = SearchSettings(result_cache=0)  # time the search, not the response cache
-    searchers = {"exact": Searcher(None, index_root, vector_dir=exact_dir, settings=timed),
-                 "ANN, no overlap": Searcher(None, index_root, vector_dir=ann_dir,
+    searchers = {"exact": open_searcher(index_root, vector_dir=exact_dir, settings=timed),
+                 "ANN, no overlap": open_searcher(index_root, vector_dir=ann_dir,
                                              settings=SearchSettings(overlap_embedding=False,
                                                                      result_cache=0)),
-                 "ANN (default)": Searcher(None, index_root, vector_dir=ann_dir, settings=timed)}
+                 "ANN (default)": open_searcher(index_root, vector_dir=ann_dir, settings=timed)}
     for name, searcher in searchers.items():
         for warm in ("warm up the model", "图神经网络"):  # model, translator and dictionaries load
             searcher.search(SearchRequest(q=warm, limit=10, mode="hybrid"))
-        semantic = searcher._semantic
+        semantic = searcher.live._semantic
         assert semantic is not None and semantic._aligned is not None
         assert semantic._aligned.approximate == (name != "exact"), (name, semantic._aligned.index.ann_status)
     default = searchers["ANN (default)"]
@@ -235,12 +235,12 @@ def hybrid_rows(label: str, index_root: Path, exact_dir: Path, ann_dir: Path, pe
         for i, text in enumerate(texts):  # interleaved, so all see the same machine load ...
             for name in names[i % 3:] + names[:i % 3]:  # ... and each goes first as often
                 searcher = searchers[name]
-                encoder = searcher._semantic._encoder
+                encoder = searcher.live._semantic._encoder
                 encoder._cache.clear()
                 start = time.perf_counter()
                 searcher.search(SearchRequest(q=text, limit=10, mode="hybrid"))
                 times[name].append((time.perf_counter() - start) * 1000)
-            encoder = default._semantic._encoder
+            encoder = default.live._semantic._encoder
             embedded.append(len(encoder._cache) > 0)  # lexical kinds (names, keywords) skip it
             start = time.perf_counter()
             default.search(SearchRequest(q=text, limit=10, mode="hybrid"))

@@ -39,7 +39,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.common import append_results, percentile  # noqa: E402
 from paperfind.core import Paperfind  # noqa: E402
-from paperfind.search.engine import Searcher  # noqa: E402
+from paperfind.search.engine import open_searcher  # noqa: E402
 from paperfind.search.response import SearchRequest  # noqa: E402
 from paperfind.search.settings import SearchSettings  # noqa: E402
 from paperfind.settings import Settings  # noqa: E402
@@ -67,7 +67,7 @@ def sample_queries(pf: Paperfind, n: int, seed: int = 7) -> list[str]:
 
 def in_process(pf: Paperfind, queries: list[str], seconds: float) -> dict:
     """The baseline: the search itself, one thread, no HTTP, no response cache."""
-    searcher = Searcher(pf.store, pf.settings.index_dir,
+    searcher = open_searcher(pf.settings.index_dir, pf.store(),
                         SearchSettings(use_vectors=pf.settings.semantic, result_cache=0),
                         vector_dir=pf.vector_dir)
     latencies: list[float] = []

@@ -231,17 +231,21 @@ class Paperfind:
 
     def searcher(self) -> Any:
         """The shared searcher; it reloads the index by itself when a newer one appears."""
+        from paperfind.search.crosslingual import ZhEnTranslator
         from paperfind.search.engine import Searcher
+        from paperfind.search.live import LiveIndex
         from paperfind.search.settings import SearchSettings
 
         with self._searcher_lock:
             if self._searcher is None:
-                self._searcher = Searcher(self.store, self.settings.index_dir,
-                                          SearchSettings(use_vectors=self.settings.semantic,
-                                                         embed_runtime=self.settings.embed_runtime,
-                                                         embed_threads=self.settings.embed_threads,
-                                                         learned_ranking=self.settings.learned_ranking),
-                                          vector_dir=self.vector_dir)
+                settings = SearchSettings(use_vectors=self.settings.semantic,
+                                          embed_runtime=self.settings.embed_runtime,
+                                          embed_threads=self.settings.embed_threads,
+                                          learned_ranking=self.settings.learned_ranking)
+                translator = ZhEnTranslator()  # the process's one: both query routes share it
+                live = LiveIndex(self.settings.index_dir, store=self.store, vector_dir=self.vector_dir,
+                                 settings=settings, translator=translator)
+                self._searcher = Searcher(live, translator, settings)
             return self._searcher
 
 

@@ -101,7 +101,7 @@ def training_queries(corpus: Path, backend) -> tuple[list[Query], dict]:
             rec = json.loads(line)
             venue, year = str(rec.get("venue", "")), int(rec.get("year") or 0)
             try:
-                row = backend.row_of(rec["key"])
+                row = int(backend.handles_of([rec["key"]])[0])
             except (KeyError, ValueError):
                 continue
             if row is None or row < 0:
@@ -209,7 +209,7 @@ def cross_validate(ts: TrainingSet, k: int, params: dict, rounds: int, seed: int
 def open_searcher(db: Path, vectors: Path):
     """A searcher over `db` (its index built if missing) with the vectors of `vectors`."""
     from paperfind.index.manager import build_index, index_is_current
-    from paperfind.search.engine import Searcher
+    from paperfind.search.engine import open_searcher
     from paperfind.search.settings import SearchSettings
     from paperfind.store import Store
 
@@ -217,7 +217,7 @@ def open_searcher(db: Path, vectors: Path):
     root = Path(str(db) + ".index")
     if not index_is_current(root, store.data_version()):
         build_index(store, root)
-    return Searcher(store, root, SearchSettings(result_cache=0, learned_ranking=False), vector_dir=vectors)
+    return open_searcher(root, store, SearchSettings(result_cache=0, learned_ranking=False), vector_dir=vectors)
 
 
 def main(argv: list[str] | None = None) -> int:

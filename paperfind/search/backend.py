@@ -21,6 +21,7 @@ import numpy as np
 
 from paperfind.index.manager import IndexVersion
 from paperfind.index.names import PersonMatch
+from paperfind.search.rank import top_order
 from paperfind.search.trend import WorkCounter, WorkCounts
 
 # One query word with its alternatives: (field, analysed term, boost). Fields: "text" (BM25F
@@ -96,9 +97,10 @@ class CandidateRequest:
 
 @dataclass
 class Candidates:
-    """Candidates of a `CandidateRequest`, column by column, in handle order, with the stored
-    fields the pipeline reads: BM25F score as retrieved (0 for a person's paper without the
-    words), query groups matched, work, year, citations."""
+    """Candidates column by column, with the stored fields the pipeline reads: the score
+    (`candidates`: BM25F as retrieved, 0 for a person's paper without the words; `nearest`:
+    the cosine), query groups matched, work, year, citations. `candidates` gives them in handle
+    order, `nearest` best first."""
 
     handles: np.ndarray  # int64
     scores: np.ndarray  # float32
@@ -110,6 +112,11 @@ class Candidates:
 
     def __len__(self) -> int:
         return len(self.handles)
+
+    @classmethod
+    def empty(cls) -> "Candidates":
+        none = np.zeros(0, dtype=np.int64)
+        return cls(none, np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.int16), none, none, none, 0)
 
     def take(self, positions: np.ndarray) -> "Candidates":
         return Candidates(self.handles[positions], self.scores[positions], self.matched[positions],
@@ -166,15 +173,17 @@ class SearchBackend(Protocol):
 
     # -- candidates -------------------------------------------------------------------------
     def candidates(self, request: CandidateRequest) -> Candidates: ...
-    def nearest(self, text: str, restriction: Restriction, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """(handles, cosines) of the `k` papers nearest to `text`'s embedding, best first."""
+    def nearest(self, text: str, restriction: Restriction, k: int) -> Candidates:
+        """The `k` papers nearest to `text`'s embedding within the restriction, best first
+        (ties by handle), scored by cosine; none without vectors."""
         ...
     def vectors_ready(self) -> bool: ...
     def prefetch_vector(self, text: str) -> None:
         """A hint: `text` will be asked of `nearest` soon (embed it meanwhile)."""
         ...
-    def field_scores(self, groups: list[TermGroup], handles: np.ndarray) -> np.ndarray:
-        """BM25 of `groups` for each of `handles` (float64), whether or not they match."""
+    def scores(self, groups: list[TermGroup], handles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(BM25 as float32, groups matched as int16) of `groups` for each of `handles`,
+        whether or not they match, regardless of any restriction."""
         ...
     def sequences(self, handles: np.ndarray, field: str, terms: list[str]) -> TermSequences:
         """The title, abstract or keywords of `handles` as codes of `terms`."""
@@ -306,12 +315,13 @@ class IndexBackend:
         return mask
 
     # -- candidates ---------------------------------------------------------------------------
-    def _matches(self, request: CandidateRequest) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-        """(matching rows in row order, their BM25 over every row, groups matched per row)."""
+    def _matches(self, request: CandidateRequest) -> tuple[np.ndarray, np.ndarray | None,
+                                                           np.ndarray | None, np.ndarray]:
+        """(matching rows in row order, BM25 per row, groups matched per row, the people's rows)."""
         def match():
             mask = self._mask(request.restriction)
             if not request.groups:
-                return (np.flatnonzero(mask) if mask is not None else _EMPTY_ROWS), None, None
+                return (np.flatnonzero(mask) if mask is not None else _EMPTY_ROWS), None, None, _EMPTY_ROWS
             scores, matched = self._scored(request.groups)
             if mask is not None:
                 scores, matched = np.where(mask, scores, 0), np.where(mask, matched, 0)
@@ -321,7 +331,7 @@ class IndexBackend:
             named = self._people_rows(request.people, mask)
             if len(named):
                 rows = np.union1d(rows, named)
-            return rows, scores, matched
+            return rows, scores, matched, named
         return self._remember(("matches", request.cache_key()), match)
 
     def _people_rows(self, author_ids, mask: np.ndarray | None) -> np.ndarray:
@@ -331,13 +341,11 @@ class IndexBackend:
         return rows[mask[rows]] if mask is not None else rows
 
     def candidates(self, request: CandidateRequest) -> Candidates:
-        rows, scores, matched = self._matches(request)
+        rows, scores, matched, named = self._matches(request)
         total = len(rows)
-        if request.k is not None and request.k < len(rows):
-            from paperfind.search.rank import top_order
-
-            best = rows[top_order(rows, scores[rows], request.k)]
-            rows = np.union1d(best, self._people_rows(request.people, self._mask(request.restriction)))
+        if request.k is not None and request.k < len(rows):  # ties at the cut: by handle
+            best = rows[top_order(rows, scores[rows], request.k)] if scores is not None else rows[:request.k]
+            rows = np.union1d(best, named)
         docs = self.index.docs
         if scores is None:
             s, m = np.zeros(len(rows), dtype=np.float32), np.zeros(len(rows), dtype=np.int16)
@@ -347,11 +355,17 @@ class IndexBackend:
                           np.asarray(docs.year[rows], dtype=np.int64),
                           np.asarray(docs.citations[rows], dtype=np.int64), total)
 
-    def nearest(self, text: str, restriction: Restriction, k: int) -> tuple[np.ndarray, np.ndarray]:
+    def nearest(self, text: str, restriction: Restriction, k: int) -> Candidates:
         """Rows by cosine from the attached semantic retriever; none without vectors."""
         if self.semantic is None:
-            return _EMPTY_ROWS, np.zeros(0, dtype=np.float32)
-        return self.semantic.vector_candidates(text, self._mask(restriction), k)
+            return Candidates.empty()
+        rows, cosines = self.semantic.vector_candidates(text, self._mask(restriction), k)
+        rows = np.asarray(rows, dtype=np.int64)
+        docs = self.index.docs
+        return Candidates(rows, cosines, np.zeros(len(rows), dtype=np.int16),
+                          np.asarray(docs.work[rows], dtype=np.int64),
+                          np.asarray(docs.year[rows], dtype=np.int64),
+                          np.asarray(docs.citations[rows], dtype=np.int64), len(rows))
 
     def vectors_ready(self) -> bool:
         return self.semantic is not None
@@ -360,8 +374,9 @@ class IndexBackend:
         if self.semantic is not None:
             self.semantic.prefetch(text)
 
-    def field_scores(self, groups: list[TermGroup], handles: np.ndarray) -> np.ndarray:
-        return self._scored(groups)[0][handles].astype(np.float64)
+    def scores(self, groups: list[TermGroup], handles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        scores, matched = self._scored(groups)
+        return scores[handles], matched[handles]
 
     def sequences(self, handles: np.ndarray, field: str, terms: list[str]) -> TermSequences:
         seq = {"title": self.index.docs.title_seq, "abstract": self.index.docs.abstract_seq,
@@ -405,7 +420,9 @@ class IndexBackend:
         rows = np.asarray(extra, dtype=np.int64)
         if request is not None:
             matched = self._matches(request)[0]
-            rows = np.union1d(matched, rows) if len(rows) else matched
+            seen = np.zeros(self.n_docs, dtype=bool)  # a union without sorting the matches
+            seen[matched] = True
+            rows = np.concatenate([matched, np.unique(rows[~seen[rows]])])
         works = self._work_counter()[0].count(rows)
         total = int(np.count_nonzero(np.bincount(self.index.docs.work[rows]))) if len(rows) else 0
         return Facets(self.index.docs.facets(rows), works, total)
@@ -466,7 +483,19 @@ class IndexBackend:
             freq = self._word_freq[word] = self.index.spelling.frequency(word)
         return freq
 
-    # -- local only: for similar.py, paperfind.rank.train and bench (not part of the contract)
+    # -- local only: whole-corpus arrays for similar.py, paperfind.rank.train and bench; not
+    # part of the contract (a cluster engine serves "papers like this" its own way)
+    def corpus_scores(self, groups: list[TermGroup]) -> tuple[np.ndarray, np.ndarray]:
+        """(BM25, groups matched) of `groups` for every row."""
+        resolved = [[(f, self.term_id(t), b) for f, t, b in g] for g in groups]
+        return self.index.lexical.score(resolved, None)
+
+    def author_ids(self, row: int) -> np.ndarray:
+        return self.index.docs.authors_of(row)
+
+    def row_of(self, key: str) -> int:
+        return self.index.docs.row_of(key)
+
     def key_of(self, row: int) -> str:
         return self.index.docs.key(row)
 

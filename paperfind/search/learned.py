@@ -56,38 +56,37 @@ class ModelError(Exception):
 
 @dataclass
 class FirstStage:
-    """What retrieval computed for every row, kept for the candidates' features."""
+    """What the semantic route found, kept for the candidates' features."""
 
-    lexical: np.ndarray  # BM25F score per row of the index
-    matched: np.ndarray  # query groups matched per row
-    vec_rows: np.ndarray  # the semantic list, best first
+    vec_rows: np.ndarray  # the semantic list (handles), best first
     vec_scores: np.ndarray  # its cosines
     n_groups: int
     kind: str
     query_chars: int
 
 
-def candidate_features(searcher, backend, plan, stage: FirstStage, rows: np.ndarray,
-                       relevance: np.ndarray) -> np.ndarray:
-    """Feature matrix (len(rows) x len(FEATURES), float32) of the candidates `rows`, given in
-    today's order with today's `relevance`. Everything comes from the searcher's own scoring:
-    the BM25F scores of retrieval, the per-field BM25 of the same index, the second stage's
-    `rerank_features`, the semantic list."""
+def candidate_features(searcher, backend, plan, terms: list[str], stage: FirstStage,
+                       pool) -> np.ndarray:
+    """Feature matrix (len(pool) x len(FEATURES), float32) of the candidates of `pool` (an
+    `engine.Pool`), given in today's order with today's relevance. Everything comes from the
+    searcher's own scoring: the BM25F scores of retrieval, the per-field BM25 of the same
+    engine, the second stage's `rerank_features`, the semantic list."""
+    rows, relevance = pool.handles, pool.relevance
     n = len(rows)
     cols: dict[str, np.ndarray] = {}
     cols["pipeline_rel"] = relevance / (float(relevance.max()) or 1.0)
     cols["pipeline_rank"] = np.arange(n, dtype=np.float64)
-    bm = stage.lexical[rows].astype(np.float64)
+    lexical, matched = backend.scores(plan.lexical(), rows)
+    bm = lexical.astype(np.float64)
     cols["bm25f_rel"] = bm / (float(bm.max()) or 1.0)
     cols["bm25f_rank"] = np.argsort(np.lexsort((rows, -bm))).astype(np.float64)
     for field in ("title", "abstract"):
         groups = [[(field, s, w) for s, w in g.stems] for g in plan.groups]
-        scores, _ = backend.lexical_scores(groups, None)
-        own = scores[rows].astype(np.float64)
+        own = backend.scores(groups, rows)[0].astype(np.float64)
         cols[f"bm25_{field}_rel"] = own / (float(own.max()) or 1.0)
-    cols["matched_share"] = stage.matched[rows] / max(stage.n_groups, 1)
-    cols.update(searcher.rerank_features(backend, plan, rows))
-    cols["phrase"] = searcher._phrase_share(backend, plan, rows) if plan.phrases else np.zeros(n)
+    cols["matched_share"] = matched / max(stage.n_groups, 1)
+    cols.update(searcher.rerank_features(backend, plan, terms, rows))
+    cols["phrase"] = searcher._phrase_share(backend, plan, terms, rows) if plan.phrases else np.zeros(n)
     cosine = np.full(n, np.nan)
     sem_rank = np.full(n, float(len(stage.vec_rows)))
     where = {int(r): i for i, r in enumerate(stage.vec_rows.tolist())}

@@ -17,30 +17,25 @@ from paperfind.search.plan import QueryPlan
 PERSON_TIER = 1000.0  # a name query's people outrank any lexical score
 
 
-def person_rows(backend: SearchBackend, plan: QueryPlan, mask: np.ndarray | None,
-                max_people: int) -> np.ndarray:
-    """Rows of the papers of the people the query names (within the filter mask)."""
-    if not plan.people:
-        return np.zeros(0, dtype=np.int64)
-    rows, _ = backend.papers_by([m.author_id for m in plan.people[:max_people]])
-    rows = np.unique(rows)
-    return rows[mask[rows]] if mask is not None else rows
-
-
 def person_rank(backend: SearchBackend, plan: QueryPlan, rows: np.ndarray,
                 max_people: int) -> np.ndarray:
-    """Per row, the rank of the most likely named person among its authors (-1: none)."""
+    """Per candidate (`rows`: handles), the rank of the most likely named person among its
+    authors (-1: none)."""
     people = plan.people[:max_people]
     rank_of = {m.author_id: i for i, m in enumerate(people)}
-    paper_rows, ids = backend.papers_by(list(rank_of))
-    best = np.full(backend.n_docs, len(people), dtype=np.int64)
-    np.minimum.at(best, paper_rows, np.asarray([rank_of[int(i)] for i in ids], dtype=np.int64))
-    out = best[rows]
-    return np.where(out < len(people), out, -1)
+    paper_rows, ids = backend.papers_of(list(rank_of))
+    if len(paper_rows) == 0:
+        return np.full(len(rows), -1, dtype=np.int64)
+    ranks = np.asarray([rank_of[int(i)] for i in ids], dtype=np.int64)
+    order = np.lexsort((ranks, paper_rows))  # per paper, its best-ranked person first
+    papers, first = np.unique(paper_rows[order], return_index=True)
+    best = ranks[order][first]
+    at = np.minimum(np.searchsorted(papers, rows), len(papers) - 1)
+    return np.where(papers[at] == rows, best[at], -1)
 
 
-def person_tiers(backend: SearchBackend, plan: QueryPlan, rows: np.ndarray, relevance: np.ndarray,
-                 max_people: int, interleave: int) -> np.ndarray:
+def person_tiers(backend: SearchBackend, plan: QueryPlan, rows: np.ndarray, years: np.ndarray,
+                 relevance: np.ndarray, max_people: int, interleave: int) -> np.ndarray:
     """A name query: the named people's papers above all others, as a bonus to add to `relevance`.
 
     A full name orders them person by person (most likely first). An initial ("H. Zhang")
@@ -64,7 +59,6 @@ def person_tiers(backend: SearchBackend, plan: QueryPlan, rows: np.ndarray, rele
         group = [first.setdefault(m.name_group if m.name_group >= 0 else -1 - i, len(first))
                  for i, m in enumerate(people)]
         rank = np.where(rank >= 0, np.asarray(group + [-1])[rank], -1)
-    years = backend.years()[rows]
     order = named[np.lexsort((rows[named], -relevance[named], -years[named], rank[named]))]
     key = rank[order].astype(np.float64)
     if ambiguous:  # turn number within the name, then name rank; later names after all turns

@@ -46,7 +46,7 @@ class QueryPlan:
     def known_groups(self, backend: SearchBackend) -> int:
         """Groups with at least one term the index knows: the ones a document can match."""
         return sum(1 for g in self.groups
-                   if any(backend.term_id(s) >= 0 for s, _ in g.stems) or backend.term_id(g.word) >= 0)
+                   if any(backend.is_known(s) for s, _ in g.stems) or backend.is_known(g.word))
 
     def lexical(self) -> list[TermGroup]:
         out = []
@@ -83,14 +83,12 @@ def _corrections(word: str, backend: SearchBackend) -> tuple[list[tuple[str, flo
 
 
 def _is_author_word(word: str, backend: SearchBackend) -> bool:
-    tid = backend.term_id(word)
-    return tid >= 0 and backend.doc_freq("authors", tid) > 0
+    return backend.doc_freq("authors", word) > 0
 
 
 def _is_name_word(word: str, backend: SearchBackend) -> bool:
     """A word the author or venue fields know (`perez`, `neurips`) is no typo."""
-    tid = backend.term_id(word)
-    return tid >= 0 and (backend.doc_freq("authors", tid) > 0 or backend.doc_freq("venue", tid) > 0)
+    return backend.doc_freq("authors", word) > 0 or backend.doc_freq("venue", word) > 0
 
 
 def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend, translation: str = "") -> QueryPlan:
@@ -132,7 +130,7 @@ def _add_joined_forms(plan: QueryPlan, an: Analyzer, backend: SearchBackend, tex
     about one word's worth (the index adds the joined stem to hyphenated papers, so the
     other direction needs nothing here)."""
     for parts, joined in an.compounds(text):
-        if backend.term_id(joined) < 0:
+        if not backend.is_known(joined):
             continue
         stems = {an.stem(p) for p in parts if not an.is_stopword(p)}
         owners = [g for g in plan.groups if g.title_only == title_only and g.stems[0][0] in stems]
@@ -144,9 +142,10 @@ def _add_joined_forms(plan: QueryPlan, an: Analyzer, backend: SearchBackend, tex
 def idf_of_groups(plan: QueryPlan, backend: SearchBackend) -> list[float]:
     out = []
     for g in plan.groups:
-        tid = backend.term_id(g.stems[0][0])
-        df = max(backend.doc_freq("abstract", tid), backend.doc_freq("title", tid)) if tid >= 0 else 0
-        out.append(idf(backend.n_docs, df) if tid >= 0 else idf(backend.n_docs, 0) * 0.5)
+        stem = g.stems[0][0]
+        known = backend.is_known(stem)
+        df = max(backend.doc_freq("abstract", stem), backend.doc_freq("title", stem)) if known else 0
+        out.append(idf(backend.n_docs, df) if known else idf(backend.n_docs, 0) * 0.5)
     return out
 
 

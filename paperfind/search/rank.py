@@ -50,24 +50,25 @@ def top_order(rows: np.ndarray, relevance: np.ndarray, k: int) -> np.ndarray:
 
 
 class GroupMap:
-    """Query term ids → the query word (group) they stand for, as a dense lookup table."""
+    """Query term codes (`SearchBackend.sequences`) → the query word (group) they stand for."""
 
     def __init__(self, groups: list[list[int]], idf: list[float], n_terms: int) -> None:
         self.n_groups = len(groups)
         self.idf = np.asarray(idf, dtype=np.float64)
-        self._table = np.full(n_terms + 1, -1, dtype=np.int32)  # last slot: unknown/separator
+        # the last two slots: OTHER_TERM (-1) and BOUNDARY (-2) read from the end
+        self._table = np.full(n_terms + 2, -1, dtype=np.int32)
+        self._table[-2] = SEPARATOR
         for g in reversed(range(len(groups))):  # a term shared by two words maps to the first
             for t in groups[g]:
                 if 0 <= t < n_terms:
                     self._table[t] = g
 
     def lookup(self, seq: np.ndarray) -> np.ndarray:
-        """Group number per element of `seq`, -1 where it is no query term, SEPARATOR for -1."""
+        """Group number per element of `seq`, -1 where it is no query term, SEPARATOR at a
+        keyword boundary."""
         if len(seq) == 0:
             return np.zeros(0, dtype=np.int32)
-        groups = self._table[np.where(seq >= 0, seq, len(self._table) - 1)]
-        groups[seq < 0] = SEPARATOR
-        return groups
+        return self._table[seq]
 
 
 @dataclass
@@ -79,15 +80,13 @@ class Mapped:
     lengths: np.ndarray  # sequence length per candidate
 
     @classmethod
-    def gather(cls, gm: GroupMap, indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray) -> "Mapped":
-        starts = indptr[rows].astype(np.int64)
-        lengths = indptr[rows + 1].astype(np.int64) - starts
-        total = int(lengths.sum())
-        owner = np.repeat(np.arange(len(rows)), lengths)
-        if total == 0:
+    def gather(cls, gm: GroupMap, seqs) -> "Mapped":
+        """From one field's `TermSequences` of the candidates."""
+        lengths = np.diff(seqs.indptr).astype(np.int64)
+        owner = np.repeat(np.arange(len(lengths)), lengths)
+        if int(lengths.sum()) == 0:
             return cls(np.zeros(0, dtype=np.int32), owner, lengths)
-        pos = np.arange(total) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-        return cls(gm.lookup(indices[pos]), owner, lengths)
+        return cls(gm.lookup(seqs.codes), owner, lengths)
 
 
 def _group_bits(fields: list[Mapped], n: int) -> np.ndarray:

@@ -38,7 +38,7 @@ import numpy as np
 
 from paperfind.index.tokenize import Analyzer
 from paperfind.ingest.text import normalize_title
-from paperfind.search.backend import SearchBackend
+from paperfind.search.backend import IndexBackend
 
 SCORE_DECIMALS = 6
 SIGNALS = ("words", "meaning", "aspect", "authors", "keywords")
@@ -137,7 +137,7 @@ class Signals:
     keywords: np.ndarray
 
 
-def weighted_terms(backend: SearchBackend, analyzer: Analyzer, title: str, abstract: str,
+def weighted_terms(backend: IndexBackend, analyzer: Analyzer, title: str, abstract: str,
                    settings: SimilarSettings, focus: AspectQuery | None = None) -> list[tuple[str, float]]:
     """The paper's lexical query: its strongest terms, each boosted by its count in the paper.
 
@@ -162,19 +162,19 @@ def weighted_terms(backend: SearchBackend, analyzer: Analyzer, title: str, abstr
     return [(term, boost) for term, boost, _ in ranked[:settings.max_terms]]
 
 
-def _text_df_idf(backend: SearchBackend, term: str) -> tuple[int, float]:
+def _text_df_idf(backend: IndexBackend, term: str) -> tuple[int, float]:
     """`term`'s document frequency in the text field and its BM25 idf, as query terms are weighed."""
     n = max(backend.n_docs, 1)
-    df = backend.doc_freq("text", backend.term_id(term))
+    df = backend.doc_freq("text", term)
     return df, math.log1p((n - df + 0.5) / (df + 0.5))
 
 
-def _term_scores(backend: SearchBackend, field_name: str,
+def _term_scores(backend: IndexBackend, field_name: str,
                  terms: list[tuple[str, float]]) -> np.ndarray:
     scores = np.zeros(backend.n_docs, dtype=np.float64)
     for start in range(0, len(terms), _TERMS_PER_CALL):
         chunk = terms[start:start + _TERMS_PER_CALL]
-        part, _ = backend.lexical_scores([[(field_name, t, b)] for t, b in chunk], None)
+        part, _ = backend.corpus_scores([[(field_name, t, b)] for t, b in chunk])
         scores += part
     return scores
 
@@ -214,7 +214,7 @@ def aspect_meaning_scores(semantic: NeighbourSource | None, row: int, n_docs: in
     return _above_mean(rows, cosines, row, n_docs, top=float(cosines[own[0]]))
 
 
-def aspect_words_scores(backend: SearchBackend, analyzer: Analyzer, terms: list[tuple[str, float]],
+def aspect_words_scores(backend: IndexBackend, analyzer: Analyzer, terms: list[tuple[str, float]],
                         rows: np.ndarray, aspect: str, own_row: int,
                         sentences_of: SentencesOf | None = None) -> np.ndarray:
     """BM25 of the aspect's weighted terms against each row's own sentences of that aspect
@@ -228,7 +228,7 @@ def aspect_words_scores(backend: SearchBackend, analyzer: Analyzer, terms: list[
 
     if sentences_of is None:
         def sentences_of(row: int) -> list[str]:  # the product's: our classifier
-            return aspect_sentences(backend.stored(row).get("abstract", ""), aspect)
+            return aspect_sentences(backend.stored([row])[0].get("abstract", ""), aspect)
     weights = {term: boost * _text_df_idf(backend, term)[1] for term, boost in terms}
     wanted = [int(r) for r in rows] + ([own_row] if own_row not in set(rows.tolist()) else [])
     tokens = {r: analyzer.terms(" ".join(sentences_of(r))) for r in wanted}
@@ -247,7 +247,7 @@ def aspect_words_scores(backend: SearchBackend, analyzer: Analyzer, terms: list[
     return np.minimum(out / own, 1.0) if own > 0 else out * 0.0
 
 
-def similarity_signals(backend: SearchBackend, row: int, *, semantic: NeighbourSource | None = None,
+def similarity_signals(backend: IndexBackend, row: int, *, semantic: NeighbourSource | None = None,
                        settings: SimilarSettings | None = None, analyzer: Analyzer | None = None,
                        focus: AspectQuery | None = None) -> Signals:
     """Every signal of the paper at `row` against every row (the paper itself scores 1);
@@ -255,7 +255,7 @@ def similarity_signals(backend: SearchBackend, row: int, *, semantic: NeighbourS
     meaning stays the stored whole-paper vector unless `aspect_meaning_share` > 0."""
     settings = settings or SimilarSettings()
     analyzer = analyzer or Analyzer()
-    doc = backend.stored(row)
+    doc = backend.stored([row])[0]
     terms = weighted_terms(backend, analyzer, doc.get("title", ""), doc.get("abstract", ""), settings,
                            focus)
     text_scores = _term_scores(backend, "text", terms)
@@ -267,10 +267,10 @@ def similarity_signals(backend: SearchBackend, row: int, *, semantic: NeighbourS
     scale = 1.0 / own if own > 0 else 0.0
     words = np.minimum(text_scores * scale, 1.0)
     keywords = np.minimum(keyword_scores * scale, 1.0)
-    people = sorted({int(a) for a in backend.features(row).author_ids if int(a) > 0})
+    people = sorted({int(a) for a in backend.author_ids(row) if int(a) > 0})
     authors = np.zeros(backend.n_docs, dtype=np.float64)
     if people:
-        rows, ids = backend.papers_by(people)
+        rows, ids = backend.papers_of(people)
         pairs = np.unique(np.stack([rows, ids]), axis=1)  # one count per person and paper
         authors = np.bincount(pairs[0], minlength=backend.n_docs).astype(np.float64) / len(people)
     meaning = meaning_scores(semantic, row, backend.n_docs)
@@ -292,7 +292,7 @@ def blend(signals: Signals, settings: SimilarSettings) -> dict[str, np.ndarray]:
     return parts
 
 
-def add_aspect_words(backend: SearchBackend, parts: dict[str, np.ndarray], row: int,
+def add_aspect_words(backend: IndexBackend, parts: dict[str, np.ndarray], row: int,
                      focus: AspectQuery, settings: SimilarSettings, analyzer: Analyzer,
                      rows: np.ndarray | None = None,
                      sentences_of: SentencesOf | None = None) -> dict[str, np.ndarray]:
@@ -305,7 +305,7 @@ def add_aspect_words(backend: SearchBackend, parts: dict[str, np.ndarray], row: 
     rows = rows[rows != row]
     if len(rows) > settings.aspect_rerank_depth:
         rows = ranked_rows(total, rows)[:settings.aspect_rerank_depth]
-    doc = backend.stored(row)
+    doc = backend.stored([row])[0]
     terms = weighted_terms(backend, analyzer, doc.get("title", ""), doc.get("abstract", ""),
                            replace(settings, aspect_context_weight=0.0), focus)
     aspect = aspect_words_scores(backend, analyzer, terms, rows, focus.aspect, row, sentences_of)
@@ -319,7 +319,7 @@ def ranked_rows(scores: np.ndarray, rows: np.ndarray | None = None) -> np.ndarra
     return rows[np.lexsort((rows, -rounded))]
 
 
-def similar_papers(backend: SearchBackend, key: str, limit: int = 10, *,
+def similar_papers(backend: IndexBackend, key: str, limit: int = 10, *,
                    semantic: NeighbourSource | None = None, settings: SimilarSettings | None = None,
                    analyzer: Analyzer | None = None, aspect: str | None = None) -> list[SimilarPaper]:
     """The `limit` papers most similar to the paper `key`, best first; raises `UnknownPaper`.
@@ -334,7 +334,7 @@ def similar_papers(backend: SearchBackend, key: str, limit: int = 10, *,
     if aspect is not None:
         require_aspect(aspect)
     settings = settings or SimilarSettings()
-    row = backend.row_of(key)
+    row = int(backend.handles_of([key])[0])
     if row < 0:
         raise UnknownPaper(key)
     limit = max(0, min(int(limit), settings.max_limit))
@@ -342,7 +342,7 @@ def similar_papers(backend: SearchBackend, key: str, limit: int = 10, *,
         return []
     if semantic is None:
         semantic = getattr(backend, "semantic", None)
-    focus = aspect_query(backend.stored(row), aspect) if aspect is not None else None
+    focus = aspect_query(backend.stored([row])[0], aspect) if aspect is not None else None
     analyzer = analyzer or Analyzer()
     parts = blend(similarity_signals(backend, row, semantic=semantic, settings=settings,
                                      analyzer=analyzer, focus=focus), settings)
@@ -351,14 +351,14 @@ def similar_papers(backend: SearchBackend, key: str, limit: int = 10, *,
     total = sum(parts.values())
     total[row] = 0.0
     candidates = np.flatnonzero(total > 0)
-    own = backend.stored(row)
+    own = backend.stored([row])[0]
     own_title = normalize_title(own.get("title", ""))
     own_people = {int(a): name for a, name in own.get("authors") or [] if int(a) > 0}
     own_keywords = {_keyword(k): k for k in own.get("keywords") or [] if _keyword(k)}
     out: list[SimilarPaper] = []
     seen_works, seen_titles = {own.get("work_id")}, {own_title}
     for r in _best_first(total, candidates, limit):
-        doc = backend.stored(int(r))
+        doc = backend.stored([int(r)])[0]
         title = normalize_title(doc.get("title", ""))
         if doc.get("work_id") in seen_works or title in seen_titles:
             continue  # a version of this paper, or of a paper already listed

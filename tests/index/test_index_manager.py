@@ -51,7 +51,7 @@ def test_a_garbled_current_file_means_no_index(colt_store, tmp_path):
 
 def test_institution_names_of_the_source_serve_inst_filters(colt_store, tmp_path):
     from paperfind.index.docs import DocsSource
-    from paperfind.search.engine import SearchRequest, Searcher
+    from paperfind.search.engine import SearchRequest, open_searcher
 
     docs = list(colt_store.iter_index_docs())
     slugs = sorted({s for d in docs for s in d.institutions})
@@ -59,7 +59,7 @@ def test_institution_names_of_the_source_serve_inst_filters(colt_store, tmp_path
     slug, name = next((s, n) for s, n in names.items() if n and not n.lower().startswith(s[:3]))
     root = tmp_path / "named.index"
     build_index(DocsSource(docs, list(colt_store.iter_author_entries()), institutions=names), root)
-    searcher = Searcher(None, root)
+    searcher = open_searcher(root)
     by_name = searcher.search(SearchRequest(q=f'inst:"{name}"', limit=100))
     by_slug = searcher.search(SearchRequest(q=f"inst:{slug}", limit=100))
     assert by_name.total == by_slug.total == sum(slug in d.institutions for d in docs) > 0

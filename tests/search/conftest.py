@@ -8,7 +8,7 @@ import pytest
 
 from paperfind.index.manager import build_index
 from paperfind.ingest.run import ingest_paths
-from paperfind.search.engine import Searcher
+from paperfind.search.engine import Searcher, open_searcher
 from paperfind.store import Store
 from tests.realdata import PAPERLISTS
 
@@ -28,4 +28,4 @@ def slice_store(tmp_path_factory) -> tuple[Store, Path]:
 @pytest.fixture(scope="session")
 def searcher(slice_store) -> Searcher:
     store, index_root = slice_store
-    return Searcher(store, index_root)
+    return open_searcher(index_root, store)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from paperfind.rank import train
-from paperfind.search.engine import SearchRequest, Searcher
+from paperfind.search.engine import SearchRequest, Searcher, open_searcher
 from paperfind.search.learned import FEATURES, LearnedRanker, ModelError
 from paperfind.search.settings import SearchSettings
 from paperfind.settings import BUNDLED_CORPUS, Settings
@@ -38,7 +38,7 @@ def trained(slice_store, tmp_path_factory):
 def _searcher(slice_store, **settings) -> Searcher:
     settings.setdefault("learned_kinds", ("natural",))
     store, index_root = slice_store
-    return Searcher(store, index_root, SearchSettings(result_cache=0, **settings), vector_dir=VECTORS)
+    return open_searcher(index_root, store, SearchSettings(result_cache=0, **settings), vector_dir=VECTORS)
 
 
 def _keys(searcher: Searcher, q: str, **request) -> list[str]:

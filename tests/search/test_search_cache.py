@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from paperfind.index.manager import build_index
 from paperfind.ingest.run import ingest_paths
-from paperfind.search.engine import Searcher
+from paperfind.search.engine import Searcher, open_searcher
 from paperfind.search.response import SearchRequest
 from paperfind.search.settings import SearchSettings
 from paperfind.store import Store
@@ -15,7 +15,7 @@ def _fresh(tmp_path, files, **settings) -> tuple[Store, Searcher]:
     store = Store(tmp_path / "cache.db")
     ingest_paths(store, files, progress=False)
     build_index(store, tmp_path / "cache.db.index")
-    return store, Searcher(store, tmp_path / "cache.db.index", SearchSettings(**settings))
+    return store, open_searcher(tmp_path / "cache.db.index", store, SearchSettings(**settings))
 
 
 def test_a_repeated_request_is_a_hit_with_the_same_answer(tmp_path):

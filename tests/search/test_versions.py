@@ -11,7 +11,7 @@ import pytest
 
 from paperfind.index.manager import build_index
 from paperfind.ingest.run import ingest_paths
-from paperfind.search.engine import Searcher
+from paperfind.search.engine import Searcher, open_searcher
 from paperfind.search.response import SearchRequest
 from paperfind.store import Store
 from tests.realdata import load_paperlist, pick, write_slice
@@ -30,7 +30,7 @@ def searcher(tmp_path_factory) -> Searcher:
     store = Store(root / "slice.db")
     ingest_paths(store, paths, progress=False)
     build_index(store, root / "slice.db.index")
-    return Searcher(store, root / "slice.db.index")
+    return open_searcher(root / "slice.db.index", store)
 
 
 @pytest.mark.parametrize("query", ["Prototypical Networks for Few-shot Learning",
