@@ -158,16 +158,29 @@ def index(db_path: Path | None) -> None:
               help="Port (default 8000, or $PAPERFIND_PORT).")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
               help="Server processes (default 1, or $PAPERFIND_WORKERS); one per core serves most.")
-def serve(db_path: Path | None, host: str | None, port: int | None, workers: int | None) -> None:
+@click.option("--backend", type=click.Choice(["local", "milvus"]), default=None,
+              help="What answers searches: the index beside the database (default, or "
+                   "$PAPERFIND_BACKEND) or a Milvus collection synced by `paperfind sync`.")
+@click.option("--milvus-uri", default=None, metavar="URI",
+              help="With --backend milvus: http://host:19530, or a Milvus Lite directory ending "
+                   "in .db (default $PAPERFIND_MILVUS_URI).")
+def serve(db_path: Path | None, host: str | None, port: int | None, workers: int | None,
+          backend: str | None, milvus_uri: str | None) -> None:
     """Serve the portal and its JSON API; builds the database from the bundled corpus if needed.
 
     Example: paperfind serve --port 8000 --workers 2
+    Example: paperfind serve --backend milvus --milvus-uri http://127.0.0.1:19530
     """
     from paperfind.web.server import run
 
-    app = _app(db_path, host=host, port=port, workers=workers)
+    from paperfind.milvus.client import MilvusError
+
+    app = _app(db_path, host=host, port=port, workers=workers, backend=backend, milvus_uri=milvus_uri)
     app.ensure_database()
-    run(app)  # warms up before it serves, then brings the vectors up to date in the background
+    try:
+        run(app)
+    except MilvusError as exc:  # reachable, but not usable as asked (no collection, ...)
+        raise click.ClickException(str(exc)) from None  # warms up before it serves, then brings the vectors up to date in the background
 
 
 @main.command()

@@ -35,6 +35,7 @@ class Paperfind:
         self._searcher_lock = threading.Lock()
         self._searcher: Any = None
         self._milvus: Any = None
+        self._milvus_lock = threading.Lock()
         self._stats: tuple[tuple, dict[str, Any]] | None = None  # (data versions, counts)
 
     # -- the database --------------------------------------------------------------------
@@ -170,7 +171,7 @@ class Paperfind:
         """The connection to the Milvus of the settings (made once; connects on first use)."""
         from paperfind.milvus.client import MilvusConnection
 
-        with self._searcher_lock:
+        with self._milvus_lock:
             if self._milvus is None:
                 self._milvus = MilvusConnection(self.settings.milvus_uri, self.settings.milvus_token)
             return self._milvus
@@ -217,8 +218,16 @@ class Paperfind:
         from paperfind.search.response import SearchRequest
 
         searcher = self.searcher()
-        for query in WARM_UP_QUERIES:
-            searcher.search(SearchRequest(q=query, limit=10))
+        try:
+            for query in WARM_UP_QUERIES:
+                searcher.search(SearchRequest(q=query, limit=10))
+        except Exception as exc:
+            from paperfind.milvus.client import MilvusUnavailable
+
+            if not isinstance(exc, MilvusUnavailable):
+                raise
+            # the portal still starts: its pages say search is unavailable (503) until Milvus is back
+            print(f"paperfind: {exc}; searches answer 503 until it is reachable", file=sys.stderr, flush=True)
         store = self.store()
         store.paper_count()
         store.venue_names()
@@ -243,8 +252,21 @@ class Paperfind:
                                           embed_threads=self.settings.embed_threads,
                                           learned_ranking=self.settings.learned_ranking)
                 translator = ZhEnTranslator()  # the process's one: both query routes share it
-                live = LiveIndex(self.settings.index_dir, store=self.store, vector_dir=self.vector_dir,
-                                 settings=settings, translator=translator)
+                if self.settings.backend == "milvus":
+                    from paperfind.milvus.live import MilvusLive
+
+                    # the local index gives the vocabulary and people tables; papers, vectors
+                    # and counts come from the collection (paperfind.milvus.backend)
+                    lookups = LiveIndex(self.settings.index_dir, store=self.store, vector_dir=None,
+                                        settings=settings, translator=translator)
+                    live: Any = MilvusLive(self.milvus(), self.settings.collection, lookups,
+                                           use_vectors=self.settings.semantic,
+                                           embed_runtime=self.settings.embed_runtime,
+                                           embed_threads=self.settings.embed_threads,
+                                           translator=translator)
+                else:
+                    live = LiveIndex(self.settings.index_dir, store=self.store, vector_dir=self.vector_dir,
+                                     settings=settings, translator=translator)
                 self._searcher = Searcher(live, translator, settings)
             return self._searcher
 

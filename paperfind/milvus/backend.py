@@ -296,8 +296,8 @@ class MilvusBackend:
         return Candidates(handles.astype(np.int64), scores.astype(np.float32),
                           matched.astype(np.int16), works, years, cites, total)
 
-    def field_scores(self, groups, handles: np.ndarray) -> np.ndarray:
-        return self.scorer.score(self._analysed_of(handles), groups)[0].astype(np.float64)
+    def scores(self, groups, handles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.scorer.score(self._analysed_of(handles), groups)
 
     def sequences(self, handles: np.ndarray, field: str, terms: list[str]) -> TermSequences:
         code = {}
@@ -334,19 +334,27 @@ class MilvusBackend:
             while len(self._pending) > 16:
                 self._pending.pop(next(iter(self._pending)))
 
-    def nearest(self, text: str, restriction: Restriction, k: int) -> tuple[np.ndarray, np.ndarray]:
+    def nearest(self, text: str, restriction: Restriction, k: int) -> Candidates:
+        """The `k` nearest papers by the stored e5 vectors (exact inner product of unit
+        vectors: the cosine), best first, ties by handle."""
         if not self.vectors_ready() or not text.strip() or k <= 0:
-            return _EMPTY, np.zeros(0, dtype=np.float32)
+            return Candidates.empty()
         vector = self._query_vector(text)
         expr = all_of(self.restriction_expr(restriction), "has_vector == true")
         result = self.conn.call("search", self.collection, data=[np.asarray(vector, dtype=np.float32).tolist()],
                                 anns_field="dense", search_params={"metric_type": "IP"},
-                                filter=expr, limit=min(k, MAX_LIMIT), output_fields=["key"])
-        hits = [(self._handle.get(h["entity"]["key"], -1), float(h["distance"])) for h in result[0]]
-        hits = [(h, d) for h, d in hits if h >= 0]
-        hits.sort(key=lambda x: (-x[1], x[0]))
-        return (np.asarray([h for h, _ in hits], dtype=np.int64),
-                np.asarray([d for _, d in hits], dtype=np.float32))
+                                filter=expr, limit=min(k, MAX_LIMIT), output_fields=SCALARS)
+        entities = [h["entity"] for h in result[0]] if result else []
+        self._remember_rows(entities)
+        hits = [(self._handle.get(h["entity"]["key"], -1), float(h["distance"]), h["entity"])
+                for h in result[0]] if result else []
+        hits = sorted((x for x in hits if x[0] >= 0), key=lambda x: (-x[1], x[0]))
+        return Candidates(np.asarray([h for h, _, _ in hits], dtype=np.int64),
+                          np.asarray([d for _, d, _ in hits], dtype=np.float32),
+                          np.zeros(len(hits), dtype=np.int16),
+                          np.asarray([e["work"] for _, _, e in hits], dtype=np.int64),
+                          np.asarray([e["year"] for _, _, e in hits], dtype=np.int64),
+                          np.asarray([e["citations"] for _, _, e in hits], dtype=np.int64), len(hits))
 
     # -- counts -----------------------------------------------------------------------------
     def facets(self, request: CandidateRequest | None, extra: np.ndarray) -> Facets:

@@ -10,7 +10,6 @@ two backends rank a candidate the same; they can differ only in which papers are
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 
@@ -67,30 +66,37 @@ class FieldScorer:
         value = self._idf.get(key)
         if value is None:
             df = self.doc_freq(field, term)
-            value = math.log1p((self.n_docs - df + 0.5) / (df + 0.5)) if df > 0 else 0.0
+            value = float(np.log1p((self.n_docs - df + 0.5) / (df + 0.5))) if df > 0 else 0.0
             value = float(np.float32(value))
             if len(self._idf) > 100_000:
                 self._idf.clear()
             self._idf[key] = value
         return value
 
-    def weight(self, doc: Analysed, field: str, term: str) -> float:
-        """What the local index's column of (field, term) holds for this paper (0 if absent)."""
+    def weight(self, doc: Analysed, field: str, term: str) -> np.float32:
+        """What the local index's column of (field, term) holds for this paper (0 if absent),
+        computed in float32 step by step as paperfind.index.lexical builds it, so the two
+        backends' scores are equal to the last bit, not only close."""
         if field == "text":
-            tf = 0.0
+            tf = np.float32(0.0)
             for name, (w, b) in TEXT_FIELD_PARAMS.items():
                 count = doc.counts[name].get(term, 0)
                 if count:
-                    tf += count * w / (1 - b + b * doc.lengths[name] / self.avg[name])
+                    share = np.float32(w / (1 - b + b * doc.lengths[name] / self.avg[name]))
+                    for _ in range(count):  # the builder sums one entry per occurrence
+                        tf = np.float32(tf + share)
             if tf == 0.0:
-                return 0.0
-            return self.idf("text", term) * tf * (TEXT_K1 + 1) / (tf + TEXT_K1)
+                return np.float32(0.0)
+            return np.float32(np.float32(np.float32(self.idf("text", term)) * tf) * np.float32(TEXT_K1 + 1)
+                              / np.float32(tf + np.float32(TEXT_K1)))
         count = doc.counts[field].get(term, 0)
         if not count:
-            return 0.0
+            return np.float32(0.0)
         k1, b = FIELD_PARAMS[field]
-        norm = k1 * (1 - b + b * doc.lengths[field] / self.avg[field])
-        return self.idf(field, term) * count * (k1 + 1) / (count + norm)
+        norm = np.float32(k1 * (1 - b + b * doc.lengths[field] / self.avg[field]))
+        c = np.float32(count)
+        return np.float32(np.float32(np.float32(self.idf(field, term)) * c) * np.float32(k1 + 1)
+                          / np.float32(c + norm))
 
     def score(self, docs: list[Analysed], groups) -> tuple[np.ndarray, np.ndarray]:
         """(score, groups matched) per doc for the term groups [(field, term, boost), ...]."""
@@ -104,7 +110,7 @@ class FieldScorer:
                 for j, doc in enumerate(docs):
                     w = self.weight(doc, field, term)
                     if w:
-                        scores[j] += np.float32(w) * np.float32(boost)
+                        scores[j] += w if boost == 1.0 else w * np.float32(boost)
                         hit[j] = True
             matched += hit
         return scores, matched

@@ -268,7 +268,8 @@ class Searcher:
                                   facets, suggestion_text(q.raw, plan.corrections), ranking.mode,
                                   trend(counts.works, backend.corpus_stats().works,
                                         filters.year_from, filters.year_to,
-                                        self.settings.trend_venues))
+                                        self.settings.trend_venues),
+                                  "exact" if counts.exact else "approximate")
         self.cache.put(key, replace(response, results=[dict(r) for r in results]))
         return response
 

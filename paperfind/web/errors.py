@@ -16,7 +16,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from paperfind.milvus.client import MilvusUnavailable as BackendUnavailable
+from paperfind.milvus.client import MilvusError, MilvusUnavailable
+
+# a search engine that cannot answer (a Milvus cluster down, unreachable, or without its
+# collection): not the user's mistake and not a bug of ours
+BackendUnavailable = (MilvusUnavailable, MilvusError)
 
 log = logging.getLogger("paperfind.web")
 
@@ -80,8 +84,7 @@ def install_error_handlers(app: FastAPI, error_page: ErrorPage) -> None:
     async def _web_error(request: Request, exc: WebError) -> Response:
         return respond(request, exc.status, exc.code, exc.message)
 
-    @app.exception_handler(BackendUnavailable)
-    async def _unavailable(request: Request, exc: BackendUnavailable) -> Response:
+    async def _unavailable(request: Request, exc: Exception) -> Response:
         # the search engine (a Milvus cluster) is down or unreachable: the page says so, the API
         # answers 503, and a client may retry; nothing of ours is broken, so no traceback
         log.warning("search backend unavailable on %s: %s", request.url.path, exc)
@@ -89,6 +92,9 @@ def install_error_handlers(app: FastAPI, error_page: ErrorPage) -> None:
                            f"search is unavailable right now: {exc}; try again in a moment")
         response.headers["Retry-After"] = "10"
         return response
+
+    for exc_class in BackendUnavailable:
+        app.add_exception_handler(exc_class, _unavailable)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:

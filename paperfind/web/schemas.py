@@ -154,6 +154,10 @@ class SearchResponse(Strict):
     sort: str
     trend: Trend | None = Field(description="Matching works per year and per venue; the same as "
                                             "/api/search/trend")
+    counts: Literal["exact", "approximate"] = Field(
+        "exact", description="How `total`, `facets` and `trend` were counted: `approximate` when "
+                             "the search engine (a Milvus cluster) counted over its top candidates "
+                             "only, because the query matches more papers than it fetched.")
 
 
 class Affiliation(Strict):
