@@ -17,6 +17,7 @@ on the same queries. Heavy: run it under `flock /tmp/paperfind-heavy.lock`.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -96,8 +97,6 @@ def sizing(source) -> dict:
     """Per paper, what the collection holds: non-zeros of each BM25 sparse vector (distinct
     terms), bytes of the analysed text, of the stored card, of the scalar fields; the basis of
     docs/scale-out.md's memory figures."""
-    import json
-
     from paperfind.index.tokenize import Analyzer
     from paperfind.milvus.rows import paper_row
     from paperfind.milvus.schema import BM25_FIELDS
@@ -214,7 +213,24 @@ def main() -> None:
             conn.close()
         finally:
             server.stop()
-    report(quality_rows, latency_rows, sync_rows, facet_rows, args, write=not args.no_write)
+        figures_file(corpus).write_text(json.dumps({
+            "quality": [r for r in quality_rows], "latency": [r for r in latency_rows if r[0] == corpus],
+            "sync": [r for r in sync_rows if r[0] == corpus], "facets": [r for r in facet_rows if r[0] == corpus],
+            "latency_queries": args.latency_queries, "quality_corpus": args.quality_corpus,
+            "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}), encoding="utf-8")
+    # one section from every corpus measured (each its own run, local and Milvus side by side)
+    merged = {"quality": [], "latency": [], "sync": [], "facets": []}
+    for corpus in CORPUS_NAMES:
+        if figures_file(corpus).exists():
+            saved = json.loads(figures_file(corpus).read_text(encoding="utf-8"))
+            for key in merged:
+                merged[key] += [tuple(r) for r in saved[key]]
+    report(merged["quality"], merged["latency"], merged["sync"], merged["facets"], args,
+           write=not args.no_write)
+
+
+def figures_file(corpus: str) -> Path:
+    return OUT / f"milvus.{corpus}.json"
 
 
 def report(quality_rows, latency_rows, sync_rows, facet_rows, args, write: bool) -> None:

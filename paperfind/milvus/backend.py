@@ -448,6 +448,12 @@ class MilvusBackend:
     def word_frequency(self, word: str) -> int:
         return self.lookups.word_frequency(word)
 
+    @property
+    def local(self):
+        """The local index kept beside the collection, for what the contract leaves local:
+        similar papers (paperfind.search.similar reads whole-corpus arrays)."""
+        return self.lookups
+
     def healthy(self) -> bool:
         return self.conn.healthy()
 

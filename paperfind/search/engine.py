@@ -177,7 +177,9 @@ class Searcher:
         backend = self.backend()
         if backend is None:
             return []
-        found = similar_papers(backend, key, limit, aspect=aspect)
+        # similar papers read whole-corpus arrays (similar.py is not on the candidate contract):
+        # a remote engine hands over the local index it keeps beside itself (MilvusBackend.local)
+        found = similar_papers(getattr(backend, "local", backend), key, limit, aspect=aspect)
         store = self.live.store()
         cards = {c["key"]: c for c in store.paper_cards([p.key for p in found])}
         # a work is shown by its best version (paperfind.cards), as in search results
