@@ -256,7 +256,9 @@ class MilvusBackend:
             pool = Pool(handles, np.zeros(len(handles), dtype=np.float32),
                         np.zeros(len(handles), dtype=np.int16), False)
         else:
-            limit = min(MAX_LIMIT, max(self.pool, 3 * (request.k or 0)) if request.k else MAX_LIMIT)
+            # the works Milvus ranks best by its BM25 (the repeated-field approximation of
+            # paperfind's BM25F); the exact scores below decide among them
+            limit = min(MAX_LIMIT, max(self.pool, request.k) if request.k else MAX_LIMIT)
             hits, saturated = self._field_searches(request, expr, limit)
             self._remember_rows(hits)
             handles = sorted({self._handle[e["key"]] for e in hits if e["key"] in self._handle})
