@@ -175,9 +175,12 @@ class MilvusBackend:
                 h = self._handle.get(row["key"])
                 if h is None:
                     continue
+                # a backend lives for one data version of the collection: a row fetched again
+                # is the same row, and its analysed form stays valid
+                if "stored" in self._rows.get(h, {}) and "stored" not in row:
+                    row = dict(row, stored=self._rows[h]["stored"])
                 self._rows[h] = row
                 self._rows.move_to_end(h)
-                self._analysed.pop(h, None)
             while len(self._rows) > ROW_CACHE:
                 old, _ = self._rows.popitem(last=False)
                 self._analysed.pop(old, None)
