@@ -166,17 +166,58 @@ def facet_agreement(local: list, milvus: list) -> dict:
             "values": values, "values_equal": equal, "exact": exact}
 
 
+def facet_methods(local, milvus, items: list[dict], budget_s: float = 20.0) -> dict:
+    """The two ways to count a query's facets on Milvus, against the local counts of the same
+    match set: over the candidate pool (what serves) and by one count(*) query per value shown
+    locally. Equal values, and milliseconds per query of each."""
+    import numpy as np
+
+    from paperfind.search.query import parse_query
+
+    lb, mb = local.backend(), milvus.backend()
+    none = np.zeros(0, dtype=np.int64)
+    out = {"queries": 0, "values": 0, "pool_equal": 0, "count_equal": 0, "pool_ms": 0.0,
+           "count_ms": 0.0, "pool_exact": 0}
+    for it in items:
+        if out["count_ms"] > budget_s * 1000:  # count(*) per value is slow: a few queries say it
+            break
+        q = parse_query(it["query"])
+        ranking = milvus._rank(mb, milvus._read(mb, q, {}, "lexical"), 10, "lexical", 2000)
+        request = ranking.request
+        if request is None:
+            continue
+        reference = lb.facets(request, none).papers
+        started = time.perf_counter()
+        mb._pools.clear()
+        pooled = mb.facets(request, none)
+        out["pool_ms"] += (time.perf_counter() - started) * 1000
+        started = time.perf_counter()
+        counted, _ = mb.counted_facets(request, reference)
+        out["count_ms"] += (time.perf_counter() - started) * 1000
+        out["queries"] += 1
+        out["pool_exact"] += bool(pooled.exact)
+        for facet, pairs in reference.items():
+            pool_counts = {str(v): n for v, n in pooled.papers.get(facet, [])}
+            count_counts = {str(v): n for v, n in counted.get(facet, [])}
+            for v, n in pairs:
+                out["values"] += 1
+                out["pool_equal"] += pool_counts.get(str(v)) == n
+                out["count_equal"] += count_counts.get(str(v)) == n
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpora", default="default,full")
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--quality-corpus", default="default", help="the corpus the dev sets are scored on")
     ap.add_argument("--latency-queries", type=int, default=200)
+    ap.add_argument("--facet-queries", type=int, default=6, help="per set, for the count(*) comparison")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     sets = [s for s in args.sets.split(",") if s]
     corpora = [c for c in args.corpora.split(",") if c]
-    quality_rows, latency_rows, sync_rows, facet_rows = [], [], [], []
+    quality_rows, latency_rows, sync_rows, facet_rows, method_rows = [], [], [], [], []
     for corpus in corpora:
         source, root = ensure_index(corpus)
         server = LiteServer(OUT / "milvus" / f"{corpus}.db")
@@ -204,6 +245,7 @@ def main() -> None:
                 for metric in METRICS:
                     quality_rows.append((name, metric, runs["local"][0][metric], runs["milvus"][0][metric]))
                 facet_rows.append((corpus, name, facet_agreement(runs["local"][1], runs["milvus"][1])))
+                method_rows.append((corpus, name, facet_methods(local, milvus, items[:args.facet_queries])))
                 print(f"{corpus} {name}: done", file=sys.stderr)
             random.Random(7).shuffle(sample)
             sample = sample[:args.latency_queries]
@@ -216,24 +258,25 @@ def main() -> None:
         figures_file(corpus).write_text(json.dumps({
             "quality": [r for r in quality_rows], "latency": [r for r in latency_rows if r[0] == corpus],
             "sync": [r for r in sync_rows if r[0] == corpus], "facets": [r for r in facet_rows if r[0] == corpus],
+            "methods": [r for r in method_rows if r[0] == corpus],
             "latency_queries": args.latency_queries, "quality_corpus": args.quality_corpus,
             "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}), encoding="utf-8")
     # one section from every corpus measured (each its own run, local and Milvus side by side)
-    merged = {"quality": [], "latency": [], "sync": [], "facets": []}
+    merged = {"quality": [], "latency": [], "sync": [], "facets": [], "methods": []}
     for corpus in CORPUS_NAMES:
         if figures_file(corpus).exists():
             saved = json.loads(figures_file(corpus).read_text(encoding="utf-8"))
             for key in merged:
                 merged[key] += [tuple(r) for r in saved[key]]
-    report(merged["quality"], merged["latency"], merged["sync"], merged["facets"], args,
-           write=not args.no_write)
+    report(merged["quality"], merged["latency"], merged["sync"], merged["facets"], merged["methods"],
+           args, write=not args.no_write)
 
 
 def figures_file(corpus: str) -> Path:
     return OUT / f"milvus.{corpus}.json"
 
 
-def report(quality_rows, latency_rows, sync_rows, facet_rows, args, write: bool) -> None:
+def report(quality_rows, latency_rows, sync_rows, facet_rows, method_rows, args, write: bool) -> None:
     lines = ["| set | metric | local index | Milvus | difference |", "|---|---|---:|---:|---:|"]
     lines += [f"| {s} | {m} | {a:.3f} | {b:.3f} | {b - a:+.3f} |" for s, m, a, b in quality_rows]
     quality = "\n".join(lines)
@@ -259,6 +302,14 @@ def report(quality_rows, latency_rows, sync_rows, facet_rows, args, write: bool)
     lines += [f"| {CORPUS_NAMES.get(c, c)} | {s} | {f['queries']} | {f['same_total']} | {f['same_facets']} | "
               f"{f['values_equal']}/{f['values']} | {f['exact']} |" for c, s, f in facet_rows]
     facets = "\n".join(lines)
+    lines = ["| corpus | set | queries | facet values | equal, counted over the pool | equal, count(*) per value "
+             "| pool: ms/query | count(*): ms/query |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for c, s_, m in method_rows:
+        n = max(m["queries"], 1)
+        lines.append(f"| {CORPUS_NAMES.get(c, c)} | {s_} | {m['queries']} | {m['values']} | {m['pool_equal']} "
+                     f"({m['pool_exact']} pools held every match) | {m['count_equal']} | "
+                     f"{m['pool_ms'] / n:.0f} | {m['count_ms'] / n:.0f} |")
+    facets += "\n\nThe two ways to count on Milvus, against the local counts of the same match set:\n\n" + "\n".join(lines)
     text = (f"Quality (lexical mode, {CORPUS_NAMES.get(args.quality_corpus)} papers):\n\n{quality}\n\n"
             f"Latency over {args.latency_queries} dev queries (same sample, both warm, result caches off):\n\n"
             f"{latency}\n\nSync (store rows analysed, hashed and upserted in 1,000-row batches):\n\n{sync}\n\n"
