@@ -230,9 +230,11 @@ def main() -> None:
     ap.add_argument("--latency-queries", type=int, default=200)
     ap.add_argument("--facet-queries", type=int, default=3, help="per set, for the count(*) comparison")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--report-only", action="store_true",
+                    help="write the section from the figures earlier runs saved in bench/out/milvus.*.json")
     args = ap.parse_args()
     sets = [s for s in args.sets.split(",") if s]
-    corpora = [c for c in args.corpora.split(",") if c]
+    corpora = [] if args.report_only else [c for c in args.corpora.split(",") if c]
     quality_rows, latency_rows, sync_rows, facet_rows, method_rows = [], [], [], [], []
     for corpus in corpora:
         source, root = ensure_index(corpus)
@@ -267,7 +269,7 @@ def main() -> None:
             sample = sample[:args.latency_queries]
             for label, searcher in (("local", local), ("milvus", milvus)):
                 _, times, _ = run(searcher, sample)
-                latency_rows.append((corpus, label, percentile(times, 50), percentile(times, 95)))
+                latency_rows.append((corpus, label, percentile(times, 50), percentile(times, 95), len(times)))
             conn.close()
         finally:
             server.stop()
@@ -296,8 +298,9 @@ def report(quality_rows, latency_rows, sync_rows, facet_rows, method_rows, args,
     lines = ["| set | metric | local index | Milvus | difference |", "|---|---|---:|---:|---:|"]
     lines += [f"| {s} | {m} | {a:.3f} | {b:.3f} | {b - a:+.3f} |" for s, m, a, b in quality_rows]
     quality = "\n".join(lines)
-    lines = ["| corpus | backend | p50 ms | p95 ms |", "|---|---|---:|---:|"]
-    lines += [f"| {CORPUS_NAMES.get(c, c)} | {b} | {p50:.1f} | {p95:.1f} |" for c, b, p50, p95 in latency_rows]
+    lines = ["| corpus | backend | queries | p50 ms | p95 ms |", "|---|---|---:|---:|---:|"]
+    lines += [f"| {CORPUS_NAMES.get(c, c)} | {b} | {n} | {p50:.1f} | {p95:.1f} |"
+              for c, b, p50, p95, n in latency_rows]
     latency = "\n".join(lines)
     lines = ["| corpus | papers | first sync s | rows/s | upsert time s | re-check s (nothing changed) |",
              "|---|---:|---:|---:|---:|---:|"]
@@ -328,7 +331,8 @@ def report(quality_rows, latency_rows, sync_rows, facet_rows, method_rows, args,
                      f"{m['pool_ms'] / n:.0f} | {m['count_ms'] / n:.0f} |")
     facets += "\n\nThe two ways to count on Milvus, against the local counts of the same match set:\n\n" + "\n".join(lines)
     text = (f"Quality (lexical mode, {CORPUS_NAMES.get(args.quality_corpus)} papers):\n\n{quality}\n\n"
-            f"Latency over {args.latency_queries} dev queries (same sample, both warm, result caches off):\n\n"
+            "Latency over a shuffled sample of the dev queries (the same sample for both backends, "
+            "both warm, result caches off, lexical mode):\n\n"
             f"{latency}\n\nSync (store rows analysed, hashed and upserted in 1,000-row batches):\n\n{sync}\n\n"
             f"Facets against the local ones on the dev queries:\n\n{facets}\n")
     print(text)
