@@ -343,6 +343,11 @@ def report(quality_rows, latency_rows, sync_rows, facet_rows, method_rows, args,
         append_results("Milvus backend (issue 16)", intro + text)
 
 
+def _stop_on_term(signum, frame) -> None:
+    raise SystemExit(f"bench/milvus.py: stopped by signal {signum}")  # runs the `finally`s: the server stops
+
+
 if __name__ == "__main__":
     os.environ.setdefault("PAPERFIND_EMBED_THREADS", "1")
+    signal.signal(signal.SIGTERM, _stop_on_term)  # `timeout` sends SIGTERM: no orphaned milvus-lite server
     main()
