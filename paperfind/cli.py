@@ -161,16 +161,65 @@ def index(db_path: Path | None) -> None:
               help="Port (default 8000, or $PAPERFIND_PORT).")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
               help="Server processes (default 1, or $PAPERFIND_WORKERS); one per core serves most.")
-def serve(db_path: Path | None, host: str | None, port: int | None, workers: int | None) -> None:
+@click.option("--backend", type=click.Choice(["local", "milvus"]), default=None,
+              help="What answers searches: the index beside the database (default, or "
+                   "$PAPERFIND_BACKEND) or a Milvus collection synced by `paperfind sync`.")
+@click.option("--milvus-uri", default=None, metavar="URI",
+              help="With --backend milvus: http://host:19530, or a Milvus Lite directory ending "
+                   "in .db (default $PAPERFIND_MILVUS_URI).")
+def serve(db_path: Path | None, host: str | None, port: int | None, workers: int | None,
+          backend: str | None, milvus_uri: str | None) -> None:
     """Serve the portal and its JSON API; builds the database from the bundled corpus if needed.
 
     Example: paperfind serve --port 8000 --workers 2
+    Example: paperfind serve --backend milvus --milvus-uri http://127.0.0.1:19530
     """
     from paperfind.web.server import run
 
-    app = _app(db_path, host=host, port=port, workers=workers)
+    from paperfind.milvus.client import MilvusError
+
+    app = _app(db_path, host=host, port=port, workers=workers, backend=backend, milvus_uri=milvus_uri)
     app.ensure_database()
-    run(app)  # warms up before it serves, then brings the vectors up to date in the background
+    try:
+        run(app)
+    except MilvusError as exc:  # reachable, but not usable as asked (no collection, ...)
+        raise click.ClickException(str(exc)) from None  # warms up before it serves, then brings the vectors up to date in the background
+
+
+@main.command()
+@DB_OPTION
+@click.option("--milvus", "milvus_uri", default=None, metavar="URI",
+              help="Milvus to push to: http://host:19530, or a Milvus Lite directory ending in .db "
+                   "(default $PAPERFIND_MILVUS_URI).")
+@click.option("--collection", default=None,
+              help="Collection name (default paperfind_<database file stem>, or $PAPERFIND_MILVUS_COLLECTION).")
+@click.option("--force", is_flag=True, help="Compare every paper even when the data version says nothing changed.")
+@click.option("--batch", type=click.IntRange(1, 10_000), default=1000, show_default=True,
+              help="Rows per upsert.")
+def sync(db_path: Path | None, milvus_uri: str | None, collection: str | None, force: bool,
+         batch: int) -> None:
+    """Push the papers and their vectors into Milvus: new, changed and removed papers only.
+
+    Resumable: a sync stopped halfway carries on from where it was when run again.
+
+    Example: paperfind sync --milvus http://127.0.0.1:19530
+    """
+    from paperfind.milvus.client import MilvusError, MilvusUnavailable
+
+    app = _app(db_path, milvus_uri=milvus_uri, milvus_collection=collection)
+    if not app.settings.milvus_uri:
+        raise click.UsageError("say where Milvus is: --milvus URI or PAPERFIND_MILVUS_URI")
+    try:
+        app.settings.collection
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if not app.settings.db_path.exists():
+        raise click.ClickException(f"no database at {app.settings.db_path}; run `paperfind ingest` first")
+    try:
+        report = app.sync_milvus(force=force, batch_rows=batch)
+    except (MilvusUnavailable, MilvusError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(report.line())
 
 
 @main.command()

@@ -34,6 +34,8 @@ class Paperfind:
         self._local = threading.local()
         self._searcher_lock = threading.Lock()
         self._searcher: Any = None
+        self._milvus: Any = None
+        self._milvus_lock = threading.Lock()
         self._stats: tuple[tuple, dict[str, Any]] | None = None  # (data versions, counts)
 
     # -- the database --------------------------------------------------------------------
@@ -173,6 +175,39 @@ class Paperfind:
         except FileNotFoundError:
             return "-"
 
+    # -- Milvus ----------------------------------------------------------------------------
+
+    def milvus(self) -> Any:
+        """The connection to the Milvus of the settings (made once; connects on first use)."""
+        from paperfind.milvus.client import MilvusConnection
+
+        with self._milvus_lock:
+            if self._milvus is None:
+                self._milvus = MilvusConnection(self.settings.milvus_uri, self.settings.milvus_token)
+            return self._milvus
+
+    def sync_milvus(self, progress: bool | None = None, force: bool = False,
+                    batch_rows: int = 1000) -> Any:
+        """Push the store and its vectors into this database's Milvus collection (new, changed
+        and removed papers only; see paperfind.milvus.sync)."""
+        from paperfind.embed.build import tqdm_progress
+        from paperfind.milvus.sync import sync_store
+
+        show = sys.stderr.isatty() if progress is None else progress
+        vectors = self.settings.vector_dir if self.settings.semantic else None
+        return sync_store(self.store(), self.milvus(), self.settings.collection, vectors,
+                          batch_rows=batch_rows, progress=tqdm_progress("milvus sync") if show else None,
+                          force=force)
+
+    def backend_status(self) -> dict[str, Any]:
+        """Which engine answers searches and whether it answers now (for /api/stats)."""
+        if self.settings.backend != "milvus":
+            return {"search": "local-index", "healthy": True}
+        from paperfind.milvus.client import describe
+
+        return {"search": "milvus", "healthy": self.milvus().healthy(),
+                "uri": describe(self.settings.milvus_uri), "collection": self.settings.collection}
+
     # -- the index and search ------------------------------------------------------------
 
     def refresh_index(self, progress: bool | None = None, texts_ahead: Any = None) -> bool:
@@ -194,8 +229,16 @@ class Paperfind:
         from paperfind.search.response import SearchRequest
 
         searcher = self.searcher()
-        for query in WARM_UP_QUERIES:
-            searcher.search(SearchRequest(q=query, limit=10))
+        try:
+            for query in WARM_UP_QUERIES:
+                searcher.search(SearchRequest(q=query, limit=10))
+        except Exception as exc:
+            from paperfind.milvus.client import MilvusUnavailable
+
+            if not isinstance(exc, MilvusUnavailable):
+                raise
+            # the portal still starts: its pages say search is unavailable (503) until Milvus is back
+            print(f"paperfind: {exc}; searches answer 503 until it is reachable", file=sys.stderr, flush=True)
         store = self.store()
         store.paper_count()
         store.venue_names()
@@ -216,8 +259,20 @@ class Paperfind:
             if self._searcher is None:
                 settings = self.settings.searcher_settings()
                 translator = ZhEnTranslator()  # the process's one: both query routes share it
-                live = LiveIndex(self.settings.index_dir, store=self.store,
-                                 vector_dir=self.settings.vector_dir, settings=settings,
-                                 translator=translator)
+                if self.settings.backend == "milvus":
+                    from paperfind.milvus.live import MilvusLive
+
+                    # the local index gives the vocabulary and people tables; papers, vectors
+                    # and counts come from the collection (paperfind.milvus.backend)
+                    lookups = LiveIndex(self.settings.index_dir, store=self.store, vector_dir=None,
+                                        settings=settings, translator=translator)
+                    live: Any = MilvusLive(self.milvus(), self.settings.collection, lookups,
+                                           use_vectors=self.settings.semantic,
+                                           embed_runtime=self.settings.embed_runtime,
+                                           embed_threads=self.settings.embed_threads,
+                                           translator=translator)
+                else:
+                    live = LiveIndex(self.settings.index_dir, store=self.store,
+                                     vector_dir=self.settings.vector_dir, settings=settings, translator=translator)
                 self._searcher = Searcher(live, translator, settings)
             return self._searcher

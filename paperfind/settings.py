@@ -17,6 +17,7 @@ from pathlib import Path
 from paperfind.embed.runtime import RUNTIMES
 from paperfind.search.settings import SearchSettings
 
+BACKENDS = ("local", "milvus")
 BUNDLED_CORPUS = Path(__file__).resolve().parent / "data" / "default-corpus.jsonl.gz"
 OFF = frozenset({"0", "false", "no", "off"})
 
@@ -38,6 +39,12 @@ class Settings:
     embed_runtime: str = "onnx"
     embed_threads: int = 1
     search: SearchSettings = field(default_factory=SearchSettings)  # the searcher's knobs
+    backend: str = "local"  # local (the index beside the database) | milvus
+    # http://host:19530 (Milvus Standalone/Distributed, or a `milvus-lite server`), or a
+    # directory ending in .db (Milvus Lite inside this process)
+    milvus_uri: str = ""
+    milvus_collection: str = ""  # "" = paperfind_<database file stem>
+    milvus_token: str = field(default="", repr=False)  # user:password or an API key
 
     # Where derived files live: decided here only, so every stage finds the same files.
     @property
@@ -57,6 +64,15 @@ class Settings:
         """`default-corpus.vectors/`: the vectors shipped beside the corpus `serve` builds from."""
         return self.corpus_path.with_name(self.corpus_path.name.split(".")[0] + ".vectors")
 
+    @property
+    def collection(self) -> str:
+        """The Milvus collection of this database (one per database)."""
+        from paperfind.milvus.schema import CollectionName
+
+        if self.milvus_collection:
+            return CollectionName.checked(self.milvus_collection).name
+        return CollectionName.for_database(self.db_path.name).name
+
     def searcher_settings(self) -> SearchSettings:
         """`search` with the knobs the whole pipeline shares (vectors, the embedding model)."""
         return replace(self.search, use_vectors=self.semantic and self.search.use_vectors,
@@ -75,7 +91,14 @@ class Settings:
         values = {k: v for k, v in overrides.items() if v is not None}
         if "db_path" in values:
             values["db_path"] = Path(values["db_path"])  # type: ignore[arg-type]
-        return replace(settings, **values)  # type: ignore[arg-type]
+        settings = replace(settings, **values)  # type: ignore[arg-type]
+        if settings.backend not in BACKENDS:
+            raise ValueError(f"PAPERFIND_BACKEND / --backend must be one of {', '.join(BACKENDS)}, "
+                             f"not {settings.backend!r}")
+        if settings.backend == "milvus" and not settings.milvus_uri:
+            raise ValueError("the milvus backend needs a URI: --milvus-uri or PAPERFIND_MILVUS_URI "
+                             "(http://host:19530, or a Milvus Lite directory ending in .db)")
+        return settings
 
     def to_env(self) -> dict[str, str]:
         """These settings as the environment `from_env` reads them back from."""
@@ -160,6 +183,15 @@ ENV: tuple[EnvSetting, ...] = (
                "CPU threads of the embedding model (default 1)"),
     EnvSetting("PAPERFIND_LEARNED_RANKING", "search.learned_ranking", _switch,
                "0 ranks without the learned re-ranker (default 1)"),
+    EnvSetting("PAPERFIND_BACKEND", "backend", one_of(*BACKENDS),
+               "what serves search: local (the index beside the database) or milvus (default local; "
+               "--backend)"),
+    EnvSetting("PAPERFIND_MILVUS_URI", "milvus_uri", _text,
+               "Milvus to serve from or sync to: http://host:19530, or a Milvus Lite directory "
+               "ending in .db (--milvus-uri)"),
+    EnvSetting("PAPERFIND_MILVUS_COLLECTION", "milvus_collection", _text,
+               "the collection (default paperfind_<database file stem>)"),
+    EnvSetting("PAPERFIND_MILVUS_TOKEN", "milvus_token", _text, "user:password or an API key"),
 )
 
 

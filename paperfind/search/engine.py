@@ -126,7 +126,9 @@ class Searcher:
         backend = self.backend()
         if backend is None:
             return []
-        found = similar_papers(backend, key, limit, aspect=aspect)
+        # similar papers read whole-corpus arrays (similar.py is not on the candidate contract):
+        # a remote engine hands over the local index it keeps beside itself (MilvusBackend.local)
+        found = similar_papers(getattr(backend, "local", backend), key, limit, aspect=aspect)
         store = self.live.store()
         cards = {c["key"]: c for c in store.paper_cards([p.key for p in found])}
         # a work is shown by its best version (paperfind.cards), as in search results
@@ -220,7 +222,8 @@ class Searcher:
                                   facets, suggestion_text(q.raw, plan.corrections), ranking.mode,
                                   trend(counts.works, backend.corpus_stats().works,
                                         filters.year_from, filters.year_to,
-                                        self.settings.trend_venues))
+                                        self.settings.trend_venues),
+                                  "exact" if counts.exact else "approximate")
         self.cache.put(key, replace(response, results=[dict(r) for r in results]))
         return response
 

@@ -36,11 +36,15 @@ class SearchResponse:
     suggestion: str | None
     mode: str = "lexical"  # the mode actually used
     trend: dict | None = None  # matching works per year and venue-year (paperfind.search.trend)
+    # "approximate" when the engine counted the total, facets and trend over its top candidates
+    # only (a Milvus backend on a query matching more than its candidate pool), else "exact"
+    counts: str = "exact"
 
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "total": self.total, "took_ms": round(self.took_ms, 2),
                 "results": self.results, "authors": self.authors, "facets": self.facets,
-                "suggestion": self.suggestion, "mode": self.mode, "trend": self.trend}
+                "suggestion": self.suggestion, "mode": self.mode, "trend": self.trend,
+                "counts": self.counts}
 
 
 def hit(doc: dict, score: float, marker: Marker, versions: list[dict] | None = None) -> dict:

@@ -16,6 +16,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from paperfind.milvus.client import MilvusError, MilvusUnavailable
+
+# a search engine that cannot answer (a Milvus cluster down, unreachable, or without its
+# collection): not the user's mistake and not a bug of ours
+BackendUnavailable = (MilvusUnavailable, MilvusError)
+
 log = logging.getLogger("paperfind.web")
 
 STATUS_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
@@ -77,6 +83,18 @@ def install_error_handlers(app: FastAPI, error_page: ErrorPage) -> None:
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> Response:
         return respond(request, exc.status, exc.code, exc.message)
+
+    async def _unavailable(request: Request, exc: Exception) -> Response:
+        # the search engine (a Milvus cluster) is down or unreachable: the page says so, the API
+        # answers 503, and a client may retry; nothing of ours is broken, so no traceback
+        log.warning("search backend unavailable on %s: %s", request.url.path, exc)
+        response = respond(request, 503, "unavailable",
+                           f"search is unavailable right now: {exc}; try again in a moment")
+        response.headers["Retry-After"] = "10"
+        return response
+
+    for exc_class in BackendUnavailable:
+        app.add_exception_handler(exc_class, _unavailable)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:

@@ -154,6 +154,10 @@ class SearchResponse(Strict):
     sort: str
     trend: Trend | None = Field(description="Matching works per year and per venue; the same as "
                                             "/api/search/trend")
+    counts: Literal["exact", "approximate"] = Field(
+        "exact", description="How `total`, `facets` and `trend` were counted: `approximate` when "
+                             "the search engine (a Milvus cluster) counted over its top candidates "
+                             "only, because the query matches more papers than it fetched.")
 
 
 class Affiliation(Strict):
@@ -268,7 +272,14 @@ class VenueYear(Strict):
 
 class Backend(Strict):
     store: str = Field(description="Where the papers are kept.", examples=["sqlite"])
-    search: str = Field(description="What answers searches.", examples=["local-index"])
+    search: str = Field(description="What answers searches: the index beside the database, or a "
+                                    "Milvus collection.", examples=["local-index", "milvus"])
+    healthy: bool = Field(description="Whether that engine answers now (a Milvus that is down: "
+                                      "false, and searches answer 503).")
+    uri: str | None = Field(None, description="The Milvus server (milvus only; never its token).",
+                            examples=["http://milvus:19530"])
+    collection: str | None = Field(None, description="The Milvus collection (milvus only).",
+                                   examples=["paperfind_paperfind"])
     semantic: bool = Field(description="Whether vector (semantic) search is available.")
 
 

@@ -104,7 +104,7 @@ def stats_view(pf: Paperfind) -> dict[str, Any]:
     """The counts, and which paperfind answers: its version and its backends."""
     semantic = pf.settings.semantic and (pf.settings.vector_dir / "CURRENT").exists()
     return {"version": __version__,
-            "backend": {"store": "sqlite", "search": "local-index", "semantic": semantic},
+            "backend": {"store": "sqlite", "semantic": semantic, **pf.backend_status()},
             **pf.stats()}
 
 

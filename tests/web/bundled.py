@@ -62,16 +62,16 @@ def bundled_slice() -> tuple[list[str], dict[str, set]]:
 
 
 @pytest.fixture(scope="session")
-def bundled_portal(bundled_slice, tmp_path_factory) -> BundledPortal:
+def bundled_portal(bundled_slice, tmp_path_factory, web_milvus) -> BundledPortal:
     """A real server over a database built from the slice."""
     root: Path = tmp_path_factory.mktemp("contract")
     (root / "slice.jsonl").write_text("".join(bundled_slice[0]), "utf-8")
     settings = Settings(db_path=root / "slice.db", semantic=False)
     report = Paperfind(settings).ingest([root / "slice.jsonl"], progress=False)
     assert not report.failed
-    from tests.web.conftest import serve  # conftest imports this module's fixtures
+    from tests.web.conftest import portal_settings, serve  # conftest imports this module's fixtures
 
-    with serve(Paperfind(Settings(db_path=settings.db_path, semantic=False))) as portal:
+    with serve(Paperfind(portal_settings(settings.db_path, web_milvus))) as portal:
         yield BundledPortal(portal.url, portal.paperfind)
 
 

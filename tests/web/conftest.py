@@ -3,6 +3,7 @@ served by uvicorn on a free port in a background thread for the whole session.""
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -94,9 +95,37 @@ def serve(pf: Paperfind) -> Iterator[Portal]:
         thread.join(timeout=10)
 
 
+# PAPERFIND_TEST_BACKEND=milvus runs the web and browser tests against the Milvus backend: the
+# portals' databases are synced into a real Milvus Lite server process and served from it
+TEST_BACKEND = os.environ.get("PAPERFIND_TEST_BACKEND", "local")
+
+
 @pytest.fixture(scope="session")
-def portal(portal_db: Path) -> Iterator[Portal]:
-    with serve(Paperfind(Settings(db_path=portal_db, semantic=False))) as running:
+def web_milvus(tmp_path_factory):
+    """The Milvus the portals are served from under PAPERFIND_TEST_BACKEND=milvus (else None)."""
+    if TEST_BACKEND != "milvus":
+        yield None
+        return
+    from tests.milvus_server import start_server
+
+    server = start_server(tmp_path_factory.mktemp("web-milvus"))
+    yield server
+    server.kill()
+
+
+def portal_settings(db_path: Path, milvus) -> Settings:
+    """The settings a test portal serves `db_path` with: the local index, or (with `milvus`, a
+    running server) the database synced into it and served from there."""
+    if milvus is None:
+        return Settings(db_path=db_path, semantic=False)
+    settings = Settings(db_path=db_path, semantic=False, backend="milvus", milvus_uri=milvus.uri)
+    Paperfind(settings).sync_milvus(progress=False)
+    return settings
+
+
+@pytest.fixture(scope="session")
+def portal(portal_db: Path, web_milvus) -> Iterator[Portal]:
+    with serve(Paperfind(portal_settings(portal_db, web_milvus))) as running:
         yield running
 
 

@@ -1,0 +1,535 @@
+"""`MilvusBackend`: the search contract (paperfind.search.backend) answered by a Milvus collection.
+
+What lives where:
+- in Milvus, per paper: candidates (BM25 on the analysed text, one result group per work),
+  filters (escaped expressions), nearest papers by the stored e5 vector, the analysed fields the
+  re-ranker reads, the stored cards, the versions of a work, the papers of people;
+- in this process, per corpus: the vocabulary (document frequencies, spelling) and the people
+  tables (`lookups`, the local index's, derived from the same store), and the key table that
+  numbers papers as handles in key order (the contract's tie-break).
+
+Candidates are scored here with paperfind's own BM25F over their analysed fields
+(paperfind.milvus.scoring), so a paper both backends retrieve gets the same score; facets count
+over the candidate pool, exact whenever the pool holds every match (`Facets.exact` says which).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import numpy as np
+
+from paperfind.index.names import PersonMatch
+from paperfind.milvus.client import MilvusConnection
+from paperfind.milvus.expr import all_of, at_least, at_most, literal, one_of
+from paperfind.milvus.schema import PROP_AVG_LENGTHS, PROP_DATA_VERSION, PROP_VECTORS
+from paperfind.milvus.scoring import BREAK, Analysed, FieldScorer
+from paperfind.search.backend import (BOUNDARY, OTHER_TERM, CandidateRequest, Candidates, Clause,
+                                      CorpusStats, Facets, Filters, Restriction, TermSequences,
+                                      Version, _label_match)
+from paperfind.search.trend import WorkCounts
+
+POOL = 1000  # papers Milvus returns per field search (k or more when asked for more)
+MAX_LIMIT = 16_384  # Milvus's largest topk / query limit
+GROUP_SIZE = 4  # versions kept per work in a candidate search (group_by work)
+MAX_COMBINATIONS = 64  # "at least m of n groups" written out as an OR of ANDs up to this size
+ROW_CACHE = 20_000
+SCALARS = ["key", "work", "year", "citations", "venue", "status", "area", "institutions"]
+ANALYSED = ["title", "abstract", "keywords", "authors", "venue_terms"]
+FACET_FIELDS = ("venue", "year", "institution", "status", "area")
+# contract field -> the collection's analysed column that text_match reads ("abstract" and
+# "keywords" are only in `text`, a superset: the words of title, abstract and keywords)
+MATCH_COLUMN = {"text": "text", "title": "title", "abstract": "text", "keywords": "text",
+                "authors": "authors", "venue": "venue_terms"}
+SEARCH_COLUMN = {"text": "text", "title": "title", "abstract": "text", "keywords": "text",
+                 "authors": "authors", "venue": "venue_terms"}
+_EMPTY = np.zeros(0, dtype=np.int64)
+
+
+class Pool:
+    """A request's candidate pool: handles, their score and groups matched, and whether the pool
+    may have missed matches (a field search returned its full limit)."""
+
+    def __init__(self, handles: np.ndarray, scores: np.ndarray, matched: np.ndarray,
+                 saturated: bool) -> None:
+        self.handles, self.scores, self.matched, self.saturated = handles, scores, matched, saturated
+
+
+class MilvusBackend:
+    """`SearchBackend` over one Milvus collection (see the module docstring)."""
+
+    def __init__(self, conn: MilvusConnection, collection: str, lookups, *,
+                 encoder=None, pool: int = POOL) -> None:
+        self.conn = conn
+        self.collection = collection
+        self.lookups = lookups  # vocabulary, spelling, people, labels: an IndexBackend
+        self.pool = pool
+        self._encoder = encoder  # a QueryEncoder (paperfind.embed.queries), or None: no vectors
+        self._rows: OrderedDict[int, dict] = OrderedDict()
+        self._analysed: OrderedDict[int, Analysed] = OrderedDict()
+        self._pools: OrderedDict[tuple, Pool] = OrderedDict()
+        self._lock = threading.Lock()
+        self._pending: dict[str, Future] = {}
+        self._worker: ThreadPoolExecutor | None = None
+        self.refresh()
+
+    # -- the collection's state -------------------------------------------------------------
+    def refresh(self) -> None:
+        """Read the collection's versions, average lengths, keys and corpus counts."""
+        self.conn.load(self.collection)
+        described = self.conn.call("describe_collection", self.collection)
+        props = {str(k): str(v) for k, v in (described.get("properties") or {}).items()}
+        self.data_version = int(props.get(PROP_DATA_VERSION, "0") or 0)
+        self.vector_generation = props.get(PROP_VECTORS, "-")
+        self.avg_lengths = json.loads(props.get(PROP_AVG_LENGTHS, "{}"))
+        rows = self._scan("", ["key", "work", "year", "venue"])
+        rows.sort(key=lambda r: r["key"])
+        self.keys = [r["key"] for r in rows]
+        self._handle = {k: i for i, k in enumerate(self.keys)}
+        self.n_docs = len(self.keys)
+        self.scorer = FieldScorer(self.lookups.n_docs, self.lookups.doc_freq, self.avg_lengths)
+        self._corpus = CorpusStats(self.n_docs, count_works(rows))
+
+    def _scan(self, expr: str, fields: list[str], batch: int = 4000) -> list[dict]:
+        iterator = self.conn.call("query_iterator", self.collection, batch_size=batch,
+                                  filter=expr, output_fields=fields)
+        out: list[dict] = []
+        try:
+            while True:
+                page = iterator.next()
+                if not page:
+                    break
+                out.extend(page)
+        except Exception as exc:
+            raise self.conn._error(exc) from None
+        finally:
+            try:
+                iterator.close()
+            except Exception:
+                pass
+        return out
+
+    # -- expressions ------------------------------------------------------------------------
+    def _labels(self, facet: str, wanted: list[str]) -> list[str]:
+        """The collection's labels a filter's words stand for (as the local backend resolves
+        them: slug or display name, a prefix of three letters or more)."""
+        docs = self.lookups.index.docs
+        labels = docs.labels[facet]
+        names = {"venue": docs.venue_names, "institution": docs.institution_names}.get(facet)
+        shown = dict(zip(labels, names)) if names else {}
+        return [lab for lab in labels if any(_label_match(w, lab, shown.get(lab, "")) for w in wanted)]
+
+    def filter_expr(self, filters: Filters) -> str:
+        parts = []
+        if filters.year_from is not None:
+            parts.append(at_least("year", filters.year_from))
+        if filters.year_to is not None:
+            parts.append(at_most("year", filters.year_to))
+        for facet, field, wanted in (("venue", "venue", filters.venues),
+                                     ("institution", "institutions", filters.insts),
+                                     ("area", "area", filters.areas),
+                                     ("status", "status", filters.statuses)):
+            if wanted:
+                parts.append(one_of(field, self._labels(facet, wanted)))
+        return all_of(*parts)
+
+    @staticmethod
+    def _clause_expr(clause: Clause) -> str:
+        if not clause.groups:
+            return "false"
+        return all_of(*[" or ".join(f"text_match({MATCH_COLUMN[f]}, {literal(t)})" for f, t in g)
+                        for g in clause.groups])
+
+    def restriction_expr(self, restriction: Restriction) -> str:
+        parts = [self.filter_expr(restriction.filters)]
+        parts += [one_of("author_ids", list(ids)) for ids in restriction.people]
+        parts += [self._clause_expr(c) for c in restriction.require]
+        parts += [f"not ({self._clause_expr(c)})" for c in restriction.exclude if c.groups]
+        return all_of(*parts)
+
+    def match_expr(self, request: CandidateRequest) -> tuple[str, bool]:
+        """The expression of every paper `request` matches (restriction and at least
+        `min_match` groups), and whether it is exact (a large "m of n" is written as "any")."""
+        groups = [" or ".join(f"text_match({MATCH_COLUMN[f]}, {literal(t)})"
+                              for f, t, b in g if b > 0) or "false" for g in request.groups]
+        m, n = max(request.min_match, 1), len(groups)
+        exact = True
+        if m <= 1 or not groups:
+            words = " or ".join(f"({g})" for g in groups)
+        elif m >= n:
+            words = all_of(*groups)
+        elif _combinations(n, m) <= MAX_COMBINATIONS:
+            words = " or ".join(f"({all_of(*c)})" for c in itertools.combinations(groups, m))
+        else:
+            words, exact = " or ".join(f"({g})" for g in groups), False
+        return all_of(self.restriction_expr(request.restriction), words), exact
+
+    # -- rows -------------------------------------------------------------------------------
+    def _remember_rows(self, rows: list[dict]) -> None:
+        with self._lock:
+            for row in rows:
+                h = self._handle.get(row["key"])
+                if h is None:
+                    continue
+                # a backend lives for one data version of the collection: a row fetched again
+                # is the same row, and its analysed form stays valid
+                if "stored" in self._rows.get(h, {}) and "stored" not in row:
+                    row = dict(row, stored=self._rows[h]["stored"])
+                self._rows[h] = row
+                self._rows.move_to_end(h)
+            while len(self._rows) > ROW_CACHE:
+                old, _ = self._rows.popitem(last=False)
+                self._analysed.pop(old, None)
+
+    def _fetch(self, handles, fields: list[str] | None = None) -> dict[int, dict]:
+        """Rows of `handles` with the scalar and analysed fields (and `stored` when asked)."""
+        wanted = [int(h) for h in handles]
+        need_stored = fields is not None and "stored" in fields
+        with self._lock:
+            have = {h: self._rows[h] for h in wanted if h in self._rows
+                    and (not need_stored or "stored" in self._rows[h])}
+        missing = [h for h in dict.fromkeys(wanted) if h not in have and 0 <= h < self.n_docs]
+        for start in range(0, len(missing), 1000):
+            chunk = missing[start:start + 1000]
+            rows = self.conn.call("query", self.collection,
+                                  filter=one_of("key", [self.keys[h] for h in chunk]),
+                                  output_fields=SCALARS + ANALYSED + (["stored"] if need_stored else []),
+                                  limit=len(chunk))
+            self._remember_rows(rows)
+            for row in rows:
+                h = self._handle.get(row["key"])
+                if h is not None:
+                    have[h] = row
+        return have
+
+    def _analysed_of(self, handles) -> list[Analysed]:
+        rows = self._fetch(handles)
+        out = []
+        for h in (int(x) for x in handles):
+            with self._lock:
+                a = self._analysed.get(h)
+            if a is None:
+                a = Analysed.of_row(rows[h])
+                with self._lock:
+                    self._analysed[h] = a
+            out.append(a)
+        return out
+
+    # -- candidates -------------------------------------------------------------------------
+    def _field_searches(self, request: CandidateRequest, expr: str, limit: int) -> tuple[list[dict], bool]:
+        """Hits of one BM25 search per analysed column the groups name."""
+        terms: dict[str, list[str]] = {}
+        for g in request.groups:
+            for f, t, b in g:
+                # a term no paper has in that field finds nothing: its search is skipped (most
+                # query words are in no author's name and no venue's)
+                if b > 0 and self.lookups.doc_freq(f, t) > 0:
+                    words = terms.setdefault(SEARCH_COLUMN[f], [])
+                    if t not in words:
+                        words.append(t)
+        hits: list[dict] = []
+        saturated = False
+        for column, words in terms.items():
+            result = self.conn.call("search", self.collection, data=[" ".join(words)],
+                                    anns_field=f"{column}_sparse", search_params={"metric_type": "BM25"},
+                                    filter=expr, limit=limit, output_fields=["key", "work"],
+                                    group_by_field="work", group_size=GROUP_SIZE)
+            found = [h["entity"] for h in result[0]] if result else []
+            works = {e["work"] for e in found}
+            saturated = saturated or len(works) >= limit
+            hits.extend(found)
+        return hits, saturated
+
+    def _pool(self, request: CandidateRequest) -> Pool:
+        key = (request.cache_key(), request.k)
+        with self._lock:
+            memo = self._pools.get(key)
+        if memo is not None:
+            return memo
+        expr = self.restriction_expr(request.restriction)
+        if not request.groups:
+            rows = self._scan(expr, SCALARS) if expr else []
+            handles = np.asarray(sorted(self._handle[r["key"]] for r in rows if r["key"] in self._handle),
+                                 dtype=np.int64)
+            self._remember_rows(rows)
+            pool = Pool(handles, np.zeros(len(handles), dtype=np.float32),
+                        np.zeros(len(handles), dtype=np.int16), False)
+        else:
+            # the works Milvus ranks best by its BM25 (the repeated-field approximation of
+            # paperfind's BM25F); the exact scores below decide among them
+            limit = min(MAX_LIMIT, max(self.pool, request.k) if request.k else MAX_LIMIT)
+            # keys only: the analysed fields of candidates come from the row cache, or one
+            # query for those not seen yet (sending them with every hit cost most of a query)
+            hits, saturated = self._field_searches(request, expr, limit)
+            handles = sorted({self._handle[e["key"]] for e in hits if e["key"] in self._handle})
+            named = self._people_handles(request.people, request.restriction)
+            handles = np.asarray(sorted(set(handles) | set(named.tolist())), dtype=np.int64)
+            scores, matched = self.scorer.score(self._analysed_of(handles), request.groups)
+            keep = (matched >= request.min_match) & (scores > 0)
+            if keep.sum() < request.relax_below and request.min_match > 1:
+                keep = scores > 0
+            keep |= np.isin(handles, named)
+            pool = Pool(handles[keep], scores[keep], matched[keep], saturated)
+        with self._lock:
+            self._pools[key] = pool
+            while len(self._pools) > 16:
+                self._pools.popitem(last=False)
+        return pool
+
+    def _people_handles(self, author_ids, restriction: Restriction) -> np.ndarray:
+        if not author_ids:
+            return _EMPTY
+        return np.unique(self.papers_of(list(author_ids), restriction)[0])
+
+    def candidates(self, request: CandidateRequest) -> Candidates:
+        pool = self._pool(request)
+        handles, scores, matched = pool.handles, pool.scores, pool.matched
+        total = len(handles)
+        if request.k is not None and request.k < len(handles):
+            order = np.lexsort((handles, -scores))[:request.k]
+            named = self._people_handles(request.people, request.restriction)
+            chosen = np.union1d(handles[order], np.intersect1d(named, handles))
+            pos = np.searchsorted(handles, chosen)
+            handles, scores, matched = handles[pos], scores[pos], matched[pos]
+        rows = self._fetch(handles)
+        works = np.asarray([rows[int(h)]["work"] for h in handles], dtype=np.int64)
+        years = np.asarray([rows[int(h)]["year"] for h in handles], dtype=np.int64)
+        cites = np.asarray([rows[int(h)]["citations"] for h in handles], dtype=np.int64)
+        return Candidates(handles.astype(np.int64), scores.astype(np.float32),
+                          matched.astype(np.int16), works, years, cites, total)
+
+    def scores(self, groups, handles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.scorer.score(self._analysed_of(handles), groups)
+
+    def sequences(self, handles: np.ndarray, field: str, terms: list[str]) -> TermSequences:
+        code = {}
+        for i, t in enumerate(terms):
+            code.setdefault(t, i)
+        docs = self._analysed_of(handles)
+        seqs = [[BOUNDARY if t == BREAK else code.get(t, OTHER_TERM) for t in d.sequences[field]]
+                for d in docs]
+        indptr = np.zeros(len(seqs) + 1, dtype=np.int64)
+        np.cumsum([len(s) for s in seqs], out=indptr[1:])
+        codes = np.fromiter((c for s in seqs for c in s), dtype=np.int32, count=int(indptr[-1]))
+        return TermSequences(indptr, codes)
+
+    # -- vectors ----------------------------------------------------------------------------
+    def vectors_ready(self) -> bool:
+        return self._encoder is not None and self.vector_generation != "-"
+
+    def _query_vector(self, text: str) -> np.ndarray:
+        with self._lock:
+            future = self._pending.pop(text, None)
+        if future is not None:
+            return future.result()
+        return self._encoder.vector(text)
+
+    def prefetch_vector(self, text: str) -> None:
+        if not self.vectors_ready() or not text.strip():
+            return
+        with self._lock:
+            if text in self._pending:
+                return
+            if self._worker is None:
+                self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperfind-embed")
+            self._pending[text] = self._worker.submit(self._encoder.vector, text)
+            while len(self._pending) > 16:
+                self._pending.pop(next(iter(self._pending)))
+
+    def nearest(self, text: str, restriction: Restriction, k: int) -> Candidates:
+        """The `k` nearest papers by the stored e5 vectors (exact inner product of unit
+        vectors: the cosine), best first, ties by handle."""
+        if not self.vectors_ready() or not text.strip() or k <= 0:
+            return Candidates.empty()
+        vector = self._query_vector(text)
+        expr = all_of(self.restriction_expr(restriction), "has_vector == true")
+        result = self.conn.call("search", self.collection, data=[np.asarray(vector, dtype=np.float32).tolist()],
+                                anns_field="dense", search_params={"metric_type": "IP"},
+                                filter=expr, limit=min(k, MAX_LIMIT), output_fields=SCALARS)
+        entities = [h["entity"] for h in result[0]] if result else []
+        self._remember_rows(entities)
+        hits = [(self._handle.get(h["entity"]["key"], -1), float(h["distance"]), h["entity"])
+                for h in result[0]] if result else []
+        hits = sorted((x for x in hits if x[0] >= 0), key=lambda x: (-x[1], x[0]))
+        return Candidates(np.asarray([h for h, _, _ in hits], dtype=np.int64),
+                          np.asarray([d for _, d, _ in hits], dtype=np.float32),
+                          np.zeros(len(hits), dtype=np.int16),
+                          np.asarray([e["work"] for _, _, e in hits], dtype=np.int64),
+                          np.asarray([e["year"] for _, _, e in hits], dtype=np.int64),
+                          np.asarray([e["citations"] for _, _, e in hits], dtype=np.int64), len(hits))
+
+    # -- counts -----------------------------------------------------------------------------
+    def facets(self, request: CandidateRequest | None, extra: np.ndarray) -> Facets:
+        """Counts over the request's candidate pool and `extra`: every match while the pool
+        holds them all (`exact`), else the best `POOL` per field (`exact` False)."""
+        handles = np.asarray(extra, dtype=np.int64)
+        exact = True
+        if request is not None:
+            pool = self._pool(request)
+            exact = not pool.saturated
+            handles = np.union1d(pool.handles, handles) if len(handles) else pool.handles
+        rows = self._fetch(handles)
+        docs = [rows[int(h)] for h in handles]
+        works = count_works(docs)
+        total = len({d["work"] for d in docs})
+        return Facets(paper_facets(docs), works, total, exact)
+
+    def counted_facets(self, request: CandidateRequest, papers: dict[str, list[list]]) -> tuple[dict[str, list[list]], bool]:
+        """The other way to count (measured by bench/milvus.py, not used to serve): for each
+        value of `papers` (facet -> [[value, count]]), the papers `request` matches with that
+        value, by one filtered count(*) query each, over the whole collection. Returns the
+        counts in the same shape and whether the match expression was exact."""
+        words, exact = self.match_expr(request)
+        if request.people:
+            named = all_of(self.restriction_expr(request.restriction),
+                           one_of("author_ids", list(request.people)))
+            words = f"({words}) or ({named})" if words else named
+        column = {"venue": "venue", "status": "status", "area": "area", "institution": "institutions"}
+        out: dict[str, list[list]] = {}
+        for facet, pairs in papers.items():
+            counted = []
+            for value, _ in pairs:
+                if facet == "year":
+                    cond = f"year == {int(value)}"
+                else:
+                    cond = one_of(column[facet], [str(value)])
+                rows = self.conn.call("query", self.collection, filter=all_of(words, cond),
+                                      output_fields=["count(*)"])
+                counted.append([value, int(rows[0]["count(*)"]) if rows else 0])
+            out[facet] = counted
+        return out, exact
+
+    def corpus_stats(self) -> CorpusStats:
+        return self._corpus
+
+    # -- papers and people ------------------------------------------------------------------
+    def papers_of(self, author_ids: list[int], restriction: Restriction | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        if not author_ids:
+            return _EMPTY, _EMPTY
+        expr = all_of(one_of("author_ids", [int(a) for a in author_ids]),
+                      self.restriction_expr(restriction) if restriction is not None else "")
+        wanted = {int(a) for a in author_ids}
+        out_h, out_a = [], []
+        for row in self._scan(expr, ["key", "author_ids"]):
+            h = self._handle.get(row["key"])
+            if h is None:
+                continue
+            for a in row["author_ids"]:
+                if int(a) in wanted:
+                    out_h.append(h)
+                    out_a.append(int(a))
+        order = np.lexsort((out_a, out_h)) if out_h else _EMPTY
+        return (np.asarray(out_h, dtype=np.int64)[order], np.asarray(out_a, dtype=np.int64)[order])
+
+    def handles_of(self, keys: list[str]) -> np.ndarray:
+        return np.asarray([self._handle.get(k, -1) for k in keys], dtype=np.int64)
+
+    def stored(self, handles: list[int]) -> list[dict]:
+        rows = self._fetch(handles, ["stored"])
+        return [dict(rows[int(h)]["stored"], key=self.keys[int(h)]) for h in handles]
+
+    def work_versions(self, handles: list[int], restriction: Restriction) -> list[list[Version]]:
+        rows = self._fetch(handles)
+        works = sorted({int(rows[int(h)]["work"]) for h in handles})
+        if not works:
+            return [[] for _ in handles]
+        members = self.conn.call("query", self.collection, filter=one_of("work", works),
+                                 output_fields=["key", "work", "stored"], limit=MAX_LIMIT)
+        expr = self.restriction_expr(restriction)
+        allowed = None
+        if expr:
+            allowed = {r["key"] for r in self.conn.call(
+                "query", self.collection, filter=all_of(one_of("work", works), expr),
+                output_fields=["key"], limit=MAX_LIMIT)}
+        by_work: dict[int, list[tuple[int, dict]]] = {}
+        for r in members:
+            h = self._handle.get(r["key"])
+            if h is not None:
+                by_work.setdefault(int(r["work"]), []).append((h, dict(r["stored"], key=r["key"])))
+        out = []
+        for h in (int(x) for x in handles):
+            group = sorted(by_work.get(int(rows[h]["work"]), []))
+            own = [v for v in group if v[0] == h]
+            rest = [v for v in group if v[0] != h]
+            out.append([Version(vh, doc, allowed is None or self.keys[vh] in allowed)
+                        for vh, doc in own + rest])
+        return out
+
+    def people(self, name: str) -> list[PersonMatch]:
+        return self.lookups.people(name)
+
+    def person_card(self, match: PersonMatch) -> dict:
+        return self.lookups.person_card(match)
+
+    # -- vocabulary -------------------------------------------------------------------------
+    def is_known(self, term: str) -> bool:
+        return self.lookups.is_known(term)
+
+    def doc_freq(self, field: str, term: str) -> int:
+        return self.lookups.doc_freq(field, term)
+
+    def spelling_candidates(self, word: str) -> list[tuple[str, int]]:
+        return self.lookups.spelling_candidates(word)
+
+    def word_frequency(self, word: str) -> int:
+        return self.lookups.word_frequency(word)
+
+    @property
+    def local(self):
+        """The local index kept beside the collection, for what the contract leaves local:
+        similar papers (paperfind.search.similar reads whole-corpus arrays)."""
+        return self.lookups
+
+    def healthy(self) -> bool:
+        return self.conn.healthy()
+
+
+def _combinations(n: int, m: int) -> int:
+    from math import comb
+
+    return comb(n, m)
+
+
+def count_works(rows: list[dict]) -> WorkCounts:
+    """Distinct works per year, venue and venue-year among `rows` (as paperfind.search.trend)."""
+    per_year: dict[int, set] = {}
+    per_venue: dict[str, set] = {}
+    per_cell: dict[tuple[str, int], set] = {}
+    for r in rows:
+        w, y, v = int(r["work"]), int(r["year"]), r["venue"]
+        if y > 0:
+            per_year.setdefault(y, set()).add(w)
+        if v:
+            per_venue.setdefault(v, set()).add(w)
+            if y > 0:
+                per_cell.setdefault((v, y), set()).add(w)
+    return WorkCounts({y: len(s) for y, s in per_year.items()},
+                      {c: len(s) for c, s in per_cell.items()},
+                      {v: len(s) for v, s in per_venue.items()})
+
+
+def paper_facets(rows: list[dict], top: int = 20) -> dict[str, list[list]]:
+    """Papers per facet value, most frequent first, ties by value (as DocTable.facets)."""
+    from collections import Counter
+
+    counts = {f: Counter() for f in FACET_FIELDS}
+    for r in rows:
+        if int(r["year"]) > 0:
+            counts["year"][int(r["year"])] += 1
+        counts["venue"][r["venue"]] += 1
+        counts["status"][r["status"]] += 1
+        counts["area"][r["area"]] += 1
+        for inst in dict.fromkeys(r.get("institutions") or []):
+            counts["institution"][inst] += 1
+    out: dict[str, list[list]] = {"year": [[y, n] for y, n in sorted(counts["year"].items(), reverse=True)]}
+    for facet in ("venue", "institution", "status", "area"):
+        pairs = [[lab, n] for lab, n in counts[facet].items() if lab]
+        pairs.sort(key=lambda p: (-p[1], p[0]))
+        out[facet] = pairs[:top]
+    return out
+

@@ -1,0 +1,123 @@
+"""Talking to a Milvus server: one connection per URI, errors turned into ours, a health probe.
+
+`uri` is what pymilvus takes: `http://host:19530` (Milvus Standalone or Distributed, or a
+`milvus-lite server`), or a local path ending in `.db`, which starts Milvus Lite in this process
+on that directory. Every call has a timeout: a server that is down answers `MilvusUnavailable`
+within it instead of hanging a request.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+CALL_TIMEOUT_S = 10.0  # one search, query or upsert batch
+HEALTH_TIMEOUT_S = 2.0
+
+
+class MilvusUnavailable(RuntimeError):
+    """The Milvus server cannot be reached (down, refused, timed out). The web answers 503."""
+
+
+class MilvusError(RuntimeError):
+    """Milvus answered, but refused what we asked (a schema it does not support, ...)."""
+
+
+def _is_unreachable(exc: BaseException) -> bool:
+    code = getattr(exc, "code", None)
+    text = str(exc).lower()
+    return code in (2, 1) or any(w in text for w in (
+        "unavailable", "connect", "deadline", "timed out", "timeout", "refused", "closed channel"))
+
+
+def describe(uri: str) -> str:
+    """The URI as it may be shown (a token in it is not)."""
+    head, sep, tail = uri.partition("@")
+    return tail if sep and "//" in head else uri
+
+
+class MilvusConnection:
+    """A pymilvus client for one URI, made on first use, with our error types and timeouts."""
+
+    def __init__(self, uri: str, token: str = "") -> None:
+        self.uri = uri
+        self._token = token
+        self._client: Any = None
+        self.last_error = ""
+
+    def client(self) -> Any:
+        if self._client is None:
+            try:
+                from pymilvus import MilvusClient
+            except ImportError:  # the extra is not installed
+                raise MilvusError("pymilvus is not installed: pip install 'paperfind[milvus]'") from None
+            # pymilvus logs every failed call with its traceback (and query iterators warn about
+            # timestamps); the failures reach the caller as our errors, said once
+            logging.getLogger("pymilvus").setLevel(logging.CRITICAL)
+            try:
+                kwargs = {"token": self._token} if self._token else {}
+                self._client = MilvusClient(uri=self.uri, timeout=HEALTH_TIMEOUT_S, **kwargs)
+            except Exception as exc:
+                raise self._error(exc) from None
+        return self._client
+
+    def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """`client.method(*args, **kwargs)` with a timeout; failures as our two error types."""
+        kwargs.setdefault("timeout", CALL_TIMEOUT_S)
+        client = self.client()
+        try:
+            return getattr(client, method)(*args, **kwargs)
+        except Exception as exc:
+            released = "load()" in str(exc) or "not loaded" in str(exc).lower()
+            if not (released and args and method != "load_collection"):
+                raise self._error(exc) from None
+        # a server that restarted holds the collection released (Milvus Lite does): load, retry
+        self.load(args[0])
+        try:
+            return getattr(client, method)(*args, **kwargs)
+        except Exception as exc:
+            raise self._error(exc) from None
+
+    def retrying(self, fn: Callable[[], T], attempts: int = 3, pause_s: float = 1.0) -> T:
+        """`fn()`, tried again after a pause when the server was unreachable (sync batches)."""
+        for attempt in range(attempts):
+            try:
+                return fn()
+            except MilvusUnavailable:
+                if attempt == attempts - 1:
+                    raise
+                time.sleep(pause_s * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def load(self, collection: str) -> None:
+        """Load `collection` for search (a server keeps it loaded; a new Milvus Lite process
+        starts with it released)."""
+        self.call("load_collection", collection)
+
+    def healthy(self) -> bool:
+        """Whether the server answers now (one cheap call, `HEALTH_TIMEOUT_S` at most)."""
+        try:
+            self.call("list_collections", timeout=HEALTH_TIMEOUT_S)
+        except (MilvusUnavailable, MilvusError) as exc:
+            self.last_error = str(exc)
+            return False
+        self.last_error = ""
+        return True
+
+    def _error(self, exc: BaseException) -> RuntimeError:
+        message = getattr(exc, "message", "") or str(exc)
+        if _is_unreachable(exc):
+            self.last_error = f"Milvus at {describe(self.uri)} is unreachable: {message}"
+            return MilvusUnavailable(self.last_error)
+        return MilvusError(f"Milvus at {describe(self.uri)}: {message}")
+
+    def close(self) -> None:
+        if self._client is not None:
+            try:
+                self._client.close()
+            except Exception:
+                pass
+            self._client = None

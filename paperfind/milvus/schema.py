@@ -1,0 +1,129 @@
+"""The collection one paperfind database becomes in Milvus: its fields, indexes and analyzer.
+
+One row per paper, keyed by the paper key. Text goes in already analysed by paperfind's own
+`Analyzer` (stemmed terms, jieba-segmented Han words, joined stems of hyphenated words, folded
+name words), joined by spaces, so Milvus's BM25 counts the very terms the local index counts;
+its tokenizer only has to split on spaces. Term sequences that the re-ranker reads
+(title/abstract/keyword terms in order) are the part of each analysed string before ` | `: what
+follows is what BM25 scores but no sequence holds (the joined stems). `|` and `,` are no word
+characters, so the tokenizer drops them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SCHEMA_VERSION = "1"  # a different one in a collection's properties: `sync` rebuilds it
+DIM = 384  # multilingual-e5-small, the vectors beside the database
+# analysed text fields with a BM25 function each: field -> (k1, b), as paperfind.index.lexical.
+# `text` is the first stage's field (title x3, keywords x2, abstract: paperfind's BM25F weights
+# 3 / 1.5 / 1 written as repetitions); the others serve `title:`, names and venues.
+BM25_FIELDS: dict[str, tuple[float, float]] = {
+    "text": (1.2, 0.6),
+    "title": (1.2, 0.3),
+    "authors": (1.2, 0.1),
+    "venue_terms": (1.2, 0.0),
+}
+TITLE_REPEAT, KEYWORD_REPEAT = 3, 2
+SEQUENCE_FIELDS = ("title", "abstract", "keywords")  # analysed, stored for the re-ranker
+SEQUENCE_END = " | "  # terms after it are scored, not part of the sequence
+KEYWORD_BREAK = " , "  # after each keyword's terms
+MAX_VARCHAR = 65_535  # bytes, Milvus's limit for one VARCHAR value
+MAX_ARRAY = 4_096  # elements of an array field (author ids, institutions)
+PROP_SCHEMA = "paperfind.schema"
+PROP_DATA_VERSION = "paperfind.data_version"  # the store's data version the last sync completed
+PROP_VECTORS = "paperfind.vectors"  # ... and the vector generation it pushed
+PROP_ANALYZER = "paperfind.analyzer"
+PROP_AVG_LENGTHS = "paperfind.avg_lengths"  # JSON: mean terms per field over all papers (BM25's avgdl)
+# a Milvus Standalone/Distributed server splits on spaces with `whitespace`; Milvus Lite knows
+# only `standard` (\w+ runs, lower-cased), which splits our terms identically: every term is a
+# \w+ run already, Han words included (one run, as jieba cut it)
+ANALYZERS = ({"tokenizer": "whitespace"}, {"tokenizer": "standard"})
+_NAME = re.compile(r"[^A-Za-z0-9_]")
+
+
+@dataclass(frozen=True)
+class CollectionName:
+    """The collection of one database (`paperfind.db` -> `paperfind_paperfind`)."""
+
+    name: str
+
+    @classmethod
+    def for_database(cls, db_name: str) -> "CollectionName":
+        stem = db_name.split(".")[0] or "db"
+        return cls(("paperfind_" + _NAME.sub("_", stem))[:200])
+
+    @classmethod
+    def checked(cls, name: str) -> "CollectionName":
+        """A name given by a person: letters, digits and underscores, not starting with a digit."""
+        if not name or len(name) > 200 or _NAME.search(name) or name[0].isdigit():
+            raise ValueError(f"collection name {name!r}: use letters, digits and underscores "
+                             "(at most 200, not starting with a digit)")
+        return cls(name)
+
+
+def build_schema(client, analyzer: dict):
+    """The collection schema (pymilvus objects; imported here, where Milvus is wanted)."""
+    from pymilvus import DataType, Function, FunctionType
+
+    schema = client.create_schema(auto_id=False, enable_dynamic_field=False)
+    schema.add_field("key", DataType.VARCHAR, max_length=512, is_primary=True)
+    schema.add_field("work", DataType.INT64)
+    schema.add_field("venue", DataType.VARCHAR, max_length=256)
+    schema.add_field("year", DataType.INT64)
+    schema.add_field("status", DataType.VARCHAR, max_length=256)
+    schema.add_field("area", DataType.VARCHAR, max_length=1024)
+    schema.add_field("track", DataType.VARCHAR, max_length=1024)
+    schema.add_field("institutions", DataType.ARRAY, element_type=DataType.VARCHAR,
+                     max_capacity=MAX_ARRAY, max_length=512)
+    schema.add_field("author_ids", DataType.ARRAY, element_type=DataType.INT64, max_capacity=MAX_ARRAY)
+    schema.add_field("citations", DataType.INT64)  # -1: unknown
+    for name in BM25_FIELDS:
+        schema.add_field(name, DataType.VARCHAR, max_length=MAX_VARCHAR, enable_analyzer=True,
+                         analyzer_params=analyzer)
+        schema.add_field(f"{name}_sparse", DataType.SPARSE_FLOAT_VECTOR)
+        schema.add_function(Function(name=f"{name}_bm25", function_type=FunctionType.BM25,
+                                     input_field_names=[name], output_field_names=[f"{name}_sparse"]))
+    for name in ("abstract", "keywords"):  # title's sequence is in `title` itself
+        schema.add_field(name, DataType.VARCHAR, max_length=MAX_VARCHAR)
+    schema.add_field("stored", DataType.JSON)  # what a result card shows
+    schema.add_field("has_vector", DataType.BOOL)
+    schema.add_field("dense", DataType.FLOAT_VECTOR, dim=DIM)
+    schema.add_field("row_hash", DataType.VARCHAR, max_length=64)  # what sync compares
+    return schema
+
+
+def build_index_params(client):
+    params = client.prepare_index_params()
+    for name, (k1, b) in BM25_FIELDS.items():
+        params.add_index(f"{name}_sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25",
+                         params={"bm25_k1": k1, "bm25_b": b})
+    # exact inner product (unit vectors: cosine); a cluster takes HNSW here (docs/scale-out.md)
+    params.add_index("dense", index_type="FLAT", metric_type="IP")
+    return params
+
+
+def create_collection(client, name: str) -> str:
+    """Create the collection with the first analyzer the server accepts; returns that
+    analyzer's tokenizer name."""
+    last: Exception | None = None
+    for analyzer in ANALYZERS:
+        try:
+            client.create_collection(name, schema=build_schema(client, analyzer),
+                                     index_params=build_index_params(client))
+        except Exception as exc:  # pymilvus raises MilvusException for an unknown tokenizer
+            if "tokenizer" not in str(exc):
+                raise
+            last = exc
+            continue
+        client.alter_collection_properties(name, properties={
+            PROP_SCHEMA: SCHEMA_VERSION, PROP_ANALYZER: analyzer["tokenizer"]})
+        return analyzer["tokenizer"]
+    raise RuntimeError(f"the Milvus server accepts none of the tokenizers paperfind can use: {last}")
+
+
+def sequence(value: str) -> list[str]:
+    """The terms in order of an analysed sequence field (without what follows ` | `)."""
+    head = value.split(SEQUENCE_END, 1)[0]
+    return head.split()

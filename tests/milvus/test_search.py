@@ -1,0 +1,105 @@
+"""The whole search served from Milvus: the same answers as the local index, and a portal
+that says so when Milvus is gone."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperfind.core import Paperfind
+from paperfind.search.filters import Filters
+from paperfind.search.response import SearchRequest
+from paperfind.settings import Settings
+from tests.milvus_server import start_server
+
+QUERIES = [
+    "Paying More Attention to Attention: Improving the Performance of Convolutional Neural Networks via Attention Transfer",  # title
+    "paying more atention to atention",  # a title with typos
+    "Sergey Levine", "S. Levine", "author:levine robot grasping",  # people
+    "强化学习", "机器人抓取",  # Chinese
+    "venue:corl year:2022", "bandits venue:colt", "reinforcement learning year:2017..2019 -robot",  # filters
+    "status:oral", '"neural network" pruning', "auto-encoders", "why do deep networks generalize?",
+    "inst:google learning", "", "zzzzqx",
+]
+REQUESTS = [SearchRequest(q=q, limit=10, mode="lexical") for q in QUERIES] + [
+    SearchRequest(q="learning", limit=10, offset=10, mode="lexical"),
+    SearchRequest(q="learning", limit=10, sort="newest", mode="lexical"),
+    SearchRequest(q="learning", limit=10, sort="citations", mode="lexical"),
+    SearchRequest(q="learning", limit=5, filters=Filters(venues=("corl",), year_from=2019), mode="lexical"),
+]
+
+
+def _answer(app: Paperfind, request: SearchRequest) -> tuple[dict, list[float]]:
+    """The response without its time, and its scores apart: the Milvus backend computes
+    paperfind's BM25F in float32 like the local index, but may sum a term's field shares in
+    another order (a last-bit difference, 1e-6 after rounding)."""
+    data = app.searcher().search(request).to_json()
+    data.pop("took_ms")
+    scores = [r.pop("score") for r in data["results"]]
+    return data, scores
+
+
+@pytest.fixture(scope="module")
+def both(slice_db, synced, milvus_server):
+    local = Paperfind(Settings(db_path=slice_db, semantic=False))
+    milvus = Paperfind(Settings(db_path=slice_db, semantic=False, backend="milvus",
+                                milvus_uri=milvus_server.uri))
+    assert milvus.settings.collection == "paperfind_slice"
+    return local, milvus
+
+
+@pytest.mark.parametrize("request_", REQUESTS, ids=[f"{r.q[:30]!r}/{r.sort}/{r.offset}" for r in REQUESTS])
+def test_milvus_answers_as_the_local_index(both, request_):
+    local, milvus = both
+    (ours, our_scores), (theirs, their_scores) = _answer(milvus, request_), _answer(local, request_)
+    assert [r["key"] for r in ours["results"]] == [r["key"] for r in theirs["results"]]
+    assert ours == theirs  # highlights, versions, people, facets, trend, suggestion, counts
+    assert our_scores == pytest.approx(their_scores, abs=2e-6)
+
+
+def test_stats_name_the_backend(both):
+    from paperfind.web.views import stats_view
+
+    local, milvus = both
+    assert stats_view(local)["backend"]["search"] == "local-index"
+    backend = stats_view(milvus)["backend"]
+    assert backend["search"] == "milvus" and backend["healthy"] is True
+    assert backend["collection"] == "paperfind_slice"
+
+
+def test_the_portal_answers_503_while_milvus_is_down(tmp_path, slice_db):
+    from paperfind.milvus.sync import sync_store
+    from paperfind.milvus.client import MilvusConnection
+    from paperfind.store import Store
+    from tests.web.conftest import serve
+
+    server = start_server(tmp_path)
+    try:
+        sync_store(Store(slice_db), MilvusConnection(server.uri), "paperfind_slice")
+        app = Paperfind(Settings(db_path=slice_db, semantic=False, backend="milvus", milvus_uri=server.uri))
+        with serve(app) as portal:
+            ok = portal.get("/api/search", params={"q": "graph neural network"})
+            assert ok.status_code == 200 and ok.json()["total"] > 0
+            server.kill()
+            for path in ("/api/search?q=bandit+regret", "/api/search/trend?q=bandits", "/api/papers/iclr2017:Sks9_ajex"):
+                r = portal.get(path)
+                if path.startswith("/api/papers"):
+                    assert r.status_code == 200  # a paper's page reads the store, not the engine
+                    continue
+                assert r.status_code == 503, path
+                body = r.json()["error"]
+                assert body["code"] == "unavailable" and "unreachable" in body["message"]
+                assert r.headers["retry-after"] == "10"
+            page = portal.get("/?q=bandit+regret", headers={"accept": "text/html"})
+            assert page.status_code == 503 and "text/html" in page.headers["content-type"]
+            assert "unavailable" in page.text and "Traceback" not in page.text
+            stats = portal.get("/api/stats")
+            assert stats.status_code == 200
+            assert stats.json()["backend"] == {"store": "sqlite", "semantic": False, "search": "milvus",
+                                               "healthy": False, "uri": server.uri,
+                                               "collection": "paperfind_slice"}
+            server.start()
+            again = portal.get("/api/search", params={"q": "bandit regret"})
+            assert again.status_code == 200 and again.json()["total"] > 0
+            assert portal.get("/api/stats").json()["backend"]["healthy"] is True
+    finally:
+        server.kill()
