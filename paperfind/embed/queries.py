@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -65,3 +67,36 @@ class QueryEncoder:
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
         return vector
+
+
+class QueryPrefetch:
+    """Query vectors started on a worker thread, to overlap the lexical route.
+
+    The query embedding is most of a hybrid query's time (bench/vector_index.py); both
+    runtimes run it in native code without the GIL, so the lexical route proceeds on the other
+    core meanwhile. `take` then claims the result; unclaimed results are dropped after a few
+    newer prefetches (and stay in the encoder's cache). Both backends' vector routes use it.
+    """
+
+    keep = 16
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: OrderedDict[str, Future] = OrderedDict()
+        self._worker: ThreadPoolExecutor | None = None
+
+    def start(self, text: str, encode: Callable[[str], np.ndarray]) -> None:
+        with self._lock:
+            if text in self._pending:
+                return
+            if self._worker is None:
+                self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperfind-embed")
+            self._pending[text] = self._worker.submit(encode, text)
+            while len(self._pending) > self.keep:
+                self._pending.popitem(last=False)
+
+    def take(self, text: str, encode: Callable[[str], np.ndarray]) -> np.ndarray:
+        """The vector of `text`: the prefetched one if it was started, else encoded now."""
+        with self._lock:
+            future = self._pending.pop(text, None)
+        return future.result() if future is not None else encode(text)

@@ -9,15 +9,13 @@ rather than failing, when no vectors exist yet, so lexical search works while `s
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
 from paperfind.embed.base import Embedder
-from paperfind.embed.queries import QueryEncoder
+from paperfind.embed.queries import QueryEncoder, QueryPrefetch
 from paperfind.embed.runtime import make_embedder
 from paperfind.index.ann import ANN_PARAMS_FILE
 from paperfind.index.vectors import AlignedVectors, VectorIndex, VectorIndexError, generations
@@ -39,8 +37,7 @@ class SemanticRetriever:
         self._aligned: AlignedVectors | None = None
         self._generation: tuple[str, bool] | None = None
         self._lock = threading.Lock()
-        self._pending: OrderedDict[str, Future] = OrderedDict()
-        self._worker: ThreadPoolExecutor | None = None
+        self._prefetch = QueryPrefetch()
         self.reload()
 
     @property
@@ -89,31 +86,17 @@ class SemanticRetriever:
         return self._aligned.coverage if self._aligned is not None else 0.0
 
     def query_vector(self, text: str) -> np.ndarray:
-        with self._lock:
-            future = self._pending.pop(text, None)
-        if future is not None:  # started by `prefetch`
-            return future.result()
-        return self._query_encoder().vector(text)
+        return self._prefetch.take(text, self._encode)
 
     def prefetch(self, text: str) -> None:
-        """Start embedding `text` on a worker thread, to overlap the lexical route.
-
-        The query embedding is most of a hybrid query's time (bench/vector_index.py); both
-        runtimes run it in native code without the GIL, so the lexical route proceeds on the
-        other core meanwhile.
-        `vector_candidates(text, ...)` then takes the result. Unclaimed results are dropped
-        after a few newer prefetches (and stay in the encoder's cache).
-        """
+        """Start embedding `text` on a worker thread (`QueryPrefetch`); `vector_candidates`
+        then takes the result."""
         if self._aligned is None or not text.strip():
             return
-        with self._lock:
-            if text in self._pending:
-                return
-            if self._worker is None:
-                self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperfind-embed")
-            self._pending[text] = self._worker.submit(lambda: self._query_encoder().vector(text))
-            while len(self._pending) > 16:
-                self._pending.popitem(last=False)
+        self._prefetch.start(text, self._encode)
+
+    def _encode(self, text: str) -> np.ndarray:
+        return self._query_encoder().vector(text)
 
     def _query_encoder(self) -> QueryEncoder:
         """The encoder, made on first use (loading the model takes a while)."""

@@ -19,10 +19,10 @@ import itertools
 import json
 import threading
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
+from paperfind.embed.queries import QueryPrefetch
 from paperfind.index.names import PersonMatch
 from paperfind.milvus.client import MilvusConnection
 from paperfind.milvus.expr import all_of, at_least, at_most, literal, one_of
@@ -73,8 +73,7 @@ class MilvusBackend:
         self._analysed: OrderedDict[int, Analysed] = OrderedDict()
         self._pools: OrderedDict[tuple, Pool] = OrderedDict()
         self._lock = threading.Lock()
-        self._pending: dict[str, Future] = {}
-        self._worker: ThreadPoolExecutor | None = None
+        self._prefetch = QueryPrefetch()
         self.refresh()
 
     # -- the collection's state -------------------------------------------------------------
@@ -322,23 +321,12 @@ class MilvusBackend:
         return self._encoder is not None and self.vector_generation != "-"
 
     def _query_vector(self, text: str) -> np.ndarray:
-        with self._lock:
-            future = self._pending.pop(text, None)
-        if future is not None:
-            return future.result()
-        return self._encoder.vector(text)
+        return self._prefetch.take(text, self._encoder.vector)
 
     def prefetch_vector(self, text: str) -> None:
         if not self.vectors_ready() or not text.strip():
             return
-        with self._lock:
-            if text in self._pending:
-                return
-            if self._worker is None:
-                self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperfind-embed")
-            self._pending[text] = self._worker.submit(self._encoder.vector, text)
-            while len(self._pending) > 16:
-                self._pending.pop(next(iter(self._pending)))
+        self._prefetch.start(text, self._encoder.vector)
 
     def nearest(self, text: str, restriction: Restriction, k: int) -> Candidates:
         """The `k` nearest papers by the stored e5 vectors (exact inner product of unit

@@ -55,5 +55,5 @@ def test_overlapped_query_embedding_gives_the_sequential_results(hybrid_searcher
     assert a.mode == b.mode == "hybrid"
     assert [(h["key"], h["score"]) for h in a.results] == [(h["key"], h["score"]) for h in b.results]
     semantic = searcher.live._semantic
-    assert semantic._worker is not None and not semantic._pending  # prefetched, then claimed
-    assert sequential.live._semantic._worker is None
+    assert semantic._prefetch._worker is not None and not semantic._prefetch._pending  # prefetched, then claimed
+    assert sequential.live._semantic._prefetch._worker is None
