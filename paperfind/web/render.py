@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from paperfind.limits import MAX_QUERY_CHARS
 from paperfind.web.charts import trend_layout, year_chart
 from paperfind.web.i18n import COOKIE, Translator, choose_language
 from paperfind.web.twins import (LANGUAGE_PARAM, Twin, link_header, page_query, query_string,
@@ -81,7 +82,7 @@ class Pages:
         self.env.filters["marked"] = marked
         self.env.globals.update(kicker=kicker, paper_url=paper_url, author_url=author_url,
                                 area_url=area_url, year_chart=year_chart, trend_layout=trend_layout,
-                                quote=quote)
+                                quote=quote, max_query_chars=MAX_QUERY_CHARS)
         self.static_version = static_version(STATIC_DIR)
 
     def render(self, request: Request, template: str, context: dict[str, Any],

@@ -8,6 +8,7 @@ from html import unescape
 import httpx
 import pytest
 
+from paperfind.limits import MAX_QUERY_CHARS
 from paperfind.web.charts import year_chart
 from paperfind.web.export import bibtex_entry, to_csv
 from paperfind.web.i18n import STRINGS, Translator, choose_language
@@ -99,6 +100,13 @@ def test_titles_are_escaped(portal):
     assert "Google-Proof Q&amp;A Benchmark" in page and "Q&A Benchmark" not in page
     evil = portal.get("/", params={"q": '<script>alert("x")</script>'}).text
     assert '<script>alert("x")' not in evil and "&lt;script&gt;" in evil
+
+
+def test_search_boxes_take_what_the_searcher_reads(portal):
+    """A box that takes more than the searcher reads would cut a pasted abstract silently."""
+    for url in ["/", f"/papers/{GPQA}"]:
+        lengths = re.findall(r'<input[^>]*type="search"[^>]*maxlength="(\d+)"', portal.get(url).text)
+        assert lengths and set(lengths) == {str(MAX_QUERY_CHARS)}, (url, lengths)
 
 
 def test_language_from_header_switch_and_cookie(portal):
