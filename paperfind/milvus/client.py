@@ -9,7 +9,9 @@ within it instead of hanging a request.
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -39,6 +41,26 @@ def describe(uri: str) -> str:
     return tail if sep and "//" in head else uri
 
 
+class CallLog:
+    """Engine calls made through one connection: how many of each method, and their seconds
+    (wall, as the client waits for them). Read by bench/milvus.py's profile and by the tests
+    that keep the calls per search bounded."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.seconds: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def add(self, method: str, seconds: float) -> None:
+        with self._lock:
+            self.counts[method] += 1
+            self.seconds[method] += seconds
+
+    def snapshot(self) -> tuple[Counter, Counter]:
+        with self._lock:
+            return Counter(self.counts), Counter(self.seconds)
+
+
 class MilvusConnection:
     """A pymilvus client for one URI, made on first use, with our error types and timeouts."""
 
@@ -47,6 +69,7 @@ class MilvusConnection:
         self._token = token
         self._client: Any = None
         self.last_error = ""
+        self.log = CallLog()
 
     def client(self) -> Any:
         if self._client is None:
@@ -68,18 +91,24 @@ class MilvusConnection:
         """`client.method(*args, **kwargs)` with a timeout; failures as our two error types."""
         kwargs.setdefault("timeout", CALL_TIMEOUT_S)
         client = self.client()
+        started = time.perf_counter()
         try:
             return getattr(client, method)(*args, **kwargs)
         except Exception as exc:
             released = "load()" in str(exc) or "not loaded" in str(exc).lower()
             if not (released and args and method != "load_collection"):
                 raise self._error(exc) from None
+        finally:
+            self.log.add(method, time.perf_counter() - started)
         # a server that restarted holds the collection released (Milvus Lite does): load, retry
         self.load(args[0])
+        started = time.perf_counter()
         try:
             return getattr(client, method)(*args, **kwargs)
         except Exception as exc:
             raise self._error(exc) from None
+        finally:
+            self.log.add(method, time.perf_counter() - started)
 
     def retrying(self, fn: Callable[[], T], attempts: int = 3, pause_s: float = 1.0) -> T:
         """`fn()`, tried again after a pause when the server was unreachable (sync batches)."""
