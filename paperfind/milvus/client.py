@@ -18,6 +18,9 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 CALL_TIMEOUT_S = 10.0  # one search, query or upsert batch
 HEALTH_TIMEOUT_S = 2.0
+# loading a collection builds its indexes in memory: 88k papers took Milvus Lite over 10 s after
+# a sync's flush (bench/milvus.py), a cluster loading millions of rows takes minutes
+LOAD_TIMEOUT_S = 600.0
 
 
 class MilvusUnavailable(RuntimeError):
@@ -124,7 +127,7 @@ class MilvusConnection:
     def load(self, collection: str) -> None:
         """Load `collection` for search (a server keeps it loaded; a new Milvus Lite process
         starts with it released)."""
-        self.call("load_collection", collection)
+        self.call("load_collection", collection, timeout=LOAD_TIMEOUT_S)
 
     def healthy(self) -> bool:
         """Whether the server answers now (one cheap call, `HEALTH_TIMEOUT_S` at most)."""
