@@ -38,6 +38,7 @@ SETS = ("tldr_dev", "title_typo_dev", "author_dev", "topical_dev", "zh_dev")
 METRICS = ("nDCG@10", "MRR@10", "R@10", "R@100")
 DEPTH = 100
 CORPUS_NAMES = {"default": "16.5k", "full": "88k"}
+CAPPED = "Milvus first stage <= {}"  # the label of the capped backend's rows
 OPTIONS = {"author_dev": ("--lenient",)}  # as the other benches score it
 COUNTED_VALUES = 2  # per facet, the most frequent values counted by count(*) (it is slow)
 
@@ -126,8 +127,9 @@ def sizing(source) -> dict:
     return {k: v / max(n, 1) for k, v in sums.items()} | {"papers": n}
 
 
-def searchers(root: Path, conn, collection: str):
-    """(local, milvus) searchers over the same index root; vectors off (lexical runs)."""
+def searchers(root: Path, conn, collection: str, first_stage: int = 0):
+    """(local, milvus) searchers over the same index root; vectors off (lexical runs); with
+    `first_stage`, a third: Milvus with its field searches capped at that many papers."""
     from paperfind.milvus.live import MilvusLive
     from paperfind.text.translate import ZhEnTranslator
     from paperfind.search.engine import Searcher
@@ -140,7 +142,11 @@ def searchers(root: Path, conn, collection: str):
     lookups = LiveIndex(root, settings=settings, translator=translator)
     milvus = Searcher(MilvusLive(conn, collection, lookups, use_vectors=False, translator=translator),
                       translator, settings)
-    return local, milvus
+    if not first_stage:
+        return local, milvus
+    capped = Searcher(MilvusLive(conn, collection, lookups, use_vectors=False, translator=translator,
+                                 first_stage=first_stage), translator, settings)
+    return local, milvus, capped
 
 
 def run(searcher, items: list[dict]) -> tuple[dict[str, list[str]], list[float], list]:
@@ -152,7 +158,7 @@ def run(searcher, items: list[dict]) -> tuple[dict[str, list[str]], list[float],
         response = searcher.search(SearchRequest(q=it["query"], limit=DEPTH, mode="lexical"))
         times.append((time.perf_counter() - started) * 1000)
         ranked[it["qid"]] = [r["key"] for r in response.results]
-        facets.append((response.total, response.facets, getattr(response, "facets_exact", True)))
+        facets.append((response.total, response.facets, response.counts == "exact"))
     return ranked, times, facets
 
 
@@ -236,6 +242,8 @@ def main() -> None:
                     help="more sets timed only, on their first --latency-queries items (no quality)")
     ap.add_argument("--latency-queries", type=int, default=40)
     ap.add_argument("--facet-queries", type=int, default=0, help="per set, for the count(*) comparison")
+    ap.add_argument("--capped", type=int, default=0,
+                    help="also run Milvus with its field searches capped at this many papers (milvus_first_stage)")
     ap.add_argument("--keep", action="store_true", help="keep the Lite directory (and its collection) from the last run")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--report-only", action="store_true",
@@ -255,17 +263,24 @@ def main() -> None:
                 figures["sizing"] = sizing(source)
                 sync_rows.append((corpus, figures))
             print(f"{corpus}: synced {figures}", file=sys.stderr)
-            local, milvus = searchers(root, conn, collection)
-            for s in (local, milvus):  # load everything once (jieba, translator, keys)
+            local, milvus, *capped = searchers(root, conn, collection, args.capped)
+            backends = [("local", local), ("milvus", milvus)] + [("capped", c) for c in capped]
+            for _, s in backends:  # load everything once (jieba, translator, keys)
                 run(s, [{"qid": "w", "query": q} for q in ("attention", "大语言模型", "Yann LeCun")])
             for name in sets + timed_only:
                 items = load_set(name)
                 if name in timed_only:
                     items = items[:args.latency_queries]
                 runs = {}
-                for label, searcher in (("local", local), ("milvus", milvus)):
+                for label, searcher in backends:
                     ranked, times, facets = run(searcher, items)
-                    latency_rows.append((corpus, name, label, percentile(times, 50), percentile(times, 95), len(times)))
+                    figures = (percentile(times, 50), percentile(times, 95), len(times))
+                    if label == "capped":  # its own row, beside the same run's local figures
+                        latency_rows.append((corpus, f"{name}, {CAPPED.format(args.capped)}", "local",
+                                             *latency_rows[-2][3:]))
+                        latency_rows.append((corpus, f"{name}, {CAPPED.format(args.capped)}", "milvus", *figures))
+                    else:
+                        latency_rows.append((corpus, name, label, *figures))
                     if name in sets:
                         path = OUT / f"{name}.{corpus}.{label}.jsonl"
                         write_run(path, ranked)
@@ -277,6 +292,11 @@ def main() -> None:
                 for metric in METRICS:
                     quality_rows.append((corpus, name, metric, runs["local"][0][metric], runs["milvus"][0][metric],
                                          same, len(items)))
+                if "capped" in runs:
+                    same = sum(runs["local"][2][q] == runs["capped"][2].get(q) for q in runs["local"][2])
+                    for metric in METRICS:
+                        quality_rows.append((corpus, f"{name}, {CAPPED.format(args.capped)}", metric,
+                                             runs["local"][0][metric], runs["capped"][0][metric], same, len(items)))
                 facet_rows.append((corpus, name, facet_agreement(runs["local"][1], runs["milvus"][1])))
                 if args.facet_queries:
                     method_rows.append((corpus, name, facet_methods(local, milvus, items[:args.facet_queries])))
