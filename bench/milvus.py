@@ -65,7 +65,7 @@ class LiteServer:
                                         stdout=self.log, stderr=self.log)
         from paperfind.milvus.client import MilvusConnection
 
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # a kept 88k collection takes Lite about a minute to open
         conn = MilvusConnection(self.uri)
         while not conn.healthy():
             if self.process.poll() is not None or time.monotonic() > deadline:
