@@ -69,6 +69,7 @@ class LiteServer:
         conn = MilvusConnection(self.uri)
         while not conn.healthy():
             if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()  # not left running on its directory (a later run would open it too)
                 raise SystemExit("milvus-lite server did not start")
             time.sleep(0.2)
         conn.close()
