@@ -270,7 +270,8 @@ class Paperfind:
                                            use_vectors=self.settings.semantic,
                                            embed_runtime=self.settings.embed_runtime,
                                            embed_threads=self.settings.embed_threads,
-                                           translator=translator)
+                                           translator=translator,
+                                           first_stage=self.settings.milvus_first_stage)
                 else:
                     live = LiveIndex(self.settings.index_dir, store=self.store,
                                      vector_dir=self.settings.vector_dir, settings=settings, translator=translator)

@@ -45,6 +45,11 @@ class Settings:
     milvus_uri: str = ""
     milvus_collection: str = ""  # "" = paperfind_<database file stem>
     milvus_token: str = field(default="", repr=False)  # user:password or an API key
+    # papers each Milvus field search returns at most; 0 = as many as the searcher asks for
+    # (2,000 a page), so the answers are the local index's. Fewer is faster (a Milvus Lite
+    # query's cost is mostly the hits it returns) and may change deep results and make the
+    # counts approximate (bench/RESULTS.md, Milvus per-query profile)
+    milvus_first_stage: int = 0
 
     # Where derived files live: decided here only, so every stage finds the same files.
     @property
@@ -192,6 +197,9 @@ ENV: tuple[EnvSetting, ...] = (
     EnvSetting("PAPERFIND_MILVUS_COLLECTION", "milvus_collection", _text,
                "the collection (default paperfind_<database file stem>)"),
     EnvSetting("PAPERFIND_MILVUS_TOKEN", "milvus_token", _text, "user:password or an API key"),
+    EnvSetting("PAPERFIND_MILVUS_FIRST_STAGE", "milvus_first_stage", _number,
+               "papers each Milvus search returns at most (default 0: as many as the searcher asks, "
+               "the local index's answers)"),
 )
 
 

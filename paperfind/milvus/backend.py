@@ -1,9 +1,11 @@
 """`MilvusBackend`: the search contract (paperfind.search.backend) answered by a Milvus collection.
 
 What lives where:
-- in Milvus, per paper: candidates (BM25 on the analysed text, one result group per work),
-  filters (escaped expressions), nearest papers by the stored e5 vector, the analysed fields the
-  re-ranker reads, the stored cards, the versions of a work, the papers of people;
+- in Milvus, per paper: candidates (BM25 on the analysed text, papers: their versions are
+  folded into works here), filters (escaped expressions; inverted indexes on the scalar
+  fields), nearest papers by the stored e5 vector, the analysed fields the re-ranker reads, the
+  stored cards, the keys of a work's versions, the papers of people (a search of their author-id
+  words);
 - in this process, per corpus: the vocabulary (document frequencies, spelling) and the people
   tables (`lookups`, the local index's, derived from the same store), and the key table that
   numbers papers as handles in key order (the contract's tie-break).
@@ -11,6 +13,9 @@ What lives where:
 Candidates are scored here with paperfind's own BM25F over their analysed fields
 (paperfind.milvus.scoring), so a paper both backends retrieve gets the same score; facets count
 over the candidate pool, exact whenever the pool holds every match (`Facets.exact` says which).
+A search costs a few engine calls (tests/milvus/test_search.py bounds them): one BM25 search
+per analysed column the words are in, keyed gets for rows not seen before (kept, `ROW_CACHE`),
+one search for the people's papers; only a filter-only query lists its matches by a scan.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+import time
 from collections import OrderedDict
 
 import numpy as np
@@ -26,7 +32,7 @@ from paperfind.embed.queries import QueryPrefetch
 from paperfind.index.names import PersonMatch
 from paperfind.milvus.client import MilvusConnection
 from paperfind.milvus.expr import all_of, at_least, at_most, literal, one_of
-from paperfind.milvus.schema import PROP_AVG_LENGTHS, PROP_DATA_VERSION, PROP_VECTORS
+from paperfind.milvus.schema import PROP_AVG_LENGTHS, PROP_DATA_VERSION, PROP_VECTORS, author_token
 from paperfind.milvus.scoring import BREAK, Analysed, FieldScorer
 from paperfind.search.backend import (BOUNDARY, OTHER_TERM, CandidateRequest, Candidates, Clause,
                                       CorpusStats, Facets, Filters, Restriction, TermSequences,
@@ -35,43 +41,45 @@ from paperfind.search.trend import WorkCounts
 
 POOL = 1000  # papers Milvus returns per field search (k or more when asked for more)
 MAX_LIMIT = 16_384  # Milvus's largest topk / query limit
-GROUP_SIZE = 4  # versions kept per work in a candidate search (group_by work)
+MAX_KEYS_IN_EXPR = 5_000  # people with more papers are filtered by `array_contains_any`
 MAX_COMBINATIONS = 64  # "at least m of n groups" written out as an OR of ANDs up to this size
 ROW_CACHE = 20_000
-SCALARS = ["key", "work", "year", "citations", "venue", "status", "area", "institutions"]
+SCALARS = ["key", "work", "year", "citations", "venue", "status", "area", "institutions", "versions"]
 ANALYSED = ["title", "abstract", "keywords", "authors", "venue_terms"]
 FACET_FIELDS = ("venue", "year", "institution", "status", "area")
 # contract field -> the collection's analysed column that text_match reads ("abstract" and
 # "keywords" are only in `text`, a superset: the words of title, abstract and keywords)
 MATCH_COLUMN = {"text": "text", "title": "title", "abstract": "text", "keywords": "text",
                 "authors": "authors", "venue": "venue_terms"}
+_EMPTY = np.zeros(0, dtype=np.int64)
 SEARCH_COLUMN = {"text": "text", "title": "title", "abstract": "text", "keywords": "text",
                  "authors": "authors", "venue": "venue_terms"}
-_EMPTY = np.zeros(0, dtype=np.int64)
-
-
 class Pool:
-    """A request's candidate pool: handles, their score and groups matched, and whether the pool
-    may have missed matches (a field search returned its full limit)."""
+    """A request's candidate pool: handles, their score and groups matched, whether the pool
+    may have missed matches (a field search returned its full limit), and the handles of the
+    request's people's papers among them."""
 
     def __init__(self, handles: np.ndarray, scores: np.ndarray, matched: np.ndarray,
-                 saturated: bool) -> None:
+                 saturated: bool, named: np.ndarray = _EMPTY) -> None:
         self.handles, self.scores, self.matched, self.saturated = handles, scores, matched, saturated
+        self.named = named
 
 
 class MilvusBackend:
     """`SearchBackend` over one Milvus collection (see the module docstring)."""
 
     def __init__(self, conn: MilvusConnection, collection: str, lookups, *,
-                 encoder=None, pool: int = POOL) -> None:
+                 encoder=None, pool: int = POOL, first_stage: int = 0) -> None:
         self.conn = conn
         self.collection = collection
         self.lookups = lookups  # vocabulary, spelling, people, labels: an IndexBackend
         self.pool = pool
+        self.first_stage = first_stage  # papers a field search returns at most (0: no cap)
         self._encoder = encoder  # a QueryEncoder (paperfind.embed.queries), or None: no vectors
         self._rows: OrderedDict[int, dict] = OrderedDict()
         self._analysed: OrderedDict[int, Analysed] = OrderedDict()
         self._pools: OrderedDict[tuple, Pool] = OrderedDict()
+        self._people_exprs: OrderedDict[tuple, str] = OrderedDict()
         self._lock = threading.Lock()
         self._prefetch = QueryPrefetch()
         self.refresh()
@@ -99,7 +107,9 @@ class MilvusBackend:
         out: list[dict] = []
         try:
             while True:
+                started = time.perf_counter()
                 page = iterator.next()
+                self.conn.log.add("query_iterator.next", time.perf_counter() - started)
                 if not page:
                     break
                 out.extend(page)
@@ -145,10 +155,25 @@ class MilvusBackend:
 
     def restriction_expr(self, restriction: Restriction) -> str:
         parts = [self.filter_expr(restriction.filters)]
-        parts += [one_of("author_ids", list(ids)) for ids in restriction.people]
+        parts += [self._people_expr(ids) for ids in restriction.people]
         parts += [self._clause_expr(c) for c in restriction.require]
         parts += [f"not ({self._clause_expr(c)})" for c in restriction.exclude if c.groups]
         return all_of(*parts)
+
+    def _people_expr(self, author_ids: tuple[int, ...]) -> str:
+        """Papers by one of these people, as their keys (found by one search of the author-id
+        words, remembered: a request writes its restriction several times)."""
+        key = tuple(sorted({int(a) for a in author_ids}))
+        with self._lock:
+            memo = self._people_exprs.get(key)
+        if memo is None:
+            keys = [self.keys[h] for h in np.unique(self.papers_of(list(key))[0])]
+            memo = one_of("key", keys) if len(keys) <= MAX_KEYS_IN_EXPR else one_of("author_ids", list(key))
+            with self._lock:
+                self._people_exprs[key] = memo
+                while len(self._people_exprs) > 64:
+                    self._people_exprs.popitem(last=False)
+        return memo
 
     def match_expr(self, request: CandidateRequest) -> tuple[str, bool]:
         """The expression of every paper `request` matches (restriction and at least
@@ -233,15 +258,25 @@ class MilvusBackend:
         hits: list[dict] = []
         saturated = False
         for column, words in terms.items():
+            # papers, not works: no group_by. Grouping made the engine fetch ~12 hits for each
+            # one returned (Milvus Lite over-fetches (limit x group_size x 3) to fill groups)
+            # and the versions of a work are folded here anyway (paperfind.search.pool)
             result = self.conn.call("search", self.collection, data=[" ".join(words)],
                                     anns_field=f"{column}_sparse", search_params={"metric_type": "BM25"},
-                                    filter=expr, limit=limit, output_fields=["key", "work"],
-                                    group_by_field="work", group_size=GROUP_SIZE)
+                                    filter=expr, limit=limit, output_fields=["key"])
             found = [h["entity"] for h in result[0]] if result else []
-            works = {e["work"] for e in found}
-            saturated = saturated or len(works) >= limit
+            saturated = saturated or len(found) >= limit
             hits.extend(found)
         return hits, saturated
+
+    def _first_stage_limit(self, request: CandidateRequest) -> int:
+        """Papers each field search returns: the backend's pool, or the request's k when more
+        (every match for k None), at most `first_stage` when set. With k honoured the exact
+        scores here pick the local index's top k (each of the five dev sets identical at 16.5k,
+        bench/RESULTS.md); 1,000 for k = 2,000 halved a query's time but changed 2 of 60 zh_dev
+        100-deep lists."""
+        limit = min(MAX_LIMIT, max(self.pool, request.k) if request.k else MAX_LIMIT)
+        return min(limit, self.first_stage) if self.first_stage > 0 else limit
 
     def _pool(self, request: CandidateRequest) -> Pool:
         key = (request.cache_key(), request.k)
@@ -260,7 +295,7 @@ class MilvusBackend:
         else:
             # the works Milvus ranks best by its BM25 (the repeated-field approximation of
             # paperfind's BM25F); the exact scores below decide among them
-            limit = min(MAX_LIMIT, max(self.pool, request.k) if request.k else MAX_LIMIT)
+            limit = self._first_stage_limit(request)
             # keys only: the analysed fields of candidates come from the row cache, or one
             # query for those not seen yet (sending them with every hit cost most of a query)
             hits, saturated = self._field_searches(request, expr, limit)
@@ -272,7 +307,7 @@ class MilvusBackend:
             if keep.sum() < request.relax_below and request.min_match > 1:
                 keep = scores > 0
             keep |= np.isin(handles, named)
-            pool = Pool(handles[keep], scores[keep], matched[keep], saturated)
+            pool = Pool(handles[keep], scores[keep], matched[keep], saturated, named)
         with self._lock:
             self._pools[key] = pool
             while len(self._pools) > 16:
@@ -290,8 +325,7 @@ class MilvusBackend:
         total = len(handles)
         if request.k is not None and request.k < len(handles):
             order = np.lexsort((handles, -scores))[:request.k]
-            named = self._people_handles(request.people, request.restriction)
-            chosen = np.union1d(handles[order], np.intersect1d(named, handles))
+            chosen = np.union1d(handles[order], np.intersect1d(pool.named, handles))
             pos = np.searchsorted(handles, chosen)
             handles, scores, matched = handles[pos], scores[pos], matched[pos]
         rows = self._fetch(handles)
@@ -399,11 +433,20 @@ class MilvusBackend:
                   ) -> tuple[np.ndarray, np.ndarray]:
         if not author_ids:
             return _EMPTY, _EMPTY
-        expr = all_of(one_of("author_ids", [int(a) for a in author_ids]),
-                      self.restriction_expr(restriction) if restriction is not None else "")
         wanted = {int(a) for a in author_ids}
+        restricted = self.restriction_expr(restriction) if restriction is not None else ""
+        # one search of the author-id words (an inverted index); the row-by-row filter only
+        # for more papers than one search returns
+        result = self.conn.call("search", self.collection,
+                                data=[" ".join(author_token(a) for a in sorted(wanted))],
+                                anns_field="author_tokens_sparse", search_params={"metric_type": "BM25"},
+                                filter=restricted, limit=MAX_LIMIT, output_fields=["key", "author_ids"])
+        rows = [h["entity"] for h in result[0]] if result else []
+        if len(rows) >= MAX_LIMIT:
+            rows = self._scan(all_of(one_of("author_ids", sorted(wanted)), restricted),
+                              ["key", "author_ids"])
         out_h, out_a = [], []
-        for row in self._scan(expr, ["key", "author_ids"]):
+        for row in rows:
             h = self._handle.get(row["key"])
             if h is None:
                 continue
@@ -423,29 +466,26 @@ class MilvusBackend:
 
     def work_versions(self, handles: list[int], restriction: Restriction) -> list[list[Version]]:
         rows = self._fetch(handles)
-        works = sorted({int(rows[int(h)]["work"]) for h in handles})
-        if not works:
+        # every row lists its work's keys: the versions are a keyed get (and mostly cached)
+        members = {int(h): [v for v in (self._handle.get(k) for k in rows[int(h)]["versions"])
+                            if v is not None] for h in handles}
+        wanted = sorted({v for group in members.values() for v in group})
+        if not wanted:
             return [[] for _ in handles]
-        members = self.conn.call("query", self.collection, filter=one_of("work", works),
-                                 output_fields=["key", "work", "stored"], limit=MAX_LIMIT)
+        docs = self._fetch(wanted, ["stored"])
         expr = self.restriction_expr(restriction)
         allowed = None
         if expr:
             allowed = {r["key"] for r in self.conn.call(
-                "query", self.collection, filter=all_of(one_of("work", works), expr),
-                output_fields=["key"], limit=MAX_LIMIT)}
-        by_work: dict[int, list[tuple[int, dict]]] = {}
-        for r in members:
-            h = self._handle.get(r["key"])
-            if h is not None:
-                by_work.setdefault(int(r["work"]), []).append((h, dict(r["stored"], key=r["key"])))
+                "query", self.collection, filter=all_of(one_of("key", [self.keys[v] for v in wanted]), expr),
+                output_fields=["key"], limit=len(wanted))}
         out = []
         for h in (int(x) for x in handles):
-            group = sorted(by_work.get(int(rows[h]["work"]), []))
-            own = [v for v in group if v[0] == h]
-            rest = [v for v in group if v[0] != h]
-            out.append([Version(vh, doc, allowed is None or self.keys[vh] in allowed)
-                        for vh, doc in own + rest])
+            group = sorted(members[h])
+            own = [v for v in group if v == h] or [h]
+            rest = [v for v in group if v != h]
+            out.append([Version(v, dict(docs[v]["stored"], key=self.keys[v]),
+                                allowed is None or self.keys[v] in allowed) for v in own + rest])
         return out
 
     def people(self, name: str) -> list[PersonMatch]:

@@ -9,13 +9,18 @@ within it instead of hanging a request.
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 CALL_TIMEOUT_S = 10.0  # one search, query or upsert batch
 HEALTH_TIMEOUT_S = 2.0
+# loading a collection builds its indexes in memory: 88k papers took Milvus Lite over 10 s after
+# a sync's flush (bench/milvus.py), a cluster loading millions of rows takes minutes
+LOAD_TIMEOUT_S = 600.0
 
 
 class MilvusUnavailable(RuntimeError):
@@ -39,6 +44,26 @@ def describe(uri: str) -> str:
     return tail if sep and "//" in head else uri
 
 
+class CallLog:
+    """Engine calls made through one connection: how many of each method, and their seconds
+    (wall, as the client waits for them). Read by bench/milvus.py's profile and by the tests
+    that keep the calls per search bounded."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.seconds: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def add(self, method: str, seconds: float) -> None:
+        with self._lock:
+            self.counts[method] += 1
+            self.seconds[method] += seconds
+
+    def snapshot(self) -> tuple[Counter, Counter]:
+        with self._lock:
+            return Counter(self.counts), Counter(self.seconds)
+
+
 class MilvusConnection:
     """A pymilvus client for one URI, made on first use, with our error types and timeouts."""
 
@@ -47,6 +72,7 @@ class MilvusConnection:
         self._token = token
         self._client: Any = None
         self.last_error = ""
+        self.log = CallLog()
 
     def client(self) -> Any:
         if self._client is None:
@@ -68,18 +94,24 @@ class MilvusConnection:
         """`client.method(*args, **kwargs)` with a timeout; failures as our two error types."""
         kwargs.setdefault("timeout", CALL_TIMEOUT_S)
         client = self.client()
+        started = time.perf_counter()
         try:
             return getattr(client, method)(*args, **kwargs)
         except Exception as exc:
             released = "load()" in str(exc) or "not loaded" in str(exc).lower()
             if not (released and args and method != "load_collection"):
                 raise self._error(exc) from None
+        finally:
+            self.log.add(method, time.perf_counter() - started)
         # a server that restarted holds the collection released (Milvus Lite does): load, retry
         self.load(args[0])
+        started = time.perf_counter()
         try:
             return getattr(client, method)(*args, **kwargs)
         except Exception as exc:
             raise self._error(exc) from None
+        finally:
+            self.log.add(method, time.perf_counter() - started)
 
     def retrying(self, fn: Callable[[], T], attempts: int = 3, pause_s: float = 1.0) -> T:
         """`fn()`, tried again after a pause when the server was unreachable (sync batches)."""
@@ -95,7 +127,7 @@ class MilvusConnection:
     def load(self, collection: str) -> None:
         """Load `collection` for search (a server keeps it loaded; a new Milvus Lite process
         starts with it released)."""
-        self.call("load_collection", collection)
+        self.call("load_collection", collection, timeout=LOAD_TIMEOUT_S)
 
     def healthy(self) -> bool:
         """Whether the server answers now (one cheap call, `HEALTH_TIMEOUT_S` at most)."""

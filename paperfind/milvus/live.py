@@ -23,13 +23,14 @@ RECHECK_S = 5.0
 class MilvusLive:
     def __init__(self, conn: MilvusConnection, collection: str, local: Any, *,
                  use_vectors: bool = True, embed_runtime: str = "onnx", embed_threads: int = 1,
-                 translator: Any = None) -> None:
+                 translator: Any = None, first_stage: int = 0) -> None:
         self.conn = conn
         self.collection = collection
         self.local = local  # a LiveIndex without vectors: vocabulary, spelling, people
         self.use_vectors = use_vectors
         self.embed_runtime, self.embed_threads = embed_runtime, embed_threads
         self.translator = translator
+        self.first_stage = first_stage
         self._backend: MilvusBackend | None = None
         self._checked = 0.0
         self._encoder: Any = None
@@ -71,7 +72,7 @@ class MilvusLive:
                 raise MilvusError(f"Milvus at {self.conn.uri} has no collection {self.collection!r}: "
                                   "run `paperfind sync --milvus URI` first")
             self._backend = MilvusBackend(self.conn, self.collection, lookups,
-                                          encoder=self._query_encoder())
+                                          encoder=self._query_encoder(), first_stage=self.first_stage)
             self._checked = time.monotonic()
             return self._backend
 

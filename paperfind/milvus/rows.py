@@ -16,7 +16,7 @@ import numpy as np
 from paperfind.model import IndexDoc
 from paperfind.text.analyze import Analyzer
 from paperfind.milvus.schema import (DIM, KEYWORD_BREAK, KEYWORD_REPEAT, MAX_ARRAY, MAX_VARCHAR,
-                                     SEQUENCE_END, TITLE_REPEAT)
+                                     SEQUENCE_END, TITLE_REPEAT, author_token)
 
 NO_VECTOR = [0.0] * DIM
 MAX_STORED_CHARS = 20_000  # an abstract longer than this is cut in the stored card (none so far)
@@ -45,8 +45,9 @@ def work_number(doc: IndexDoc) -> int:
 
 
 def paper_row(doc: IndexDoc, an: Analyzer, vector: np.ndarray | None,
-              author_slugs: dict[int, str]) -> dict:
-    """The collection row of `doc` (`vector`: its stored e5 vector, or None), with its hash."""
+              author_slugs: dict[int, str], versions: list[str] | None = None) -> dict:
+    """The collection row of `doc` (`vector`: its stored e5 vector, or None; `versions`: the
+    keys of its work's papers, in key order), with its hash."""
     title = an.terms(doc.title)
     abstract = an.terms(doc.abstract)
     keyword_terms = [an.terms(k) for k in doc.keywords]
@@ -75,10 +76,12 @@ def paper_row(doc: IndexDoc, an: Analyzer, vector: np.ndarray | None,
         "institutions": list(dict.fromkeys(doc.institutions))[:MAX_ARRAY],
         "author_ids": [int(a) for a in doc.author_ids][:MAX_ARRAY],
         "citations": int(doc.citations) if doc.citations is not None and doc.citations >= 0 else -1,
+        "versions": sorted(versions or [doc.key])[:MAX_ARRAY],
         "text": _cut(" ".join(text.split())),
         "title": _cut(_joined(title, title_plus)),
         "authors": _cut(" ".join(authors)),
         "venue_terms": _cut(" ".join(venue)),
+        "author_tokens": _cut(" ".join(dict.fromkeys(author_token(a) for a in doc.author_ids))),
         "abstract": _cut(_joined(abstract, abstract_plus)),
         "keywords": _cut(_joined([keywords] if keywords else [], keyword_plus)),
         "stored": stored,

@@ -12,9 +12,10 @@ characters, so the tokenizer drops them.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
-SCHEMA_VERSION = "1"  # a different one in a collection's properties: `sync` rebuilds it
+SCHEMA_VERSION = "2"  # a different one in a collection's properties: `sync` rebuilds it
 DIM = 384  # multilingual-e5-small, the vectors beside the database
 # analysed text fields with a BM25 function each: field -> (k1, b), as paperfind.index.lexical.
 # `text` is the first stage's field (title x3, keywords x2, abstract: paperfind's BM25F weights
@@ -24,7 +25,16 @@ BM25_FIELDS: dict[str, tuple[float, float]] = {
     "title": (1.2, 0.3),
     "authors": (1.2, 0.1),
     "venue_terms": (1.2, 0.0),
+    # a paper's author ids as words (`a123`): "papers of these people" is then a look-up in a
+    # sparse inverted index, one engine search, where `array_contains_any(author_ids, ...)`
+    # is evaluated row by row by an engine without an index on arrays (Milvus Lite: 2 s at
+    # 16.5k papers; bench/RESULTS.md, Milvus per-query profile). Its scores mean nothing.
+    "author_tokens": (1.2, 0.0),
 }
+AUTHOR_TOKEN = "a"  # prefix of an author id's word in `author_tokens`
+# scalar fields with an inverted index: filters (venue, year, status, area) and the versions
+# of a work are then index look-ups, not a test of every row
+SCALAR_INDEXES = ("work", "year", "venue", "status", "area")
 TITLE_REPEAT, KEYWORD_REPEAT = 3, 2
 SEQUENCE_FIELDS = ("title", "abstract", "keywords")  # analysed, stored for the re-ranker
 SEQUENCE_END = " | "  # terms after it are scored, not part of the sequence
@@ -79,6 +89,10 @@ def build_schema(client, analyzer: dict):
                      max_capacity=MAX_ARRAY, max_length=512)
     schema.add_field("author_ids", DataType.ARRAY, element_type=DataType.INT64, max_capacity=MAX_ARRAY)
     schema.add_field("citations", DataType.INT64)  # -1: unknown
+    # the keys of every paper of this paper's work (its own included): a result's versions are
+    # then fetched by key, one keyed get, instead of a filtered query over `work`
+    schema.add_field("versions", DataType.ARRAY, element_type=DataType.VARCHAR,
+                     max_capacity=MAX_ARRAY, max_length=512)
     for name in BM25_FIELDS:
         schema.add_field(name, DataType.VARCHAR, max_length=MAX_VARCHAR, enable_analyzer=True,
                          analyzer_params=analyzer)
@@ -99,6 +113,8 @@ def build_index_params(client):
     for name, (k1, b) in BM25_FIELDS.items():
         params.add_index(f"{name}_sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25",
                          params={"bm25_k1": k1, "bm25_b": b})
+    for name in SCALAR_INDEXES:
+        params.add_index(name, index_type="INVERTED")
     # exact inner product (unit vectors: cosine); a cluster takes HNSW here (docs/scale-out.md)
     params.add_index("dense", index_type="FLAT", metric_type="IP")
     return params
@@ -110,17 +126,33 @@ def create_collection(client, name: str) -> str:
     last: Exception | None = None
     for analyzer in ANALYZERS:
         try:
-            client.create_collection(name, schema=build_schema(client, analyzer),
-                                     index_params=build_index_params(client))
+            _create(client, name, analyzer)
         except Exception as exc:  # pymilvus raises MilvusException for an unknown tokenizer
-            if "tokenizer" not in str(exc):
+            if client.has_collection(name):  # what a refused attempt left behind
+                client.drop_collection(name)
+            if "tokenizer" in str(exc):
+                last = exc
+                continue
+            if "already exists" not in str(exc):
                 raise
-            last = exc
-            continue
+            # Milvus Lite once kept an index of a collection of this name dropped just before
+            # (its sync rebuilt it for a new schema): a second attempt after the drop
+            time.sleep(1.0)
+            _create(client, name, analyzer)
         client.alter_collection_properties(name, properties={
             PROP_SCHEMA: SCHEMA_VERSION, PROP_ANALYZER: analyzer["tokenizer"]})
         return analyzer["tokenizer"]
     raise RuntimeError(f"the Milvus server accepts none of the tokenizers paperfind can use: {last}")
+
+
+def _create(client, name: str, analyzer: dict) -> None:
+    client.create_collection(name, schema=build_schema(client, analyzer),
+                             index_params=build_index_params(client))
+
+
+def author_token(author_id: int) -> str:
+    """The word of one author id in `author_tokens`."""
+    return f"{AUTHOR_TOKEN}{int(author_id)}"
 
 
 def sequence(value: str) -> list[str]:

@@ -29,6 +29,7 @@ class Analysed:
     counts: dict[str, Counter]
     lengths: dict[str, int]
     sequences: dict[str, list[str]]  # title, abstract, keywords in order (keywords with BREAK)
+    text_terms: frozenset = frozenset()  # the terms of title, abstract and keywords (the `text` field)
 
     @classmethod
     def of_row(cls, row: dict) -> "Analysed":
@@ -46,7 +47,8 @@ class Analysed:
             terms = (row.get(column) or "").split()
             lengths[name] = len(terms)
             counts[name] = Counter(terms)
-        return cls(counts, lengths, sequences)
+        return cls(counts, lengths, sequences,
+                   frozenset(counts["title"]) | frozenset(counts["abstract"]) | frozenset(counts["keywords"]))
 
 
 class FieldScorer:
@@ -107,8 +109,14 @@ class FieldScorer:
             for field, term, boost in group:
                 if boost <= 0:
                     continue
-                for j, doc in enumerate(docs):
-                    w = self.weight(doc, field, term)
+                # only the papers having the term (most have few of a query's alternatives);
+                # each paper still adds its weights in group and alternative order
+                if field == "text":
+                    having = [j for j, doc in enumerate(docs) if term in doc.text_terms]
+                else:
+                    having = [j for j, doc in enumerate(docs) if term in doc.counts[field]]
+                for j in having:
+                    w = self.weight(docs[j], field, term)
                     if w:
                         scores[j] += w if boost == 1.0 else w * np.float32(boost)
                         hit[j] = True

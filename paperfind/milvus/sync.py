@@ -21,7 +21,7 @@ from paperfind.index.docs import IndexSource
 from paperfind.text.analyze import Analyzer
 from paperfind.milvus.client import MilvusConnection
 from paperfind.milvus.expr import one_of
-from paperfind.milvus.rows import paper_row
+from paperfind.milvus.rows import paper_row, work_number
 from paperfind.milvus.schema import (PROP_AVG_LENGTHS, PROP_DATA_VERSION, PROP_SCHEMA, PROP_VECTORS,
                                      SCHEMA_VERSION, create_collection)
 from paperfind.milvus.scoring import LENGTH_FIELDS, Analysed
@@ -126,6 +126,11 @@ def sync_store(store: IndexSource, conn: MilvusConnection, name: str, vector_dir
     existing = {} if report.rebuilt else _existing_hashes(conn, name, 4 * batch_rows)
     report.timings["read hashes"] = time.perf_counter() - t
     slugs = {a.id: a.slug for a in store.iter_author_entries()}
+    t = time.perf_counter()
+    members: dict[int, list[str]] = {}  # every row holds the keys of its work's papers
+    for doc in (docs if isinstance(docs, list) else store.iter_index_docs()):
+        members.setdefault(work_number(doc), []).append(doc.key)
+    report.timings["read works"] = time.perf_counter() - t
     an = Analyzer()
     seen: set[str] = set()
     pending: list[dict] = []
@@ -146,7 +151,7 @@ def sync_store(store: IndexSource, conn: MilvusConnection, name: str, vector_dir
     for doc in docs:
         seen.add(doc.key)
         vector = vectors.vector(doc.key) if vectors is not None else None
-        row = paper_row(doc, an, vector, slugs)
+        row = paper_row(doc, an, vector, slugs, members.get(work_number(doc)))
         for f, n in Analysed.of_row(row).lengths.items():
             length_sums[f] += n
         if existing.get(doc.key) == row["row_hash"]:

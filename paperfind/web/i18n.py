@@ -272,7 +272,7 @@ class Translator:
 
     def client_strings(self) -> dict[str, Any]:
         """What the search-as-you-type script needs to draw cards like the server does."""
-        keys = ("results_count", "results_took", "no_results", "did_you_mean", "et_al",
-                "abstract_missing", "searching", "papers_count", "also_in")
+        keys = ("results_count", "counts_approximate", "results_took", "no_results", "did_you_mean",
+                "et_al", "abstract_missing", "searching", "papers_count", "also_in")
         return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang],
                 "strings": {k: self.strings[k] for k in keys}}

@@ -138,3 +138,34 @@ def test_sync_to_a_milvus_that_is_down_is_one_line(tmp_path, slice_db):
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 1
     assert "unreachable" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_each_row_lists_its_works_versions_and_its_authors_as_words(slice_db, milvus_server):
+    """What a search reads by key instead of by a filtered query: the keys of a work's versions
+    (a version added or removed rewrites its siblings' rows: their hashes change) and the
+    author ids as `author_tokens` words."""
+    from dataclasses import replace
+
+    from paperfind.index.docs import DocsSource
+    from paperfind.milvus.schema import author_token
+
+    store = Store(slice_db)
+    docs = list(store.iter_index_docs())[:6]
+    authors = list(store.iter_author_entries())
+    a, b = docs[0], replace(docs[1], work_id=docs[0].work_id)  # b: another version of a's work
+    conn = MilvusConnection(milvus_server.uri)
+
+    def rows(version: int, papers) -> dict[str, dict]:
+        report = sync_store(DocsSource(papers, authors, version=version), conn, "paperfind_versions")
+        got = conn.call("query", "paperfind_versions", filter="", limit=100,
+                        output_fields=["versions", "author_ids", "author_tokens"])
+        return report, {r["key"]: r for r in got}
+
+    _, first = rows(1, [a, b, *docs[2:]])
+    assert first[a.key]["versions"] == first[b.key]["versions"] == sorted([a.key, b.key])
+    assert first[docs[2].key]["versions"] == [docs[2].key]
+    for row in first.values():
+        assert row["author_tokens"].split() == list(dict.fromkeys(author_token(x) for x in row["author_ids"]))
+    report, second = rows(2, [a, *docs[2:]])  # b is gone: a is a work of one again
+    assert second[a.key]["versions"] == [a.key] and b.key not in second
+    assert (report.upserted, report.deleted) == (1, 1)

@@ -115,9 +115,17 @@
     function render(data, qs) {
       results.replaceChildren();
       const head = el("div", { class: "results-head" });
-      head.appendChild(el("span", { class: "results-count", id: "results-count" },
-        format(cfg.strings.results_count, { total: number(data.total) }) + " · " +
-        format(cfg.strings.results_took, { ms: data.took_ms })));
+      // an engine that counted over its top candidates says so, as the server's page does
+      const approximate = data.counts === "approximate";
+      const count = el("span", { class: "results-count", id: "results-count" },
+        format(cfg.strings.results_count, { total: (approximate ? "≈ " : "") + number(data.total) }));
+      if (approximate) {
+        count.appendChild(document.createTextNode(" "));
+        count.appendChild(el("span", { class: "muted", title: cfg.strings.counts_approximate },
+          "(" + cfg.strings.counts_approximate + ")"));
+      }
+      count.appendChild(document.createTextNode(" · " + format(cfg.strings.results_took, { ms: data.took_ms })));
+      head.appendChild(count);
       const tools = el("span", { class: "results-tools" });
       tools.appendChild(el("a", { class: "export", href: "/api/search/export?" + qs + "&format=bibtex" }, "BibTeX"));
       tools.appendChild(el("a", { class: "export", href: "/api/search/export?" + qs + "&format=csv" }, "CSV"));
