@@ -72,9 +72,12 @@ class Paperfind:
         semantic search works at once; `update_vectors` later embeds only what changed.
         """
         db = self.settings.db_path
-        if db.exists() and Store(db).paper_count() > 0:
-            self.refresh_index(progress=progress)
-            return False
+        if db.exists():
+            with Store(db) as existing:
+                papers = existing.paper_count()
+            if papers > 0:
+                self.refresh_index(progress=progress)
+                return False
         corpus = self.settings.corpus_path
         if not corpus.exists():
             raise FileNotFoundError(f"no database at {db} and no bundled corpus at {corpus}")
@@ -87,7 +90,10 @@ class Paperfind:
 
             ahead = TextsAhead(corpus)  # the index's text analysis, on the other core
         try:
-            report = self.ingest([corpus], progress=progress, vectors=False, texts_ahead=ahead)
+            report = self._build_database(corpus, progress)
+            indexed = time.perf_counter()
+            self.refresh_index(progress=progress, texts_ahead=ahead)
+            report.timings["index"] = time.perf_counter() - indexed
         finally:
             if ahead is not None:
                 ahead.close()
@@ -104,6 +110,32 @@ class Paperfind:
               + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.timings.items())
               + ")", file=sys.stderr, flush=True)
         return True
+
+    def _build_database(self, corpus: Path, progress: bool | None) -> IngestReport:
+        """Ingest `corpus` (and resolve its people) into a new file beside the database, then
+        put it in place: until then there is no database, so a kill or a failure leaves none
+        half-built, and the next start builds again."""
+        db = self.settings.db_path
+        building = db.with_name(db.name + ".building")
+        for stale in (building, Path(f"{building}-journal"), Path(f"{building}-wal"),
+                      Path(f"{building}-shm")):
+            stale.unlink(missing_ok=True)  # a build that was killed
+        old = getattr(self._local, "store", None)
+        if old is not None:  # a database without papers, replaced below
+            old.close()
+            self._local.store = None
+        store = Store(building, building=True)
+        try:
+            report = ingest_paths(store, [corpus], progress=progress, jobs=self.settings.ingest_jobs)
+            started = time.perf_counter()
+            store.finish_building(db)
+            report.timings["store writes"] = (report.timings.get("store writes", 0.0)
+                                              + time.perf_counter() - started)
+        except BaseException:
+            store.close()
+            building.unlink(missing_ok=True)
+            raise
+        return report
 
     def stats(self) -> dict[str, Any]:
         """The database's counts, recomputed only when the data or the people changed.
