@@ -16,6 +16,7 @@ writes the other files; the index is again the same.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import multiprocessing
 import sys
@@ -155,7 +156,7 @@ def export_texts(path: Path | str) -> list[tuple[str, str, list[str]]]:
     with opener(path, "rb") as fh:
         blob = fh.read()
     texts = []
-    for line in blob.split(b"\n"):
+    for line in io.BytesIO(blob):  # one line at a time: no second copy of the file's bytes
         if not line.strip():
             continue
         try:
