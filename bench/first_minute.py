@@ -52,8 +52,11 @@ def _pump(stream, tag: str, lines: queue.Queue) -> None:
         lines.put((time.perf_counter(), tag, line.rstrip("\n")))
 
 
-def first_start(ref: str, where: Path, graph_wait: float) -> dict:
-    """Clone `ref` into `where`, run its scripts/serve, and time it until the first answer."""
+def first_start(ref: str, where: Path, graph_wait: float, cold: bool = False) -> dict:
+    """Clone `ref` into `where`, run its scripts/serve, and time it until the first answer.
+
+    `cold`: with empty caches, as on a new machine: pip's and uv's (XDG_CACHE_HOME) and the
+    temporary folder (jieba keeps its dictionary's cache there)."""
     t = time.perf_counter()
     subprocess.run(["git", "clone", "-q", "--branch", ref, str(REPO), str(where)], check=True)
     out: dict = {"clone": time.perf_counter() - t, "parts": {}, "commit": subprocess.run(
@@ -62,6 +65,11 @@ def first_start(ref: str, where: Path, graph_wait: float) -> dict:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERFIND_", "VIRTUAL_ENV"))}
     env.update(PAPERFIND_PORT=str(port), PYTHONUNBUFFERED="1")
+    if cold:
+        caches = where.with_name(where.name + "-caches")
+        for name in ("cache", "tmp"):
+            (caches / name).mkdir(parents=True, exist_ok=True)
+        env.update(XDG_CACHE_HOME=str(caches / "cache"), TMPDIR=str(caches / "tmp"))
     cpu_before = _children_cpu()
     started = time.perf_counter()
     proc = subprocess.Popen(["bash", "scripts/serve"], cwd=where, env=env, text=True,
@@ -134,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ref", default=None, help="the branch to measure (default: the current one)")
     ap.add_argument("--graph-wait", type=float, default=180.0,
                     help="seconds to wait after the first answer for the vectors' graph (0: none)")
+    ap.add_argument("--cold", action="store_true",
+                    help="empty installer caches and temporary folder for each clone, as on a new machine")
     args = ap.parse_args(argv)
     ref = args.ref or subprocess.run(["git", "-C", str(REPO), "branch", "--show-current"],
                                      capture_output=True, text=True, check=True).stdout.strip()
@@ -141,18 +151,20 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     try:
         for name in (args.baseline_ref, ref):
-            results[name] = first_start(name, tmp / name, args.graph_wait)
+            results[name] = first_start(name, tmp / name, args.graph_wait, args.cold)
             print(name, results[name], flush=True)
             shutil.rmtree(tmp / name, ignore_errors=True)
+            shutil.rmtree(tmp / f"{name}-caches", ignore_errors=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(render(results, args.baseline_ref))
+    table = render(results, args.baseline_ref, args.cold)
+    print(table)
     append_results("Start-up: fresh clone to the first answered query (bench/first_minute.py, issue 13)",
-                   render(results, args.baseline_ref))
+                   table)
     return 0
 
 
-def render(results: dict[str, dict], baseline: str) -> str:
+def render(results: dict[str, dict], baseline: str, cold: bool = False) -> str:
     names = list(results)
     parts: list[str] = []
     for r in results.values():
@@ -166,7 +178,8 @@ def render(results: dict[str, dict], baseline: str) -> str:
             ("vectors' update and HNSW graph, after the first answer (not counted)", "vectors")]
     papers = next((r["papers"] for r in results.values() if "papers" in r), None)
     lines = [f"One fresh clone each, `scripts/serve` until the search page answers "
-             f"({time.strftime('%Y-%m-%d %H:%M')}, `python -m bench.first_minute`, under the heavy "
+             f"({time.strftime('%Y-%m-%d %H:%M')}, `python -m bench.first_minute"
+             f"{' --cold' if cold else ''}`, under the heavy "
              f"lock; the machine is shared). Seconds; ms per paper of the {papers} bundled papers "
              "in brackets, to carry to a larger corpus.", "",
              "| step | " + " | ".join(f"{n} {r['commit']}{' (baseline)' if n == baseline else ''}"

@@ -6,6 +6,7 @@ two `Paperfind` objects with different settings can live in one process.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import shutil
 import sys
@@ -72,9 +73,12 @@ class Paperfind:
         semantic search works at once; `update_vectors` later embeds only what changed.
         """
         db = self.settings.db_path
-        if db.exists() and Store(db).paper_count() > 0:
-            self.refresh_index(progress=progress)
-            return False
+        if db.exists():
+            with Store(db) as existing:
+                papers = existing.paper_count()
+            if papers > 0:
+                self.refresh_index(progress=progress)
+                return False
         corpus = self.settings.corpus_path
         if not corpus.exists():
             raise FileNotFoundError(f"no database at {db} and no bundled corpus at {corpus}")
@@ -87,7 +91,7 @@ class Paperfind:
 
             ahead = TextsAhead(corpus)  # the index's text analysis, on the other core
         try:
-            report = self.ingest([corpus], progress=progress, vectors=False, texts_ahead=ahead)
+            report = self._build_database(corpus, progress, ahead)
         finally:
             if ahead is not None:
                 ahead.close()
@@ -104,6 +108,68 @@ class Paperfind:
               + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.timings.items())
               + ")", file=sys.stderr, flush=True)
         return True
+
+    def _build_database(self, corpus: Path, progress: bool | None, ahead: Any) -> IngestReport:
+        """Ingest `corpus` (and resolve its people) into a new file beside the database, put it
+        in place, and index it: until the file is in place there is no database, so a kill or a
+        failure leaves none half-built, and the next start builds again.
+
+        With `ahead` (a `TextsAhead` of the corpus), its worker writes the index's text files
+        while this process resolves people, then writes the others."""
+        from paperfind.index.builder import build_people_files, build_text_files, index_docs
+        from paperfind.index.doctable import save_params
+        from paperfind.index.manager import generations
+        from paperfind.ingest.readahead import gc_paused
+
+        db = self.settings.db_path
+        building = db.with_name(db.name + ".building")
+        for stale in (building, Path(f"{building}-journal"), Path(f"{building}-wal"),
+                      Path(f"{building}-shm")):
+            stale.unlink(missing_ok=True)  # a build that was killed
+        old = getattr(self._local, "store", None)
+        if old is not None:  # a database without papers, replaced below
+            old.close()
+            self._local.store = None
+        store = Store(building, building=True)
+        with contextlib.ExitStack() as index_build:
+            target: Path | None = None
+
+            def written() -> None:  # the corpus is in the store; its people are not yet
+                nonlocal target
+                if ahead is None:
+                    return
+                store.conn.execute("PRAGMA journal_mode=WAL")  # the worker reads meanwhile
+                target = index_build.enter_context(generations(self.settings.index_dir).write())
+                ahead.build_text_files(building, target)
+
+            try:
+                report = ingest_paths(store, [corpus], progress=progress,
+                                      jobs=self.settings.ingest_jobs, on_written=written)
+                started = time.perf_counter()
+                if ahead is not None:
+                    ahead.store_read()  # its connection is closed before the file moves
+                store.finish_building(db)
+                report.timings["store writes"] = (report.timings.get("store writes", 0.0)
+                                                  + time.perf_counter() - started)
+            except BaseException:
+                store.close()
+                building.unlink(missing_ok=True)
+                raise
+            started = time.perf_counter()
+            if target is None:
+                self.refresh_index(progress=progress)
+            else:
+                with gc_paused():  # as `build_index`
+                    source = self.store()
+                    docs = index_docs(source)
+                    params = build_people_files(source, docs, target)
+                    n_terms = ahead.text_files()
+                    if n_terms is None:  # the worker failed: its files are written here
+                        n_terms = build_text_files(docs, target)
+                    params["n_terms"] = n_terms
+                    save_params(target, params)
+        report.timings["index"] = time.perf_counter() - started  # with the index made current
+        return report
 
     def stats(self) -> dict[str, Any]:
         """The database's counts, recomputed only when the data or the people changed.

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 from paperfind.core import Paperfind
 from paperfind.search.response import SearchRequest
 from paperfind.settings import Settings
 from paperfind.store.export import iter_export, write_export
 from tests.realdata import load_paperlist, write_slice
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def test_first_start_uses_the_bundled_corpus_and_its_vectors(tmp_path):
@@ -63,3 +71,70 @@ def test_stats_follow_every_ingest_and_stay_the_stores_counts(tmp_path):
     second = write_slice(tmp_path / "src", "uai", 2019, load_paperlist("uai", 2019)[:7])
     app.ingest([second], progress=False, build_index=False, vectors=False)
     assert app.stats() == app.store().stats() and app.stats()["papers"] == 17
+
+
+def _export_of(tmp_path, venue: str, year: int, count: int):
+    source = write_slice(tmp_path / "src", venue, year, load_paperlist(venue, year)[:count])
+    maker = Paperfind(Settings(db_path=tmp_path / "maker" / "p.db", semantic=False))
+    maker.ingest([source], progress=False)
+    export = tmp_path / "export.jsonl"
+    write_export(iter_export(maker.store().conn), export)
+    return export
+
+
+def test_a_first_start_killed_while_building_leaves_no_database_and_the_next_builds_it(tmp_path):
+    """The first start writes a file no one opens and renames it into place when complete: a
+    kill halfway leaves no database (not one with half the corpus, or none of its people),
+    and the next start builds the whole one."""
+    export = _export_of(tmp_path, "colt", 2019, 20)
+    corpus = tmp_path / "bundle" / "corpus.jsonl"
+    corpus.parent.mkdir()
+    os.mkfifo(corpus)  # the build blocks reading it, halfway, wherever the test wants
+    db = tmp_path / "fresh" / "paperfind.db"
+    code = ("import sys; from pathlib import Path; from paperfind.core import Paperfind; "
+            "from paperfind.settings import Settings; Paperfind(Settings(db_path=Path(sys.argv[1]), "
+            "corpus_path=Path(sys.argv[2]), ingest_jobs=1, semantic=False)).ensure_database(progress=False)")
+    child = subprocess.Popen([sys.executable, "-c", code, str(db), str(corpus)], cwd=REPO,
+                             stderr=subprocess.DEVNULL)
+    try:
+        blob = export.read_bytes()
+        with open(corpus, "wb") as fifo:  # first read: the file's checksum
+            fifo.write(blob)
+        fifo = open(corpus, "wb")  # second: its records, of which half come
+        fifo.write(blob[:len(blob) // 2])
+        fifo.flush()
+        building = db.with_name(db.name + ".building")
+        assert building.exists() and child.poll() is None
+        child.kill()
+        child.wait()
+        with contextlib.suppress(BrokenPipeError):
+            fifo.close()
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == -signal.SIGKILL
+    assert not db.exists()
+
+    corpus.unlink()
+    shutil.copyfile(export, corpus)
+    app = Paperfind(Settings(db_path=db, corpus_path=corpus, ingest_jobs=1, semantic=False))
+    assert app.ensure_database(progress=False) is True
+    assert app.store().paper_count() == 20
+    assert app.store().meta("people_version") == str(app.store().data_version())
+    assert app.store().conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert not building.exists()
+    assert app.searcher().search(SearchRequest(q="bandits", limit=5)).total > 0
+
+
+def test_a_first_start_replaces_a_database_without_papers(tmp_path):
+    """A database left without papers (a killed build of an older paperfind kept its tables)
+    is built anew; its -wal is removed with it, so it cannot be read into the new file."""
+    export = _export_of(tmp_path, "uai", 2019, 12)
+    db = tmp_path / "fresh" / "paperfind.db"
+    app = Paperfind(Settings(db_path=db, corpus_path=export, ingest_jobs=1, semantic=False))
+    app.store().conn.execute("SELECT 1")  # the schema, no papers, and a connection on it
+    assert db.exists() and app.store().paper_count() == 0
+    assert app.ensure_database(progress=False) is True
+    assert app.store().paper_count() == 12
+    assert Paperfind(Settings(db_path=db, semantic=False)).store().paper_count() == 12

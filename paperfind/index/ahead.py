@@ -7,11 +7,16 @@ so a worker reads them from the same file and analyses them meanwhile. The build
 paper's terms from here only when the paper's texts in the store are exactly the ones
 analysed (`paperfind.index.analysis.text_digest`), and analyses any other paper itself: the
 index is the same as without this, only sooner.
+
+Once the store holds the corpus, the worker can also write the index's text files itself
+(`build_text_files`: they need no resolved people) while this process resolves people and
+writes the other files; the index is again the same.
 """
 
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import multiprocessing
 import sys
@@ -19,6 +24,7 @@ import time
 from pathlib import Path
 
 from paperfind.index.analysis import TextTerms, analyze_texts
+from paperfind.index.builder import build_text_files, index_docs
 from paperfind.ingest.readahead import gc_paused
 
 # fork: the worker starts at once with the modules already imported (as ingest's readers do)
@@ -30,31 +36,76 @@ class TextsAhead:
 
     def __init__(self, path: Path) -> None:
         context = multiprocessing.get_context(_START_METHOD)
-        self._conn, child_end = context.Pipe(duplex=False)
+        self._conn, child_end = context.Pipe(duplex=True)
         self._process: multiprocessing.process.BaseProcess | None = context.Process(
             target=_work, args=(str(path), child_end), name="paperfind-texts-ahead", daemon=True)
         self._process.start()
         child_end.close()
-        self.waited = 0.0  # seconds `result` waited for the worker
+        self.waited = 0.0  # seconds `result`, `store_read` and `text_files` waited for the worker
+        self._failed = False
 
     def result(self) -> TextTerms | None:
         """The analysis, waiting for it if needed; None if the worker failed (the builder then
         analyses every paper itself)."""
         if self._process is None:
             return None
-        started = time.perf_counter()
         try:
-            outcome, value = self._conn.recv()
-        except (EOFError, OSError) as exc:  # the worker died without a word
-            outcome, value = "error", f"the worker ended ({exc or 'no result'})"
+            self._conn.send(("terms",))
+            outcome, value = self._receive()
         finally:
-            self.waited = time.perf_counter() - started
             self.close()
-        if outcome != "ok":  # an optimisation only: say why, build without it
-            print(f"paperfind: texts not analysed ahead ({value}); the index builds without them",
-                  file=sys.stderr)
+        if outcome != "ok":
+            self._say(value)
             return None
         return value
+
+    def build_text_files(self, db: Path, target: Path) -> None:
+        """Have the worker write the text files of the index (`builder.build_text_files`) of the
+        store `db` into the index directory `target`, once its analysis is done. The store must
+        be in WAL mode: the worker reads it while this process resolves people."""
+        if self._process is not None:
+            self._conn.send(("files", str(db), str(target)))
+
+    def store_read(self) -> None:
+        """Wait until the worker has read the store and closed it (it no longer holds the file)."""
+        if self._process is None or self._failed:
+            return
+        outcome, value = self._receive()
+        if outcome != "read":
+            self._fail(value)
+
+    def text_files(self) -> int | None:
+        """The vocabulary size of the text files the worker wrote, once they are written; None
+        if it failed (the caller then writes them itself, over whatever it left)."""
+        if self._process is None or self._failed:
+            return None
+        try:
+            outcome, value = self._receive()
+        finally:
+            self.close()
+        if outcome != "ok":
+            self._fail(value)
+            return None
+        return value
+
+    def _receive(self) -> tuple[str, object]:
+        started = time.perf_counter()
+        try:
+            return self._conn.recv()
+        except (EOFError, OSError) as exc:  # the worker died without a word
+            return "error", f"the worker ended ({exc or 'no result'})"
+        finally:
+            self.waited += time.perf_counter() - started
+
+    def _fail(self, why: object) -> None:
+        self._failed = True
+        self.close()
+        self._say(why)
+
+    @staticmethod
+    def _say(why: object) -> None:  # an optimisation only: say why, build without it
+        print(f"paperfind: texts not analysed ahead ({why}); the index builds without them",
+              file=sys.stderr)
 
     def close(self) -> None:
         """Stop the worker if it is still at work (the build no longer wants it)."""
@@ -68,10 +119,30 @@ class TextsAhead:
 
 def _work(path: str, conn) -> None:
     try:
-        result = ("ok", analyze_export_texts(path))
+        terms: TextTerms | None = analyze_export_texts(path)
+        failure = ""
     except Exception as exc:
-        result = ("error", f"{type(exc).__name__}: {exc}")
-    conn.send(result)
+        terms, failure = None, f"{type(exc).__name__}: {exc}"
+    try:
+        request = conn.recv()
+    except EOFError:  # the build wants nothing more
+        return
+    if request[0] == "terms":
+        conn.send(("ok", terms) if terms is not None else ("error", failure))
+    elif request[0] == "files":
+        from paperfind.store import Store
+
+        _, db, target = request
+        read = False
+        try:
+            with Store(db, readonly=True) as store:
+                docs = index_docs(store)
+            read = True
+            conn.send(("read", None))
+            with gc_paused():  # as `build_index`
+                conn.send(("ok", build_text_files(docs, Path(target), terms)))
+        except Exception as exc:
+            conn.send(("error" if read else "unread", f"{type(exc).__name__}: {exc}"))
     conn.close()
 
 
@@ -85,7 +156,7 @@ def export_texts(path: Path | str) -> list[tuple[str, str, list[str]]]:
     with opener(path, "rb") as fh:
         blob = fh.read()
     texts = []
-    for line in blob.split(b"\n"):
+    for line in io.BytesIO(blob):  # one line at a time: no second copy of the file's bytes
         if not line.strip():
             continue
         try:

@@ -21,6 +21,7 @@ from paperfind.index.lexical import (FIELD_PARAMS, TEXT_FIELD_PARAMS, TEXT_K1, L
 from paperfind.index.names import NameIndex
 from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
+from paperfind.model import IndexDoc
 from paperfind.text.analyze import Analyzer
 
 FORMAT_VERSION = 10  # 5: stored papers carry their authors' public slugs; 6: and their track;
@@ -41,12 +42,32 @@ def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = Non
     `prepared` may hold the analysed texts of some or all papers, made beforehand (another
     process, while the store was written): a paper whose texts it has, by digest, is not
     analysed again; the index is the same either way."""
-    an = Analyzer()
+    docs = index_docs(source)
+    n_terms = build_text_files(docs, root, prepared)
+    params = build_people_files(source, docs, root)
+    params["n_terms"] = n_terms
+    save_params(root, params)
+    return params
+
+
+def index_docs(source: IndexSource) -> list[IndexDoc]:
+    """The source's papers in key order, as both halves of a build read them."""
     docs = sorted(source.iter_index_docs(), key=lambda d: d.key)
     keys = [d.key for d in docs]
     if len(set(keys)) != len(keys):
         dup = next(k for k, n in Counter(keys).items() if n > 1)
         raise ValueError(f"index source yields key {dup!r} twice")
+    return docs
+
+
+def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | None = None) -> int:
+    """The files of the papers' words: vocabulary, keys, BM25 matrices, term sequences and
+    spelling; returns the vocabulary's size.
+
+    They need the papers' texts, authors' names and venues only, not who the people are, so a
+    first start builds them in a second process while this one resolves people (`TextsAhead`)."""
+    an = Analyzer()
+    keys = [d.key for d in docs]
     text = terms_of_texts([(d.title, d.abstract, d.keywords) for d in docs], an, prepared)
     name_terms: dict[str, list[str]] = {}  # an author's name is on many papers: cut it once
     author_terms = [[t for name in d.authors for t in (
@@ -94,7 +115,14 @@ def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = Non
         np.save(root / f"seq.{name}.indices.npy", rows.ids)
     spell_counts = np.bincount(text.spell.ids, minlength=len(text.spell_words))
     spell = Counter({w: int(c) for w, c in zip(text.spell_words, spell_counts.tolist()) if c})
+    SpellIndex.build(spell, root)
+    return len(vocab)
 
+
+def build_people_files(source: IndexSource, docs: list[IndexDoc], root: Path) -> dict:
+    """The files that name people and works (facets, stored papers, names); returns the
+    params, to be saved (`save_params`) once `n_terms` is the text files' vocabulary size.
+    `docs` as `index_docs(source)` after people were resolved."""
     labels = {}
     for facet, values in (("venue", [d.venue for d in docs]), ("status", [d.status for d in docs]),
                           ("area", [d.area for d in docs]),
@@ -127,16 +155,14 @@ def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = Non
                        "institutions": d.institutions, "citations": d.citations,
                        "links": d.links, "work_id": d.work_id} for d in docs), root, "stored")
 
-    SpellIndex.build(spell, root)
     NameIndex.build(people, root)
     names_of = getattr(source, "institution_names", None)  # optional: slug -> display name
     inst_names = dict(names_of()) if callable(names_of) else {}
-    params = {"format": FORMAT_VERSION, "n_docs": len(docs), "n_terms": len(vocab),
+    params = {"format": FORMAT_VERSION, "n_docs": len(docs), "n_terms": None,
               "data_version": int(source.data_version()), "fields": FIELD_PARAMS,
               "text_fields": TEXT_FIELD_PARAMS, "text_k1": TEXT_K1, "labels": labels,
               "venue_names": [venue_names.get(v, v) for v in labels["venue"]],
               "institution_names": [inst_names.get(i, "") for i in labels["institution"]]}
-    save_params(root, params)
     return params
 
 

@@ -10,6 +10,7 @@ look-ahead keeps memory to a few files' records.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -64,13 +65,14 @@ def read_source(path: Path | str, source: str, reader: Reader | None = None) -> 
     """
     path = Path(path)
     reader = reader or choose_reader(path)
-    try:
-        items = list(reader.read(path))
-    except SourceError:
-        raise
-    except (OSError, EOFError, UnicodeDecodeError, ValueError) as exc:
-        raise SourceError(str(path), f"cannot read file: {exc}") from None
-    return prepare(items, source)
+    with gc_paused() if reader.acyclic else contextlib.nullcontext():
+        try:
+            items = list(reader.read(path))
+        except SourceError:
+            raise
+        except (OSError, EOFError, UnicodeDecodeError, ValueError) as exc:
+            raise SourceError(str(path), f"cannot read file: {exc}") from None
+        return prepare(items, source)
 
 
 @contextmanager
@@ -80,7 +82,8 @@ def gc_paused() -> Iterator[None]:
     Writing a file and resolving people make millions of rows, tuples and sets and no reference
     cycles, while a file's records are alive: each collection walked them all, about a sixth of
     ingest's CPU for nothing found. Reading makes cycles (pylatexenc's parser, hundreds of
-    thousands a corpus) and keeps little alive, so it runs with the collector on.
+    thousands a corpus) and keeps little alive, so it runs with the collector on, unless its
+    reader says it makes none (`Reader.acyclic`: paperfind's own export).
     """
     was_enabled = gc.isenabled()
     gc.disable()

@@ -11,6 +11,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from paperfind.ingest.errors import SourceError
 from paperfind.ingest.readahead import FileJob, gc_paused, read_ahead
@@ -68,11 +69,13 @@ def file_sha256(path: Path) -> str:
 
 
 def ingest_paths(store: Store, paths: list[Path], force: bool = False,
-                 progress: bool | None = None, jobs: int = 1) -> IngestReport:
+                 progress: bool | None = None, jobs: int = 1,
+                 on_written: Callable[[], None] | None = None) -> IngestReport:
     """Ingest files and folders; then re-resolve people if anything changed.
 
     With `jobs` > 1, `jobs - 1` worker processes read and prepare files ahead, in file order,
-    while this process writes them (one transaction per file, as always).
+    while this process writes them (one transaction per file, as always). `on_written` is
+    called once every file is committed, before people are resolved.
     """
     from tqdm import tqdm
 
@@ -111,6 +114,8 @@ def ingest_paths(store: Store, paths: list[Path], force: bool = False,
             bar.set_postfix(records=records)
             bar.update(1)
     bar.close()
+    if on_written is not None:
+        on_written()
     if report.changed or store.meta("people_version") != str(store.data_version()):
         started = time.perf_counter()
         with gc_paused():  # see there: the people pass is all tuples, sets and dicts

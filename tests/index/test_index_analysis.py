@@ -168,3 +168,37 @@ def test_ragged_rows_behave_as_lists(first, second, data):
     assert a.where(a.ids >= 0).rows() == [[v for v in r if v >= 0] for r in first]
     other = second[:len(first)] + [[]] * (len(first) - len(second[:len(first)]))
     assert concat_rows(a, ragged(other)).rows() == [x + y for x, y in zip(first, other)]
+
+
+def test_the_worker_writes_the_text_files_of_the_store_and_says_when_it_cannot(colt_store, tmp_path, capsys):
+    """A first start's worker writes the index's text files while people are resolved: the
+    same files `build_into` writes; and when it cannot read the store it says so, and the
+    caller writes them itself (None)."""
+    from paperfind.index.builder import build_people_files, build_text_files, index_docs
+    from paperfind.index.doctable import save_params
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    build_into(colt_store, plain)
+    export = tmp_path / "colt.jsonl.gz"
+    write_export(iter_export(colt_store.conn), export)
+
+    split = tmp_path / "split"
+    split.mkdir()
+    ahead = TextsAhead(export)
+    ahead.build_text_files(colt_store.path, split)
+    ahead.store_read()
+    params = build_people_files(colt_store, index_docs(colt_store), split)
+    params["n_terms"] = ahead.text_files()
+    save_params(split, params)
+    assert index_files(split) == index_files(plain)
+    assert capsys.readouterr().err == ""
+
+    failed = tmp_path / "failed"
+    failed.mkdir()
+    ahead = TextsAhead(export)
+    ahead.build_text_files(tmp_path / "no-such.db", failed)
+    ahead.store_read()
+    assert ahead.text_files() is None
+    assert "not analysed ahead" in capsys.readouterr().err
+    assert build_text_files(index_docs(colt_store), failed) == params["n_terms"]
