@@ -116,8 +116,7 @@ class Paperfind:
 
         With `ahead` (a `TextsAhead` of the corpus), its worker writes the index's text files
         while this process resolves people, then writes the others."""
-        from paperfind.index.builder import build_people_files, build_text_files, index_docs
-        from paperfind.index.doctable import save_params
+        from paperfind.index.builder import build_into
         from paperfind.index.manager import generations
         from paperfind.ingest.readahead import gc_paused
 
@@ -160,14 +159,7 @@ class Paperfind:
                 self.refresh_index(progress=progress)
             else:
                 with gc_paused():  # as `build_index`
-                    source = self.store()
-                    docs = index_docs(source)
-                    params = build_people_files(source, docs, target)
-                    n_terms = ahead.text_files()
-                    if n_terms is None:  # the worker failed: its files are written here
-                        n_terms = build_text_files(docs, target)
-                    params["n_terms"] = n_terms
-                    save_params(target, params)
+                    build_into(self.store(), target, text_files_written=ahead.text_files)
         report.timings["index"] = time.perf_counter() - started  # with the index made current
         return report
 

@@ -8,6 +8,7 @@ is plain .npy/.json files; nothing here depends on where the docs came from.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -36,15 +37,20 @@ def _codes(values: list[str]) -> tuple[list[str], dict[str, int]]:
     return labels, {v: i for i, v in enumerate(labels)}
 
 
-def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = None) -> dict:
+def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = None,
+               text_files_written: Callable[[], int | None] | None = None) -> dict:
     """Build every index file of `source` into the (existing, empty) directory `root`.
 
     `prepared` may hold the analysed texts of some or all papers, made beforehand (another
     process, while the store was written): a paper whose texts it has, by digest, is not
-    analysed again; the index is the same either way."""
+    analysed again; the index is the same either way. `text_files_written`, if given, waits
+    for another process that writes the text files (`build_text_files`) into `root` meanwhile
+    and returns their vocabulary size, or None if it failed: they are then written here."""
     docs = index_docs(source)
-    n_terms = build_text_files(docs, root, prepared)
     params = build_people_files(source, docs, root)
+    n_terms = text_files_written() if text_files_written is not None else None
+    if n_terms is None:
+        n_terms = build_text_files(docs, root, prepared)
     params["n_terms"] = n_terms
     save_params(root, params)
     return params
