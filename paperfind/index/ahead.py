@@ -49,15 +49,8 @@ class TextsAhead:
         analyses every paper itself)."""
         if self._process is None:
             return None
-        try:
-            self._conn.send(("terms",))
-            outcome, value = self._receive()
-        finally:
-            self.close()
-        if outcome != "ok":
-            self._say(value)
-            return None
-        return value
+        self._conn.send(("terms",))
+        return self._last()
 
     def build_text_files(self, db: Path, target: Path) -> None:
         """Have the worker write the text files of the index (`builder.build_text_files`) of the
@@ -79,6 +72,10 @@ class TextsAhead:
         if it failed (the caller then writes them itself, over whatever it left)."""
         if self._process is None or self._failed:
             return None
+        return self._last()
+
+    def _last(self):
+        """The worker's last answer: its value, or None once it failed (said, and stopped)."""
         try:
             outcome, value = self._receive()
         finally:
@@ -97,13 +94,9 @@ class TextsAhead:
         finally:
             self.waited += time.perf_counter() - started
 
-    def _fail(self, why: object) -> None:
+    def _fail(self, why: object) -> None:  # an optimisation only: say why, build without it
         self._failed = True
         self.close()
-        self._say(why)
-
-    @staticmethod
-    def _say(why: object) -> None:  # an optimisation only: say why, build without it
         print(f"paperfind: texts not analysed ahead ({why}); the index builds without them",
               file=sys.stderr)
 
