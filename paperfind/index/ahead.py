@@ -47,9 +47,8 @@ class TextsAhead:
     def result(self) -> TextTerms | None:
         """The analysis, waiting for it if needed; None if the worker failed (the builder then
         analyses every paper itself)."""
-        if self._process is None:
+        if self._process is None or not self._send("terms"):
             return None
-        self._conn.send(("terms",))
         return self._last()
 
     def build_text_files(self, db: Path, target: Path) -> None:
@@ -57,7 +56,7 @@ class TextsAhead:
         store `db` into the index directory `target`, once its analysis is done. The store must
         be in WAL mode: the worker reads it while this process resolves people."""
         if self._process is not None:
-            self._conn.send(("files", str(db), str(target)))
+            self._send("files", str(db), str(target))
 
     def store_read(self) -> None:
         """Wait until the worker has read the store and closed it (it no longer holds the file)."""
@@ -84,6 +83,14 @@ class TextsAhead:
             self._fail(value)
             return None
         return value
+
+    def _send(self, *request: str) -> bool:
+        try:
+            self._conn.send(request)
+        except OSError as exc:  # the worker died before it was asked
+            self._fail(f"the worker ended ({exc})")
+            return False
+        return True
 
     def _receive(self) -> tuple[str, object]:
         started = time.perf_counter()

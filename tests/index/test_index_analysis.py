@@ -133,6 +133,19 @@ def test_a_failed_worker_leaves_the_build_to_the_builder(colt_store, tmp_path, c
     assert process is not None and not process.is_alive()
     assert ahead.result() is None and capsys.readouterr().err == ""
 
+    # a worker killed (out of memory, say) before it was asked: the build goes on without it
+    for ask in ("result", "files"):
+        ahead = TextsAhead(export)
+        ahead._process.kill()
+        ahead._process.join()
+        if ask == "result":
+            assert ahead.result() is None
+        else:
+            ahead.build_text_files(tmp_path / "p.db", tmp_path)
+            ahead.store_read()
+            assert ahead.text_files() is None
+        assert "not analysed ahead (the worker ended" in capsys.readouterr().err, ask
+
 
 def test_a_first_start_analysing_ahead_builds_the_same_database_and_index(tmp_path, capsys):
     source = write_slice(tmp_path / "src", "colt", 2019, load_paperlist("colt", 2019))
