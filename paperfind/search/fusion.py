@@ -66,7 +66,7 @@ QUERY_KINDS: dict[str, QueryKind] = {
 
 
 def looks_like_name(query: str) -> bool:
-    """A person's name: 2-4 name-shaped words ("Yuval Tassa", "D. Jain", "tomas lozano-perez").
+    """A person's name: 2-4 name-shaped words ("Ferenc Huszar", "C. Laurent", "Roberto Martin-Martin").
 
     The other rule, `plan.find_people`, asks the name index whether the words name someone in
     the corpus, and the engine passes its answer as `kind` where it has one. This one reads the
