@@ -26,13 +26,14 @@ from bench.results import append_results
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def queries() -> dict[str, str]:
-    zh = load_set("zh_dev")[0]["query"]
-    return {"title": load_set("title_typo_dev")[0]["title"],
-            "author name": load_set("author_dev")[1]["query"],
-            "chinese": zh,
-            "question": load_set("tldr_dev")[0]["query"],
-            "filter-only": "venue:iclr year:2020"}
+def queries() -> dict[str, tuple[str, str]]:
+    """Per kind, (what the table shows, the query): a dev set's query is named by its place,
+    never printed (the eval README: no per-query output that contains the queries)."""
+    return {"title": ("title_typo_dev 1st (its title)", load_set("title_typo_dev")[0]["title"]),
+            "author name": ("author_dev 2nd", load_set("author_dev")[1]["query"]),
+            "chinese": ("zh_dev 1st", load_set("zh_dev")[0]["query"]),
+            "question": ("tldr_dev 1st", load_set("tldr_dev")[0]["query"]),
+            "filter-only": ("venue:iclr year:2020",) * 2}
 
 
 def cpu_of(pid: int) -> float:
@@ -97,11 +98,11 @@ def main() -> None:
         report = sync_store(source, conn, collection)  # incremental: nothing when it is current
         print(report.line(), file=sys.stderr)
         local, milvus = searchers(root, conn, collection)
-        for kind, q in queries().items():
+        for kind, (shown, q) in queries().items():
             base = profile(local, None, None, q, args.repeat)
             got = profile(milvus, conn, server.process.pid, q, args.repeat,
                           lambda: forget(milvus.backend(), args.cold))
-            rows.append((kind, q, base, got))
+            rows.append((kind, shown, base, got))
             print(f"{kind}: local {base['wall_ms']:.1f} ms, milvus {got['wall_ms']:.1f} ms "
                   f"(client cpu {got['client_cpu_ms']:.0f}, server cpu {got['server_cpu_ms']:.0f}) "
                   f"{ {m: (round(n, 1), round(s * 1000)) for m, (n, s) in got['calls'].items()} }",
@@ -111,9 +112,8 @@ def main() -> None:
         server.stop()
     lines = ["| kind | query | local ms | Milvus ms | client CPU ms | server CPU ms | engine calls per search (ms waited) |",
              "|---|---|---:|---:|---:|---:|---|"]
-    for kind, q, base, got in rows:
+    for kind, shown, base, got in rows:
         calls = ", ".join(f"{m} {n:g} ({s * 1000:.0f})" for m, (n, s) in sorted(got["calls"].items()))
-        shown = q if len(q) <= 40 else q[:37] + "..."
         lines.append(f"| {kind} | {shown.replace('|', '/')} | {base['wall_ms']:.1f} | {got['wall_ms']:.1f} | "
                      f"{got['client_cpu_ms']:.0f} | {got['server_cpu_ms']:.0f} | {calls} |")
     table = "\n".join(lines)
