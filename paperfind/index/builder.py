@@ -38,19 +38,25 @@ def _codes(values: list[str]) -> tuple[list[str], dict[str, int]]:
 
 
 def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = None,
-               text_files_written: Callable[[], int | None] | None = None) -> dict:
+               text_files_written: Callable[[], int | None] | None = None,
+               people_files_written: Callable[[], dict | None] | None = None) -> dict:
     """Build every index file of `source` into the (existing, empty) directory `root`.
 
     `prepared` may hold the analysed texts of some or all papers, made beforehand (another
     process, while the store was written): a paper whose texts it has, by digest, is not
     analysed again; the index is the same either way. `text_files_written`, if given, waits
     for another process that writes the text files (`build_text_files`) into `root` meanwhile
-    and returns their vocabulary size, or None if it failed: they are then written here."""
-    docs = index_docs(source)
-    params = build_people_files(source, docs, root)
+    and returns their vocabulary size, or None if it failed: they are then written here.
+    `people_files_written` likewise for the files that name people (`build_people_files`),
+    returning their params."""
+    docs: list[IndexDoc] | None = None
+    params = people_files_written() if people_files_written is not None else None
+    if params is None:
+        docs = index_docs(source)
+        params = build_people_files(source, docs, root)
     n_terms = text_files_written() if text_files_written is not None else None
     if n_terms is None:
-        n_terms = build_text_files(docs, root, prepared)
+        n_terms = build_text_files(docs if docs is not None else index_docs(source), root, prepared)
     params["n_terms"] = n_terms
     save_params(root, params)
     return params
