@@ -17,7 +17,6 @@ import argparse
 import base64
 import io
 import shutil
-import socket
 import subprocess
 import sys
 import tarfile
@@ -29,6 +28,7 @@ import httpx
 
 from bench.corpus import REPO
 from bench.results import append_results
+from bench.server import free_port
 
 WIDTHS = (1280, 1024)
 FRONT_END = ("paperfind/web/templates", "paperfind/web/static")
@@ -114,12 +114,6 @@ def tree_with_front_end_of(ref: str, root: Path) -> Path:
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(root, filter="data")
     return root
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def serve(tree: Path, db: Path) -> tuple[subprocess.Popen, str]:

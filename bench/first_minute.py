@@ -21,7 +21,6 @@ import queue
 import re
 import resource
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,18 +32,13 @@ from pathlib import Path
 
 from bench.corpus import REPO
 from bench.results import append_results
+from bench.server import free_port
 
 QUERY = "Denoising Diffusion Probabilistic Models"
 BUILT = re.compile(r"paperfind: built (\d+) papers in ([\d.]+) s \((.*)\)")
 PART = re.compile(r"([a-z ]+) ([\d.]+) s")
 WARMED = re.compile(r"warmed up in ([\d.]+) s")
 VECTORS = re.compile(r"vectors up to date in ([\d.]+) s")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _pump(stream, tag: str, lines: queue.Queue) -> None:

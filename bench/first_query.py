@@ -30,6 +30,7 @@ from pathlib import Path
 
 from bench.corpus import CACHE as OUT, REPO
 from bench.results import append_results
+from bench.server import free_port
 
 KINDS = (
     ("title", "Denoising Diffusion Probabilistic Models"),
@@ -51,12 +52,6 @@ def prepare_database(db: Path) -> None:
     app.ensure_database(progress=False)
     ensure_ann(app.settings.vector_dir)
     app.update_vectors(progress=False)  # nothing to embed: leaves the state a restart finds
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 300.0) -> None:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import time
 from pathlib import Path
 
 from bench.corpus import EVAL, open_searcher
+from bench.metrics import p50_p95 as pct
 from paperfind.search.response import SearchRequest
 from paperfind.search.settings import SearchSettings
 
@@ -27,11 +27,6 @@ SETS = ("tldr_dev", "zh_dev", "title_typo_dev", "topical_dev")
 
 def rss_mb() -> float:
     return int(open("/proc/self/status").read().split("VmRSS:")[1].split()[0]) / 1024
-
-
-def pct(values: list[float]) -> tuple[float, float]:
-    values = sorted(values)
-    return statistics.median(values), values[int(0.95 * (len(values) - 1))]
 
 
 def main() -> None:

@@ -58,6 +58,11 @@ def recall(ranked: Sequence[str], relevant: Iterable[str], k: int = 10) -> float
 
 
 def percentile(values: list[float], p: float) -> float:
-    """The nearest-rank `p`th percentile (0 for no values), as the timing benches report it."""
+    """The nearest-rank `p`th percentile (0 for no values), as every timing bench reports it."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else 0.0
+
+
+def p50_p95(values: list[float]) -> tuple[float, float]:
+    """The median and the 95th percentile, the pair the latency tables print."""
+    return percentile(values, 50), percentile(values, 95)

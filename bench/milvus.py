@@ -24,7 +24,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -33,6 +32,7 @@ from pathlib import Path
 from bench.corpus import CACHE as OUT, ensure_index, load_set
 from bench.metrics import percentile, score, write_run
 from bench.results import append_results
+from bench.server import free_port
 
 SETS = ("tldr_dev", "title_typo_dev", "author_dev", "topical_dev", "zh_dev")
 METRICS = ("nDCG@10", "MRR@10", "R@10", "R@100")
@@ -43,12 +43,6 @@ OPTIONS = {"author_dev": ("--lenient",)}  # as the other benches score it
 COUNTED_VALUES = 2  # per facet, the most frequent values counted by count(*) (it is slow)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class LiteServer:
     """`milvus-lite server` over a fresh directory, in its own process."""
 
@@ -56,7 +50,7 @@ class LiteServer:
         if fresh:
             shutil.rmtree(data_dir, ignore_errors=True)
         data_dir.parent.mkdir(parents=True, exist_ok=True)
-        self.port = _free_port()
+        self.port = free_port()
         self.uri = f"http://127.0.0.1:{self.port}"
         exe = Path(sys.executable).with_name("milvus-lite")
         self.log = open(data_dir.with_suffix(".log"), "wb")

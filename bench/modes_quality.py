@@ -14,14 +14,13 @@ query embedding; appends both tables to bench/RESULTS.md.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
 
 from bench import baselines
 from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set, open_searcher, vectors as corpus_vectors
-from bench.metrics import score, write_run
+from bench.metrics import p50_p95, score, write_run
 from bench.results import append_results
 from bench.search_quality import DEPTH
 
@@ -56,8 +55,7 @@ def main() -> None:
                 ranked[it["qid"]] = [r["key"] for r in response.results]
             runs[mode] = ranked
             if mode == "hybrid":
-                took.sort()
-                latency[name] = (statistics.median(took), took[int(0.95 * (len(took) - 1))])
+                latency[name] = p50_p95(took)
         figures = {}
         for system, ranked in runs.items():
             path = OUT / f"{name}.{args.corpus}.{system}.jsonl"

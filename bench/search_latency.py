@@ -18,6 +18,7 @@ import time
 
 from bench import baselines
 from bench.corpus import ensure_index, load_set, open_searcher
+from bench.metrics import p50_p95 as percentiles
 from bench.results import append_results
 
 KINDS = ("title fragment", "question", "author name", "typo", "filter-only")
@@ -38,11 +39,6 @@ def make_queries(docs, n: int, seed: int = 7) -> dict[str, list[str]]:
             "question": [it["query"] for it in load_set("tldr_dev")][:n],
             "author name": [it["query"] for it in load_set("author_dev")][:n],
             "typo": typos[:n], "filter-only": filters}
-
-
-def percentiles(times: list[float]) -> tuple[float, float]:
-    times = sorted(times)
-    return times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.95))]
 
 
 def time_calls(fn, queries: list[str]) -> list[float]:

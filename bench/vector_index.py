@@ -39,15 +39,11 @@ from pathlib import Path
 import numpy as np
 
 from bench.corpus import load_set, open_searcher
+from bench.metrics import p50_p95 as pct
 from bench.results import RESULTS
 
 SETS = ("tldr_dev", "zh_dev", "topical_dev", "title_typo_dev")
 K = 200  # semantic candidates the hybrid route asks for (SearchSettings.rerank_depth)
-
-
-def pct(times: list[float]) -> tuple[float, float]:
-    times = sorted(times)
-    return times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.95))]
 
 
 def queries() -> list[str]:

@@ -15,14 +15,9 @@ from pathlib import Path
 import pytest
 
 from paperfind.milvus.client import MilvusConnection
+from bench.server import free_port
 
 SERVER = Path(sys.executable).with_name("milvus-lite")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass
@@ -66,7 +61,7 @@ class MilvusServer:
 
 
 def start_server(root: Path) -> MilvusServer:
-    server = MilvusServer(root / "milvus.db", _free_port())
+    server = MilvusServer(root / "milvus.db", free_port())
     server.start()
     return server
 

@@ -20,10 +20,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+
+from paperfind.index.generations import Generations
 
 ANN_FILE, ANN_PARAMS_FILE = "ann.faiss", "ann.json"
 ANN_FORMAT_VERSION = 1
@@ -140,15 +143,19 @@ class AnnIndex:
 
 def build_ann(generation: Path, vectors: np.ndarray, *, m: int = DEFAULT_M,
               ef_construction: int = DEFAULT_EF_CONSTRUCTION, ef_search: int = DEFAULT_EF_SEARCH,
-              threads: int = 1) -> AnnParams:
+              threads: int = 1, guard: Generations | None = None) -> AnnParams | None:
     """Build the graph of `vectors` (the generation's rows, float32 unit length) and store it.
 
     Written to temporary names and renamed into place, the parameters last: a reader sees either
-    no graph or a complete one.
+    no graph or a complete one. `guard`, the generations `generation` belongs to, is locked while
+    the files are written: the build takes seconds to minutes without the lock (writers of new
+    vectors do not wait for it), and a generation that newer writes removed meanwhile gets no
+    files (None), where writing them would fail or leave them in a directory nobody reads.
     """
     faiss = _faiss()
     if faiss is None:
         raise RuntimeError("the ANN index needs the 'faiss-cpu' package (pip install faiss-cpu==1.15.1)")
+    digest = vectors_digest(generation)  # before the build: the files may go while it runs
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     count, dim = vectors.shape
     index = faiss.IndexHNSWFlat(dim, m, faiss.METRIC_INNER_PRODUCT)
@@ -160,12 +167,14 @@ def build_ann(generation: Path, vectors: np.ndarray, *, m: int = DEFAULT_M,
         faiss.omp_set_num_threads(1)
     params = AnnParams(library=f"faiss-cpu {faiss.__version__}", kind="IndexHNSWFlat",
                        metric="inner_product", m=m, ef_construction=ef_construction,
-                       ef_search=ef_search, count=count, dim=dim,
-                       vectors_digest=vectors_digest(generation))
-    tmp_index = generation / f".{ANN_FILE}.{os.getpid()}.tmp"
-    tmp_params = generation / f".{ANN_PARAMS_FILE}.{os.getpid()}.tmp"
-    faiss.write_index(index, str(tmp_index))
-    tmp_params.write_text(json.dumps(asdict(params), indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp_index, generation / ANN_FILE)
-    os.replace(tmp_params, generation / ANN_PARAMS_FILE)
+                       ef_search=ef_search, count=count, dim=dim, vectors_digest=digest)
+    with guard.locked() if guard is not None else nullcontext():
+        if not generation.is_dir():
+            return None
+        tmp_index = generation / f".{ANN_FILE}.{os.getpid()}.tmp"
+        tmp_params = generation / f".{ANN_PARAMS_FILE}.{os.getpid()}.tmp"
+        faiss.write_index(index, str(tmp_index))
+        tmp_params.write_text(json.dumps(asdict(params), indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp_index, generation / ANN_FILE)
+        os.replace(tmp_params, generation / ANN_PARAMS_FILE)
     return params

@@ -66,13 +66,20 @@ class Generations:
         return self.root / name
 
     @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the writers' lock: no generation is made current or removed meanwhile. For files
+        added to an existing generation (its ANN graph), which must not land in a removed one."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / LOCK_FILE, "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
+
+    @contextmanager
     def write(self) -> Iterator[Path]:
         """A new, empty generation directory to fill in the `with` block. When the block ends, the
         directory is fsynced and made current; when it raises, the directory is removed and
         CURRENT stays as it was."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / LOCK_FILE, "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        with self.locked():
             previous = self.current()
             target = self.root / self.name_of(max(self.numbers(), default=0) + 1)
             target.mkdir()

@@ -259,11 +259,13 @@ def ensure_ann(directory: Path, *, min_vectors: int = ANN_MIN_VECTORS, threads: 
     """Build the ANN graph of the current generation if it has `min_vectors` or more and none matches.
 
     Idempotent and safe to re-run (the graph is derived from the stored vectors); returns the
-    parameters of the graph now in place, or None below the threshold.
+    parameters of the graph now in place, or None below the threshold or when newer writes
+    removed the generation while its graph was built (their own update builds theirs).
     """
     index = VectorIndex.open(directory)
     if len(index) < min_vectors:
         return None
     if index.ann is not None and not build_options:
         return index.ann.params
-    return build_ann(index.generation, index.matrix, threads=threads, **build_options)
+    return build_ann(index.generation, index.matrix, threads=threads, guard=generations(directory),
+                     **build_options)

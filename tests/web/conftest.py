@@ -4,7 +4,6 @@ served by uvicorn on a free port in a background thread for the whole session.""
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 import threading
@@ -21,6 +20,7 @@ from paperfind.settings import Settings
 from paperfind.web.app import create_app
 from tests.realdata import load_paperlist, pick, write_slice
 from tests.web.bundled import bundled_portal, bundled_slice  # noqa: F401 - fixtures: a bundled-corpus slice
+from bench.server import free_port
 
 GEIGER_PAPERS = {"3dv2025:1xLfRYErqk", "colm2024:dkpeWQRmlc", "corl2022:80vpxjt3vq"}
 GPQA = "colm2024:Ti67584b98"  # "GPQA: A Graduate-Level Google-Proof Q&A Benchmark": an & to escape
@@ -55,12 +55,6 @@ class Portal:
         return self.client.get(path, **kwargs)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def portal_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("portal")
@@ -75,7 +69,7 @@ def portal_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @contextmanager
 def serve(pf: Paperfind) -> Iterator[Portal]:
     """The portal of `pf` served by uvicorn on a free port in a background thread."""
-    port = _free_port()
+    port = free_port()
     config = uvicorn.Config(create_app(pf), host="127.0.0.1", port=port, log_level="warning",
                             lifespan="off")
     server = uvicorn.Server(config)

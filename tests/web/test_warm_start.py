@@ -22,6 +22,7 @@ from paperfind.index.vectors import ensure_ann
 from paperfind.settings import Settings
 from paperfind.web.app import create_app
 from tests.realdata import load_paperlist, write_slice
+from bench.server import free_port
 
 EVERYTHING_WARM = {"index": True, "segmenter": True, "translator": True, "vectors": True,
                    "vector_graph": True, "encoder": True}
@@ -38,12 +39,6 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return app.settings.db_path
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _accepts(port: int) -> bool:
     try:
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -53,7 +48,7 @@ def _accepts(port: int) -> bool:
 
 
 def test_the_port_opens_only_after_everything_is_warm(db: Path) -> None:
-    port = _free_port()
+    port = free_port()
     pf = Paperfind(Settings(db_path=db, port=port))
     assert pf.warm_state() == {"index": False}  # a new app has loaded nothing
     at_ready: dict[str, object] = {}
