@@ -130,9 +130,10 @@ class TextsAhead(_Ahead):
 
 
 class PeopleFilesAhead(_Ahead):
-    """The files of the index that name people (`builder.build_people_files`), written by a
-    worker process from the store `db` into the index directory `target` once people are
-    resolved, while this process loads what the first queries need (a first start)."""
+    """The files of the index that name people (`builder.build_people_files`) but the name
+    tables, written by a worker process from the store `db` into the index directory `target`
+    once people are resolved, while this process loads what the first queries need and writes
+    the name tables (`builder.build_name_files`: a first start)."""
 
     failure = "people's index files not written ahead ({why}); they are written here"
 
@@ -181,7 +182,8 @@ def _write_people_files(db: str, target: str, conn) -> None:
 
     try:
         with gc_paused(), Store(db, readonly=True) as store:  # as `build_index`
-            params = build_people_files(store, index_docs(store), Path(target))
+            params = build_people_files(store, index_docs(store), Path(target),
+                                        slugs=store.author_slugs())  # the names: the caller
         conn.send(("ok", params))
     except Exception as exc:
         conn.send(("error", f"{type(exc).__name__}: {exc}"))

@@ -139,6 +139,10 @@ class ReadMixin:
 
     # -- people --------------------------------------------------------------------------
 
+    def author_slugs(self) -> dict[int, str]:
+        """Every person's public slug by number."""
+        return dict(self.conn.execute("SELECT id, slug FROM authors"))
+
     def author_slug(self, number: int) -> str | None:
         """The public id (slug) of the person whose internal number is `number`, or None:
         links that once carried the number are sent on to the slug."""
