@@ -160,7 +160,7 @@ class Paperfind:
                 # people are resolved: a second worker writes the index's files that name them
                 # (the texts' worker is still writing its own) while this process loads what
                 # the first queries need besides the index, which it would otherwise load
-                # after the build (`warm_up`), then writes the name tables (`build_into`)
+                # after the build (`warm_up`)
                 people = PeopleFilesAhead(db, target)
                 try:
                     if self.settings.backend == "local":

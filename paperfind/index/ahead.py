@@ -24,7 +24,8 @@ import time
 from pathlib import Path
 
 from paperfind.index.analysis import TextTerms, analyze_texts
-from paperfind.index.builder import build_people_files, build_text_files, index_docs
+from paperfind.index.builder import (build_name_files, build_people_files, build_text_files,
+                                      index_docs)
 from paperfind.ingest.readahead import gc_paused
 
 # fork: the worker starts at once with the modules already imported (as ingest's readers do)
@@ -129,20 +130,38 @@ class TextsAhead(_Ahead):
         return self._last()
 
 
-class PeopleFilesAhead(_Ahead):
-    """The files of the index that name people (`builder.build_people_files`) but the name
-    tables, written by a worker process from the store `db` into the index directory `target`
-    once people are resolved, while this process loads what the first queries need and writes
-    the name tables (`builder.build_name_files`: a first start)."""
-
-    failure = "people's index files not written ahead ({why}); they are written here"
+class PeopleFilesAhead:
+    """The files of the index that name people (`builder.build_people_files`), written from
+    the store `db` into the index directory `target` once people are resolved by two worker
+    processes, the name tables (`builder.build_name_files`) in one and the others in the
+    other, while this process loads what the first queries need (a first start)."""
 
     def __init__(self, db: Path, target: Path) -> None:
-        super().__init__(_write_people_files, (str(db), str(target)), "paperfind-people-files")
+        self._workers = [_PeopleFiles(_write_people_files, db, target, "paperfind-people-files"),
+                         _PeopleFiles(_write_name_files, db, target, "paperfind-name-files")]
+
+    @property
+    def waited(self) -> float:
+        return sum(worker.waited for worker in self._workers)
 
     def result(self) -> dict | None:
-        """The files' params (`build_people_files`'), once written; None if the worker failed
-        (the caller then writes them itself, over whatever it left)."""
+        """The files' params (`build_people_files`'), once both wrote theirs; None if either
+        failed (the caller then writes them all itself, over whatever they left)."""
+        params, names = (worker.result() for worker in self._workers)
+        return params if params is not None and names is not None else None
+
+    def close(self) -> None:
+        for worker in self._workers:
+            worker.close()
+
+
+class _PeopleFiles(_Ahead):
+    failure = "people's index files not written ahead ({why}); they are written here"
+
+    def __init__(self, work, db: Path, target: Path, name: str) -> None:
+        super().__init__(work, (str(db), str(target)), name)
+
+    def result(self):
         if self._process is None or self._failed:
             return None
         return self._last()
@@ -183,8 +202,20 @@ def _write_people_files(db: str, target: str, conn) -> None:
     try:
         with gc_paused(), Store(db, readonly=True) as store:  # as `build_index`
             params = build_people_files(store, index_docs(store), Path(target),
-                                        slugs=store.author_slugs())  # the names: the caller
+                                        slugs=store.author_slugs())  # the names: the other
         conn.send(("ok", params))
+    except Exception as exc:
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    conn.close()
+
+
+def _write_name_files(db: str, target: str, conn) -> None:
+    from paperfind.store import Store
+
+    try:
+        with gc_paused(), Store(db, readonly=True) as store:
+            build_name_files(store, Path(target))
+        conn.send(("ok", True))
     except Exception as exc:
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     conn.close()

@@ -48,13 +48,9 @@ def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = Non
     for another process that writes the text files (`build_text_files`) into `root` meanwhile
     and returns their vocabulary size, or None if it failed: they are then written here.
     `people_files_written` likewise for the files that name people (`build_people_files`),
-    returning their params; it leaves the name files (`build_name_files`) to this process,
-    which writes them meanwhile."""
+    returning their params."""
     docs: list[IndexDoc] | None = None
-    params = None
-    if people_files_written is not None:  # the other process writes all of them but the names'
-        build_name_files(source, root)
-        params = people_files_written()
+    params = people_files_written() if people_files_written is not None else None
     if params is None:
         docs = index_docs(source)
         params = build_people_files(source, docs, root)
