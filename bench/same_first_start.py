@@ -2,8 +2,8 @@
 files, same answers.
 
 For each of the baseline ref (main) and the working tree: its code (`git archive` of the ref
-into a temporary directory, run with this checkout's venv, whose pins both share) runs
-`paperfind serve` on a new database from the bundled corpus. When it serves, every query of
+into a temporary directory, first on PYTHONPATH, with this checkout's venv, whose pins both
+share) runs `paperfind serve` on a new database from the bundled corpus. When it serves, every query of
 `QUERIES` is asked through /api/search in lexical and hybrid mode; then the server is stopped
 and the outputs are compared:
 
@@ -47,16 +47,6 @@ QUERIES = ("attention is all you need", "Geoffrey Hinton", "大语言模型的�
            "graph neural network OR message passing", "\"contrastive learning\" images",
            "diffusion -image year:2023..2024", "让大模型推理更短", "强化学习 机器人",
            "Yoshua Bengio", "huishuai zhang", "Understanding Nonlinear Implicit Bias via Region Counts in Input Space")
-# the command of the code in argv[1]: this venv's editable install of paperfind (a finder
-# ahead of sys.path) is taken out, so `paperfind` is imported from there
-_RUN_CODE = """import sys
-sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in type(f).__module__]
-sys.path.insert(0, sys.argv.pop(1))
-import paperfind.cli
-assert paperfind.cli.__file__.startswith(sys.path[0]), paperfind.cli.__file__
-sys.argv[0] = "paperfind"
-paperfind.cli.main()
-"""
 CLOCK_COLUMNS = (("sources", "ingested_at"), ("migrations", "applied_at"))
 
 
@@ -76,9 +66,12 @@ def first_start(ref: str | None, where: Path) -> dict:
     db = where / "paperfind.db"
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAPERFIND_")}
-    env.update(PAPERFIND_DB=str(db), PAPERFIND_PORT=str(port),
+    env.update(PYTHONPATH=str(code), PAPERFIND_DB=str(db), PAPERFIND_PORT=str(port),
                TMPDIR=str(where), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-c", _RUN_CODE, str(code), "serve"], cwd=where, env=env,
+    imported = subprocess.run([sys.executable, "-c", "import paperfind; print(paperfind.__file__)"],
+                              cwd=where, env=env, capture_output=True, text=True, check=True).stdout
+    assert imported.startswith(str(code)), f"paperfind was imported from {imported}"
+    proc = subprocess.Popen([sys.executable, "-m", "paperfind.cli", "serve"], cwd=where, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
     answers: dict[str, dict] = {}
