@@ -6,15 +6,24 @@ Known errors become one line on stderr and exit code 1 or 2; a traceback means a
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
-import click
+# Before anything imports numpy: no transparent huge pages for numpy's large arrays (numpy asks
+# for them with madvise from 4 MB). Where the host backs a VM's memory lazily, as on this
+# project's 2-core machine, a huge-page fault cost ~15 ms a MB against ~0.4 ms for 4 KB pages
+# (bench/RESULTS.md, issue 13), most of a first start's system time; the build's arrays are written
+# once and the index is memory-mapped, so little is lost elsewhere. NUMPY_MADVISE_HUGEPAGE=1 in
+# the environment keeps numpy's default.
+os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
 
-from paperfind.core import Paperfind
-from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE
-from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
-from paperfind.settings import Settings, env_help
+import click  # noqa: E402 (after the line above)
+
+from paperfind.core import Paperfind  # noqa: E402
+from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE  # noqa: E402
+from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES  # noqa: E402
+from paperfind.settings import Settings, env_help  # noqa: E402
 
 DB_OPTION = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
                          default=None, help="Database file (default ./paperfind.db, or $PAPERFIND_DB).")

@@ -95,8 +95,6 @@ class Paperfind:
         finally:
             if ahead is not None:
                 ahead.close()
-        if ahead is not None:  # the part of the index build spent waiting for the worker
-            report.timings["index waited"] = ahead.waited
         bundled = self.settings.bundled_vector_dir
         copied = time.perf_counter()
         if self.settings.semantic and bundled.is_dir() and not self.settings.vector_dir.exists():
@@ -116,6 +114,7 @@ class Paperfind:
 
         With `ahead` (a `TextsAhead` of the corpus), its worker writes the index's text files
         while this process resolves people, then writes the others."""
+        from paperfind.index.ahead import PeopleFilesAhead
         from paperfind.index.builder import build_into
         from paperfind.index.manager import generations
         from paperfind.ingest.readahead import gc_paused
@@ -158,8 +157,22 @@ class Paperfind:
             if target is None:
                 self.refresh_index(progress=progress)
             else:
-                with gc_paused():  # as `build_index`
-                    build_into(self.store(), target, text_files_written=ahead.text_files)
+                # people are resolved: a second worker writes the index's files that name them
+                # (the texts' worker is still writing its own) while this process loads what
+                # the first queries need besides the index, which it would otherwise load
+                # after the build (`warm_up`)
+                people = PeopleFilesAhead(db, target)
+                try:
+                    if self.settings.backend == "local":
+                        loading = time.perf_counter()
+                        self.searcher().load_parts()
+                        report.timings["search parts"] = time.perf_counter() - loading
+                    with gc_paused():  # as `build_index`
+                        build_into(self.store(), target, text_files_written=ahead.text_files,
+                                   people_files_written=people.result)
+                finally:
+                    people.close()
+                report.timings["index waited"] = ahead.waited + people.waited
         report.timings["index"] = time.perf_counter() - started  # with the index made current
         return report
 

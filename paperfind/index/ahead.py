@@ -24,54 +24,30 @@ import time
 from pathlib import Path
 
 from paperfind.index.analysis import TextTerms, analyze_texts
-from paperfind.index.builder import build_text_files, index_docs
+from paperfind.index.builder import (build_name_files, build_people_files, build_text_files,
+                                      index_docs)
 from paperfind.ingest.readahead import gc_paused
 
 # fork: the worker starts at once with the modules already imported (as ingest's readers do)
 _START_METHOD = "fork" if sys.platform == "linux" else "spawn"
 
 
-class TextsAhead:
-    """The analysed texts of one JSON Lines export, being made in a worker process."""
+class _Ahead:
+    """A worker process of a first start's build and the pipe to it: the answers it sends are
+    an optimisation only, so a worker that fails or dies is said on stderr and the build does
+    the work itself."""
 
-    def __init__(self, path: Path) -> None:
+    failure = "work not done ahead ({why})"  # the line said when it fails
+
+    def __init__(self, target, args: tuple, name: str) -> None:
         context = multiprocessing.get_context(_START_METHOD)
         self._conn, child_end = context.Pipe(duplex=True)
         self._process: multiprocessing.process.BaseProcess | None = context.Process(
-            target=_work, args=(str(path), child_end), name="paperfind-texts-ahead", daemon=True)
+            target=target, args=(*args, child_end), name=name, daemon=True)
         self._process.start()
         child_end.close()
-        self.waited = 0.0  # seconds `result`, `store_read` and `text_files` waited for the worker
+        self.waited = 0.0  # seconds spent waiting for the worker's answers
         self._failed = False
-
-    def result(self) -> TextTerms | None:
-        """The analysis, waiting for it if needed; None if the worker failed (the builder then
-        analyses every paper itself)."""
-        if self._process is None or not self._send("terms"):
-            return None
-        return self._last()
-
-    def build_text_files(self, db: Path, target: Path) -> None:
-        """Have the worker write the text files of the index (`builder.build_text_files`) of the
-        store `db` into the index directory `target`, once its analysis is done. The store must
-        be in WAL mode: the worker reads it while this process resolves people."""
-        if self._process is not None:
-            self._send("files", str(db), str(target))
-
-    def store_read(self) -> None:
-        """Wait until the worker has read the store and closed it (it no longer holds the file)."""
-        if self._process is None or self._failed:
-            return
-        outcome, value = self._receive()
-        if outcome != "read":
-            self._fail(value)
-
-    def text_files(self) -> int | None:
-        """The vocabulary size of the text files the worker wrote, once they are written; None
-        if it failed (the caller then writes them itself, over whatever it left)."""
-        if self._process is None or self._failed:
-            return None
-        return self._last()
 
     def _last(self):
         """The worker's last answer: its value, or None once it failed (said, and stopped)."""
@@ -104,8 +80,7 @@ class TextsAhead:
     def _fail(self, why: object) -> None:  # an optimisation only: say why, build without it
         self._failed = True
         self.close()
-        print(f"paperfind: texts not analysed ahead ({why}); the index builds without them",
-              file=sys.stderr)
+        print(f"paperfind: {self.failure.format(why=why)}", file=sys.stderr)
 
     def close(self) -> None:
         """Stop the worker if it is still at work (the build no longer wants it)."""
@@ -115,6 +90,81 @@ class TextsAhead:
             self._process.join()
             self._process = None
             self._conn.close()
+
+
+class TextsAhead(_Ahead):
+    """The analysed texts of one JSON Lines export, being made in a worker process."""
+
+    failure = "texts not analysed ahead ({why}); the index builds without them"
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(_work, (str(path),), "paperfind-texts-ahead")
+
+    def result(self) -> TextTerms | None:
+        """The analysis, waiting for it if needed; None if the worker failed (the builder then
+        analyses every paper itself)."""
+        if self._process is None or not self._send("terms"):
+            return None
+        return self._last()
+
+    def build_text_files(self, db: Path, target: Path) -> None:
+        """Have the worker write the text files of the index (`builder.build_text_files`) of the
+        store `db` into the index directory `target`, once its analysis is done. The store must
+        be in WAL mode: the worker reads it while this process resolves people."""
+        if self._process is not None:
+            self._send("files", str(db), str(target))
+
+    def store_read(self) -> None:
+        """Wait until the worker has read the store and closed it (it no longer holds the file)."""
+        if self._process is None or self._failed:
+            return
+        outcome, value = self._receive()
+        if outcome != "read":
+            self._fail(value)
+
+    def text_files(self) -> int | None:
+        """The vocabulary size of the text files the worker wrote, once they are written; None
+        if it failed (the caller then writes them itself, over whatever it left)."""
+        if self._process is None or self._failed:
+            return None
+        return self._last()
+
+
+class PeopleFilesAhead:
+    """The files of the index that name people (`builder.build_people_files`), written from
+    the store `db` into the index directory `target` once people are resolved by two worker
+    processes, the name tables (`builder.build_name_files`) in one and the others in the
+    other, while this process loads what the first queries need (a first start)."""
+
+    def __init__(self, db: Path, target: Path) -> None:
+        self._workers = [_PeopleFiles(_write_people_files, db, target, "paperfind-people-files"),
+                         _PeopleFiles(_write_name_files, db, target, "paperfind-name-files")]
+
+    @property
+    def waited(self) -> float:
+        return sum(worker.waited for worker in self._workers)
+
+    def result(self) -> dict | None:
+        """The files' params (`build_people_files`'), once both wrote theirs; None if either
+        failed (the caller then writes them all itself, over whatever they left)."""
+        params, names = (worker.result() for worker in self._workers)
+        return params if params is not None and names is not None else None
+
+    def close(self) -> None:
+        for worker in self._workers:
+            worker.close()
+
+
+class _PeopleFiles(_Ahead):
+    failure = "people's index files not written ahead ({why}); they are written here"
+
+    def __init__(self, work, db: Path, target: Path, name: str) -> None:
+        super().__init__(work, (str(db), str(target)), name)
+
+    def result(self):
+        if self._process is None or self._failed:
+            return None
+        return self._last()
 
 
 def _work(path: str, conn) -> None:
@@ -143,6 +193,31 @@ def _work(path: str, conn) -> None:
                 conn.send(("ok", build_text_files(docs, Path(target), terms)))
         except Exception as exc:
             conn.send(("error" if read else "unread", f"{type(exc).__name__}: {exc}"))
+    conn.close()
+
+
+def _write_people_files(db: str, target: str, conn) -> None:
+    from paperfind.store import Store
+
+    try:
+        with gc_paused(), Store(db, readonly=True) as store:  # as `build_index`
+            params = build_people_files(store, index_docs(store), Path(target),
+                                        slugs=store.author_slugs())  # the names: the other
+        conn.send(("ok", params))
+    except Exception as exc:
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    conn.close()
+
+
+def _write_name_files(db: str, target: str, conn) -> None:
+    from paperfind.store import Store
+
+    try:
+        with gc_paused(), Store(db, readonly=True) as store:
+            build_name_files(store, Path(target))
+        conn.send(("ok", True))
+    except Exception as exc:
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
     conn.close()
 
 

@@ -38,19 +38,25 @@ def _codes(values: list[str]) -> tuple[list[str], dict[str, int]]:
 
 
 def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = None,
-               text_files_written: Callable[[], int | None] | None = None) -> dict:
+               text_files_written: Callable[[], int | None] | None = None,
+               people_files_written: Callable[[], dict | None] | None = None) -> dict:
     """Build every index file of `source` into the (existing, empty) directory `root`.
 
     `prepared` may hold the analysed texts of some or all papers, made beforehand (another
     process, while the store was written): a paper whose texts it has, by digest, is not
     analysed again; the index is the same either way. `text_files_written`, if given, waits
     for another process that writes the text files (`build_text_files`) into `root` meanwhile
-    and returns their vocabulary size, or None if it failed: they are then written here."""
-    docs = index_docs(source)
-    params = build_people_files(source, docs, root)
+    and returns their vocabulary size, or None if it failed: they are then written here.
+    `people_files_written` likewise for the files that name people (`build_people_files`),
+    returning their params."""
+    docs: list[IndexDoc] | None = None
+    params = people_files_written() if people_files_written is not None else None
+    if params is None:
+        docs = index_docs(source)
+        params = build_people_files(source, docs, root)
     n_terms = text_files_written() if text_files_written is not None else None
     if n_terms is None:
-        n_terms = build_text_files(docs, root, prepared)
+        n_terms = build_text_files(docs if docs is not None else index_docs(source), root, prepared)
     params["n_terms"] = n_terms
     save_params(root, params)
     return params
@@ -125,10 +131,14 @@ def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | Non
     return len(vocab)
 
 
-def build_people_files(source: IndexSource, docs: list[IndexDoc], root: Path) -> dict:
+def build_people_files(source: IndexSource, docs: list[IndexDoc], root: Path,
+                       slugs: dict[int, str] | None = None) -> dict:
     """The files that name people and works (facets, stored papers, names); returns the
     params, to be saved (`save_params`) once `n_terms` is the text files' vocabulary size.
-    `docs` as `index_docs(source)` after people were resolved."""
+    `docs` as `index_docs(source)` after people were resolved.
+
+    With `slugs` (every person's slug by number) the name files are left out, for another
+    process to write meanwhile (`build_name_files`)."""
     labels = {}
     for facet, values in (("venue", [d.venue for d in docs]), ("status", [d.status for d in docs]),
                           ("area", [d.area for d in docs]),
@@ -151,8 +161,9 @@ def build_people_files(source: IndexSource, docs: list[IndexDoc], root: Path) ->
     save_csr(root, "meta.author", [d.author_ids for d in docs], dtype=np.int64)
     np.save(root / "meta.author_row.npy", np.repeat(
         np.arange(len(docs), dtype=np.int32), [len(d.author_ids) for d in docs]))
-    people = list(source.iter_author_entries())
-    slug_of = {p.id: p.slug for p in people}  # results name people by their page's slug
+    people = list(source.iter_author_entries()) if slugs is None else []
+    # results name people by their page's slug
+    slug_of = {p.id: p.slug for p in people} if slugs is None else slugs
     JsonRecords.save(({"title": d.title, "abstract": d.abstract,
                        "authors": [[int(i), n] for i, n in zip(d.author_ids, d.authors)],
                        "author_slugs": [slug_of.get(int(i), "") for i in d.author_ids],
@@ -161,7 +172,8 @@ def build_people_files(source: IndexSource, docs: list[IndexDoc], root: Path) ->
                        "institutions": d.institutions, "citations": d.citations,
                        "links": d.links, "work_id": d.work_id} for d in docs), root, "stored")
 
-    NameIndex.build(people, root)
+    if slugs is None:
+        NameIndex.build(people, root)
     names_of = getattr(source, "institution_names", None)  # optional: slug -> display name
     inst_names = dict(names_of()) if callable(names_of) else {}
     params = {"format": FORMAT_VERSION, "n_docs": len(docs), "n_terms": None,
@@ -170,6 +182,11 @@ def build_people_files(source: IndexSource, docs: list[IndexDoc], root: Path) ->
               "venue_names": [venue_names.get(v, v) for v in labels["venue"]],
               "institution_names": [inst_names.get(i, "") for i in labels["institution"]]}
     return params
+
+
+def build_name_files(source: IndexSource, root: Path) -> None:
+    """The name tables of the people (`NameIndex`), part of `build_people_files`' files."""
+    NameIndex.build(list(source.iter_author_entries()), root)
 
 
 def work_groups(work_ids: list[int | None]) -> np.ndarray:

@@ -90,9 +90,12 @@ class JsonRecords:
     @staticmethod
     def save(objects: Iterable[dict], root: Path, name: str) -> None:
         lengths = []
+        # one encoder for every line (json.dumps with options makes one a call); the objects
+        # are trees, so no check for cycles
+        encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True, check_circular=False).encode
         with open(root / f"{name}.jsonl", "wb") as f:
             for obj in objects:
-                line = (json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+                line = (encode(obj) + "\n").encode("utf-8")
                 f.write(line)
                 lengths.append(len(line))
         offsets = np.zeros(len(lengths) + 1, dtype=np.int64)

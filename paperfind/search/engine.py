@@ -96,6 +96,15 @@ class Searcher:
     def backend(self) -> SearchBackend | None:
         return self.live.backend()
 
+    def load_parts(self) -> None:
+        """Load what the first queries need besides the index (the learned ranker, the
+        segmenter's dictionary, the translator, the query model), so that a first start can
+        load them while its index is still being written."""
+        self.ranker()
+        self.analyzer.load_segmenter()
+        self.translator.load()
+        self.live.load_encoder()
+
     def warm_state(self) -> dict[str, bool]:
         """Which of the parts a first query would otherwise wait for are loaded: the index, the
         segmenter's dictionary, the translator, and with vectors the vectors, their graph and

@@ -45,6 +45,7 @@ class LiveIndex:
         self._loaded_name: str | None = None
         self._current_stamp: tuple[int, int] | None = None
         self._semantic = None
+        self._embedder = None  # the query model, when loaded before the vectors (`load_encoder`)
         self._lock = threading.Lock()
 
     def backend(self) -> SearchBackend | None:
@@ -90,12 +91,26 @@ class LiveIndex:
             with self._lock:  # two first queries at once open the vectors once
                 if self._semantic is None:
                     keys = [backend.key_of(r) for r in range(backend.n_docs)]
-                    embedder = make_embedder(self.settings.embed_runtime, self.settings.embed_threads)
+                    embedder = self._embedder or make_embedder(self.settings.embed_runtime,
+                                                               self.settings.embed_threads)
                     self._semantic = SemanticRetriever(self.vector_dir, keys, embedder=embedder,
                                                        translator=self.translator)
         else:
             self._semantic.reload()  # a newer generation written by the background embedder
         backend.semantic = self._semantic
+
+    def load_encoder(self) -> None:
+        """Load the query model now, before the index exists (a first start loads it while the
+        index is written); the vectors, once attached, are searched with it."""
+        if not self.settings.use_vectors or self.vector_dir is None:
+            return
+        from paperfind.embed.runtime import make_embedder
+
+        with self._lock:
+            if self._embedder is None and self._semantic is None:
+                embedder = make_embedder(self.settings.embed_runtime, self.settings.embed_threads)
+                embedder.embed(["paperfind"], query=True)  # loads the model
+                self._embedder = embedder
 
     def generation(self) -> tuple:
         """What the current answers are computed from: the index version and the vectors'

@@ -46,11 +46,20 @@ class Analyzer:
 
     def _segment(self, run: str) -> list[str]:
         if self._jieba is None:
-            import jieba  # loading its dictionary takes ~0.6 s: only when Han text shows up
-
-            jieba.setLogLevel(60)
-            self._jieba = jieba
+            self._import_jieba()
         return [w for w in self._jieba.lcut(run, HMM=True) if w.strip() and not _PUNCT_ONLY.match(w)]
+
+    def _import_jieba(self) -> None:
+        import jieba  # loading its dictionary takes ~0.6 s: only when Han text shows up
+
+        jieba.setLogLevel(60)
+        self._jieba = jieba
+
+    def load_segmenter(self) -> None:
+        """Load jieba's dictionary now rather than at the first Han text (a server's warm-up)."""
+        if self._jieba is None:
+            self._import_jieba()
+        self._jieba.initialize()
 
     @property
     def segmenter_loaded(self) -> bool:

@@ -119,6 +119,10 @@ class ZhEnTranslator:
                 self._loaded = (glossary, cedict, tokenizer)
             return self._loaded
 
+    def load(self) -> None:
+        """Load the dictionaries and the segmenter now rather than at the first use."""
+        self._load()
+
     @property
     def loaded(self) -> bool:
         """Whether the dictionaries and the segmenter are loaded (the first use waits otherwise)."""

@@ -86,3 +86,18 @@ def test_ingest_jobs_flag_reads_in_one_process_or_ahead_alike(tmp_path):
     assert "30 added" in outputs[1]
     bad = run("ingest", "--jobs", "0", "--db", str(tmp_path / "x.db"), str(tmp_path / "data"))
     assert bad.returncode == 2 and "--jobs" in bad.stderr
+
+
+def _numpy_huge_pages(env: dict) -> str:
+    """Whether numpy asks for huge pages in a process that starts as the `paperfind` command."""
+    probe = ("import paperfind.cli, numpy\n"
+             "print(numpy._core.multiarray._set_madvise_hugepage(False))")  # returns the setting
+    environ = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env={**environ, **env}, timeout=120, check=True).stdout.strip()
+
+
+def test_the_command_keeps_numpy_off_huge_pages_unless_told():
+    # huge-page faults made most of a first start's system time on the project's VM
+    assert _numpy_huge_pages({}) == "False"
+    assert _numpy_huge_pages({"NUMPY_MADVISE_HUGEPAGE": "1"}) == "True"

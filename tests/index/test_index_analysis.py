@@ -215,3 +215,39 @@ def test_the_worker_writes_the_text_files_of_the_store_and_says_when_it_cannot(c
     assert ahead.text_files() is None
     assert "not analysed ahead" in capsys.readouterr().err
     assert build_text_files(index_docs(colt_store), failed) == params["n_terms"]
+
+
+def test_a_second_worker_writes_the_people_files_and_says_when_it_cannot(colt_store, tmp_path, capsys):
+    """Once people are resolved, a first start's second worker writes the index's files that
+    name them (`build_people_files`) while the first start loads the search's parts: the same
+    files and params; when it cannot read the store it says so, and `build_into` writes them."""
+    from paperfind.index.ahead import PeopleFilesAhead
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    build_into(colt_store, plain)
+
+    split = tmp_path / "split"
+    split.mkdir()
+    people = PeopleFilesAhead(colt_store.path, split)
+    build_into(colt_store, split, people_files_written=people.result)
+    assert index_files(split) == index_files(plain)
+    assert capsys.readouterr().err == ""
+
+    failed = tmp_path / "failed"
+    failed.mkdir()
+    people = PeopleFilesAhead(tmp_path / "no-such.db", failed)
+    build_into(colt_store, failed, people_files_written=people.result)
+    assert "people's index files not written ahead (FileNotFoundError" in capsys.readouterr().err
+    assert index_files(failed) == index_files(plain)
+
+
+def test_the_search_parts_load_before_the_index_exists(tmp_path):
+    """A first start loads the segmenter, the translator and the learned ranker while its
+    index is written: nothing of them needs the index, and loading them builds none."""
+    app = Paperfind(Settings(db_path=tmp_path / "p.db", semantic=False))
+    searcher = app.searcher()
+    assert searcher.warm_state() == {"index": False, "segmenter": False, "translator": False}
+    searcher.load_parts()
+    assert searcher.warm_state() == {"index": False, "segmenter": True, "translator": True}
+    assert not app.settings.index_dir.exists() and not app.settings.db_path.exists()
