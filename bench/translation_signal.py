@@ -39,6 +39,7 @@ import numpy as np
 
 from bench.corpus import BUNDLED, database, ensure_index, load_set, open_searcher, vectors
 from bench.metrics import percentile, reciprocal_rank
+from bench.splade_rerank import reorder  # the same re-ordering rule as the SPLADE bench
 
 DEPTHS = (5, 10, 20)
 WEIGHTS = ("alone", 0.1, 0.25, 0.5, 1.0)
@@ -131,18 +132,6 @@ def doc_terms(backend, analyzer, cache: dict, rows) -> list[list[str]]:
             cache[r] = analyzer.terms(f"{d.get('title') or ''} . {d.get('abstract') or ''}")
         out.append(cache[r])
     return out
-
-
-def reorder(keys: list[str], scores: np.ndarray, k: int, weight) -> list[str]:
-    k = min(k, len(scores))
-    if k < 2:
-        return keys
-    s = np.asarray(scores[:k], dtype=float)
-    if weight != "alone":
-        z = lambda v: (v - v.mean()) / (v.std() + 1e-9)
-        s = z(-np.arange(k, dtype=float)) + weight * z(s)
-    order = np.lexsort((np.arange(k), -s))
-    return [keys[i] for i in order] + keys[k:]
 
 
 def plain(args) -> None:
