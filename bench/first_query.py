@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,7 +29,7 @@ from pathlib import Path
 
 from bench.corpus import CACHE as OUT, REPO
 from bench.results import append_results
-from bench.server import free_port
+from bench.server import free_port, wait_for_port
 
 KINDS = (
     ("title", "Denoising Diffusion Probabilistic Models"),
@@ -52,19 +51,6 @@ def prepare_database(db: Path) -> None:
     app.ensure_database(progress=False)
     ensure_ann(app.settings.vector_dir)
     app.update_vectors(progress=False)  # nothing to embed: leaves the state a restart finds
-
-
-def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 300.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.002)
-    raise RuntimeError("server did not open its port")
 
 
 def one_start(src: Path, db: Path, order: list[tuple[str, str]]) -> dict[str, float]:

@@ -30,13 +30,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 from bench.corpus import REPO
-from bench.server import free_port
+from bench.server import free_port, wait_for_port
 
 # the warm-up's queries and the first-query bench's, typos, filters, people, institutions,
 # OR, phrases, Chinese
@@ -81,7 +80,7 @@ def first_start(ref: str | None, where: Path) -> dict:
                 break
         else:
             raise RuntimeError(f"{ref or 'working tree'}: serve ended with {proc.wait()}")
-        _wait_for_port(port)  # the line comes just before the port opens
+        wait_for_port(port, proc, timeout=60)  # the line comes just before the port opens
         for query in QUERIES:
             for mode in ("lexical", "hybrid"):
                 url = (f"http://127.0.0.1:{port}/api/search?"
@@ -104,18 +103,6 @@ def first_start(ref: str | None, where: Path) -> dict:
                 continue
             files[name] = hashlib.sha256(path.read_bytes()).hexdigest()
     return {"dump": dump_digest(db), "files": files, "answers": answers}
-
-
-def _wait_for_port(port: int, timeout: float = 60.0) -> None:
-    deadline = time.perf_counter() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/stats", timeout=60):
-                return
-        except (ConnectionError, urllib.error.URLError):
-            if time.perf_counter() > deadline:
-                raise
-            time.sleep(0.1)
 
 
 def dump_digest(db: Path) -> str:

@@ -24,6 +24,20 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 300.0) -> None:
+    """Until `port` accepts a connection (the server opens it once ready); fails if `proc` exits."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.002)
+    raise RuntimeError("server did not open its port")
+
+
 def start_server(db: Path, port: int, workers: int = 1, semantic: bool = True,
                  timeout: float = 600) -> subprocess.Popen:
     """`paperfind serve --db DB` on `port`, returned once /api/stats answers (a first start may
