@@ -21,11 +21,12 @@ import json
 import multiprocessing
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from paperfind.index.analysis import TextTerms, analyze_texts
-from paperfind.index.builder import (build_name_files, build_people_files, build_text_files,
-                                      index_docs)
+from paperfind.index.builder import build_name_files, build_paper_files, build_text_files, index_docs
 from paperfind.ingest.readahead import gc_paused
 
 # fork: the worker starts at once with the modules already imported (as ingest's readers do)
@@ -50,7 +51,10 @@ class _Ahead:
         self._failed = False
 
     def _last(self):
-        """The worker's last answer: its value, or None once it failed (said, and stopped)."""
+        """The worker's last answer: its value, or None once it failed (said, and stopped) or
+        when there is no worker (closed)."""
+        if self._process is None or self._failed:
+            return None
         try:
             outcome, value = self._receive()
         finally:
@@ -125,19 +129,18 @@ class TextsAhead(_Ahead):
     def text_files(self) -> int | None:
         """The vocabulary size of the text files the worker wrote, once they are written; None
         if it failed (the caller then writes them itself, over whatever it left)."""
-        if self._process is None or self._failed:
-            return None
         return self._last()
 
 
 class PeopleFilesAhead:
     """The files of the index that name people (`builder.build_people_files`), written from
     the store `db` into the index directory `target` once people are resolved by two worker
-    processes, the name tables (`builder.build_name_files`) in one and the others in the
-    other, while this process loads what the first queries need (a first start)."""
+    processes, the name tables (`builder.build_name_files`) in one and the papers' files
+    (`builder.build_paper_files`) in the other, while this process loads what the first
+    queries need (a first start)."""
 
     def __init__(self, db: Path, target: Path) -> None:
-        self._workers = [_PeopleFiles(_write_people_files, db, target, "paperfind-people-files"),
+        self._workers = [_PeopleFiles(_write_paper_files, db, target, "paperfind-paper-files"),
                          _PeopleFiles(_write_name_files, db, target, "paperfind-name-files")]
 
     @property
@@ -162,8 +165,6 @@ class _PeopleFiles(_Ahead):
         super().__init__(work, (str(db), str(target)), name)
 
     def result(self):
-        if self._process is None or self._failed:
-            return None
         return self._last()
 
 
@@ -196,26 +197,24 @@ def _work(path: str, conn) -> None:
     conn.close()
 
 
-def _write_people_files(db: str, target: str, conn) -> None:
-    from paperfind.store import Store
-
-    try:
-        with gc_paused(), Store(db, readonly=True) as store:  # as `build_index`
-            params = build_people_files(store, index_docs(store), Path(target),
-                                        slugs=store.author_slugs())  # the names: the other
-        conn.send(("ok", params))
-    except Exception as exc:
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
-    conn.close()
+def _write_paper_files(db: str, target: str, conn) -> None:
+    _answer_from_store(db, conn, lambda store: build_paper_files(  # the name tables: the other
+        store, index_docs(store), Path(target), store.author_slugs()))
 
 
 def _write_name_files(db: str, target: str, conn) -> None:
+    _answer_from_store(db, conn, lambda store: build_name_files(store, Path(target)))
+
+
+def _answer_from_store(db: str, conn, work: Callable[[Any], object]) -> None:
+    """Send what `work` makes of the store `db` (read-only, the collector paused as in
+    `build_index`), or why it could not."""
     from paperfind.store import Store
 
     try:
         with gc_paused(), Store(db, readonly=True) as store:
-            build_name_files(store, Path(target))
-        conn.send(("ok", True))
+            value = work(store)
+        conn.send(("ok", value))
     except Exception as exc:
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     conn.close()

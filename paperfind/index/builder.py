@@ -131,14 +131,22 @@ def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | Non
     return len(vocab)
 
 
-def build_people_files(source: IndexSource, docs: list[IndexDoc], root: Path,
-                       slugs: dict[int, str] | None = None) -> dict:
-    """The files that name people and works (facets, stored papers, names); returns the
-    params, to be saved (`save_params`) once `n_terms` is the text files' vocabulary size.
-    `docs` as `index_docs(source)` after people were resolved.
+def build_people_files(source: IndexSource, docs: list[IndexDoc], root: Path) -> dict:
+    """The files that name people and works: the papers' (`build_paper_files`) and the people's
+    name tables; returns the params, to be saved (`save_params`) once `n_terms` is the text
+    files' vocabulary size. `docs` as `index_docs(source)` after people were resolved."""
+    people = list(source.iter_author_entries())
+    params = build_paper_files(source, docs, root, {p.id: p.slug for p in people})
+    NameIndex.build(people, root)
+    return params
 
-    With `slugs` (every person's slug by number) the name files are left out, for another
-    process to write meanwhile (`build_name_files`)."""
+
+def build_paper_files(source: IndexSource, docs: list[IndexDoc], root: Path,
+                      slugs: dict[int, str]) -> dict:
+    """The people files but the name tables: facets, authors per paper and the stored papers,
+    which name their people by `slugs` (every person's slug by number); returns the params as
+    `build_people_files`. A first start's worker writes these while another writes the name
+    tables (`build_name_files`)."""
     labels = {}
     for facet, values in (("venue", [d.venue for d in docs]), ("status", [d.status for d in docs]),
                           ("area", [d.area for d in docs]),
@@ -161,19 +169,15 @@ def build_people_files(source: IndexSource, docs: list[IndexDoc], root: Path,
     save_csr(root, "meta.author", [d.author_ids for d in docs], dtype=np.int64)
     np.save(root / "meta.author_row.npy", np.repeat(
         np.arange(len(docs), dtype=np.int32), [len(d.author_ids) for d in docs]))
-    people = list(source.iter_author_entries()) if slugs is None else []
     # results name people by their page's slug
-    slug_of = {p.id: p.slug for p in people} if slugs is None else slugs
     JsonRecords.save(({"title": d.title, "abstract": d.abstract,
                        "authors": [[int(i), n] for i, n in zip(d.author_ids, d.authors)],
-                       "author_slugs": [slug_of.get(int(i), "") for i in d.author_ids],
+                       "author_slugs": [slugs.get(int(i), "") for i in d.author_ids],
                        "keywords": d.keywords, "venue": d.venue, "venue_name": d.venue_name,
                        "year": d.year, "status": d.status, "area": d.area, "track": d.track,
                        "institutions": d.institutions, "citations": d.citations,
                        "links": d.links, "work_id": d.work_id} for d in docs), root, "stored")
 
-    if slugs is None:
-        NameIndex.build(people, root)
     names_of = getattr(source, "institution_names", None)  # optional: slug -> display name
     inst_names = dict(names_of()) if callable(names_of) else {}
     params = {"format": FORMAT_VERSION, "n_docs": len(docs), "n_terms": None,
@@ -184,9 +188,12 @@ def build_people_files(source: IndexSource, docs: list[IndexDoc], root: Path,
     return params
 
 
-def build_name_files(source: IndexSource, root: Path) -> None:
-    """The name tables of the people (`NameIndex`), part of `build_people_files`' files."""
-    NameIndex.build(list(source.iter_author_entries()), root)
+def build_name_files(source: IndexSource, root: Path) -> int:
+    """The name tables of the people (`NameIndex`), part of `build_people_files`' files;
+    returns how many people they name."""
+    people = list(source.iter_author_entries())
+    NameIndex.build(people, root)
+    return len(people)
 
 
 def work_groups(work_ids: list[int | None]) -> np.ndarray:
