@@ -18,8 +18,16 @@ _HAN_RUN = re.compile(f"[{HAN}]+")
 _PUNCT_ONLY = re.compile(r"^[\W_]+$")
 # the possessive clitic: "the model's prior", "CNNs' depth" (an apostrophe is not a word character,
 # so without this "model's" is the words "model" and "s", and "s" becomes a term of most abstracts)
-_POSSESSIVE = re.compile(r"(?<=[^\W_])['\u2019]s\b|(?<=s)['\u2019](?=\s|$)")
-_COMPOUND = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
+# (written to start at the apostrophe: a pattern that starts with a look-behind is tried at every
+# character, which took 3 s of the first start's text analysis; this one is skipped to the next
+# apostrophe)
+_POSSESSIVE = re.compile(r"['\u2019](?:(?<=[^\W_].)s\b|(?<=s.)(?=\s|$))")
+# in ASCII text a word (`WORD`) is a run of ASCII letters and digits, which matches faster
+_ASCII_WORD = re.compile(r"[0-9A-Za-z]+")
+# a compound is a whole run of word characters and hyphens, letters between the hyphens; runs are
+# looked for in the text's space-separated pieces that have a hyphen, not at every character
+_WORD_OR_HYPHEN_RUN = re.compile(r"[\w-]+")
+_COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
 
 
 class Analyzer:
@@ -34,6 +42,8 @@ class Analyzer:
     def words(self, text: str) -> list[str]:
         """Folded words in order, stop words kept, Han runs segmented into words."""
         folded = _POSSESSIVE.sub("", fold(text))
+        if folded.isascii():
+            return _ASCII_WORD.findall(folded)
         if not has_han(folded):
             return WORD.findall(folded)
         out: list[str] = []
@@ -93,10 +103,14 @@ class Analyzer:
         if "-" not in folded:
             return []
         out = []
-        for m in _COMPOUND.finditer(folded):
-            parts = m.group(0).split("-")
-            if not any(has_han(p) for p in parts):
-                out.append((parts, self.stem("".join(parts))))
+        for piece in folded.split():
+            if "-" not in piece:
+                continue
+            for run in _WORD_OR_HYPHEN_RUN.findall(piece):
+                if "-" in run and _COMPOUND.fullmatch(run):
+                    parts = run.split("-")
+                    if not any(has_han(p) for p in parts):
+                        out.append((parts, self.stem("".join(parts))))
         return out
 
     def terms_of_words(self, words: list[str]) -> list[str]:

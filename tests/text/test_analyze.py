@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from paperfind.text.analyze import Analyzer
-from paperfind.text.fold import fold
+from paperfind.text.fold import WORD, fold, has_han
 from paperfind.text.names import fold_name
 
 
@@ -52,3 +57,41 @@ def test_possessive_clitic_is_not_a_word():
     assert an.terms("Adam's update") == an.terms("Adam update")
     # a real single letter stays
     assert "s" in an.words("an s-shaped curve")
+
+
+# The analyser's expressions are written for speed (the first start analyses every abstract); these
+# are the plain definitions they must agree with on any text.
+_PLAIN_POSSESSIVE = re.compile(r"(?<=[^\W_])['\u2019]s\b|(?<=s)['\u2019](?=\s|$)")
+_PLAIN_COMPOUND = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
+_TRICKY = "aZs09_-'\u2019 .,(\n\té\u00c5\u0301ß\u4e2d\u6a21\u578b\u0661\u00b2\uff21"
+
+
+def _plain_words(an: Analyzer, text: str) -> list[str]:
+    out = []
+    for w in WORD.findall(_PLAIN_POSSESSIVE.sub("", fold(text))):
+        out.extend(an._segment(w) if has_han(w) else [w])
+    return out
+
+
+def _plain_compounds(an: Analyzer, text: str) -> list[tuple[list[str], str]]:
+    parts_of = (m.group(0).split("-") for m in _PLAIN_COMPOUND.finditer(fold(text)))
+    return [(parts, an.stem("".join(parts))) for parts in parts_of
+            if not any(has_han(p) for p in parts)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=_TRICKY, max_size=40) | st.text(max_size=40))
+def test_words_and_compounds_agree_with_their_plain_definitions(text):
+    an = Analyzer()
+    assert an.words(text) == _plain_words(an, text)
+    assert an.compounds(text) == _plain_compounds(an, text)
+
+
+def test_plain_definitions_cover_the_cases_the_fast_ones_special_case():
+    an = Analyzer()
+    for text in ("The model's auto-encoder (self-attention), CNNs' depth", "multi-modal-ly x-1 a--b",
+                 "Rocktäschel's pre-training", "snake_case-word e-mail", "扩散-模型 en-dash"):
+        assert an.words(text) == _plain_words(an, text)
+        assert an.compounds(text) == _plain_compounds(an, text)
+    assert an.compounds("auto-encoders, and self-attention") == [
+        (["auto", "encoders"], "autoencod"), (["self", "attention"], "selfattent")]
