@@ -10,7 +10,7 @@ parts, so its build is one figure. After the first answer the server is left run
 says its vectors are up to date (the HNSW graph, built after the port opened) or `--graph-wait`
 seconds pass. Per-paper rates are printed so the figures can be carried to a larger corpus.
 
-    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.first_minute
+    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.first_minute --cold --runs 6
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import queue
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -138,31 +139,58 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds to wait after the first answer for the vectors' graph (0: none)")
     ap.add_argument("--cold", action="store_true",
                     help="empty installer caches and temporary folder for each clone, as on a new machine")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="pairs of first starts; the order alternates, the baseline first in odd runs")
     args = ap.parse_args(argv)
     ref = args.ref or subprocess.run(["git", "-C", str(REPO), "branch", "--show-current"],
                                      capture_output=True, text=True, check=True).stdout.strip()
+    if ref == args.baseline_ref:
+        ap.error(f"--ref and --baseline-ref are both {ref}: nothing to compare")
     tmp = Path(tempfile.mkdtemp(prefix="paperfind-first-minute-"))
-    results = {}
+    runs: list[dict[str, dict]] = []
     try:
-        for name in (args.baseline_ref, ref):
-            results[name] = first_start(name, tmp / name, args.graph_wait, args.cold)
-            print(name, results[name], flush=True)
-            shutil.rmtree(tmp / name, ignore_errors=True)
-            shutil.rmtree(tmp / f"{name}-caches", ignore_errors=True)
+        for run in range(args.runs):
+            # whichever start goes second in a pair was slower (the machine's caches, its
+            # neighbours): alternating keeps that from favouring one side
+            order = (args.baseline_ref, ref) if run % 2 == 0 else (ref, args.baseline_ref)
+            results: dict[str, dict] = {}
+            for place, name in enumerate(order):
+                results[name] = first_start(name, tmp / name, args.graph_wait, args.cold)
+                results[name]["place"] = place + 1
+                print(f"run {run + 1}", name, results[name], flush=True)
+                shutil.rmtree(tmp / name, ignore_errors=True)
+                shutil.rmtree(tmp / f"{name}-caches", ignore_errors=True)
+            runs.append({name: results[name] for name in (args.baseline_ref, ref)})
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    table = render(results, args.baseline_ref, args.cold)
+    table = render(runs, args.baseline_ref, args.cold)
     print(table)
     append_results("Start-up: fresh clone to the first answered query (bench/first_minute.py, issue 13)",
                    table)
     return 0
 
 
-def render(results: dict[str, dict], baseline: str, cold: bool = False) -> str:
-    names = list(results)
+def median_result(results: list[dict]) -> dict:
+    """Each step's median over the runs (a table of medians, not one run's figures)."""
+    keys = {k for r in results for k in r
+            if isinstance(r[k], (int, float)) and k not in ("place", "papers")}
+    parts = {p for r in results for p in r["parts"]}
+    out = {k: statistics.median(r[k] for r in results if k in r) for k in keys}
+    out["parts"] = {p: statistics.median(r["parts"][p] for r in results if p in r["parts"])
+                    for p in parts}
+    out["commit"] = results[0]["commit"]
+    if "papers" in results[0]:
+        out["papers"] = results[0]["papers"]
+    return out
+
+
+def render(runs: list[dict[str, dict]], baseline: str, cold: bool = False) -> str:
+    names = list(runs[0])
+    medians = {n: median_result([run[n] for run in runs]) for n in names}
     parts: list[str] = []
-    for r in results.values():
-        parts += [p for p in r["parts"] if p not in parts]
+    for run in runs:
+        for r in run.values():
+            parts += [p for p in r["parts"] if p not in parts]
     rows = [("git clone (not counted)", "clone"), ("venv + pip install", "venv+pip"),
             ("`building` line → `serving` line", "build")] + [(f"— {p}", p) for p in parts] + [
             ("— warm-up (before the port opens)", "warm-up"),
@@ -170,18 +198,21 @@ def render(results: dict[str, dict], baseline: str, cold: bool = False) -> str:
             ("**clone → first answered query**", "total"),
             ("CPU seconds (user + sys) of scripts/serve to the first answer, all processes", "cpu"),
             ("vectors' update and HNSW graph, after the first answer (not counted)", "vectors")]
-    papers = next((r["papers"] for r in results.values() if "papers" in r), None)
-    lines = [f"One fresh clone each, `scripts/serve` until the search page answers "
+    papers = next((r["papers"] for r in medians.values() if "papers" in r), None)
+    several = len(runs) > 1
+    lines = [f"{len(runs)} pair(s) of fresh clones, `scripts/serve` until the search page answers "
              f"({time.strftime('%Y-%m-%d %H:%M')}, `python -m bench.first_minute"
-             f"{' --cold' if cold else ''}`, under the heavy "
-             f"lock; the machine is shared). Seconds; ms per paper of the {papers} bundled papers "
-             "in brackets, to carry to a larger corpus.", "",
-             "| step | " + " | ".join(f"{n} {r['commit']}{' (baseline)' if n == baseline else ''}"
-                                      for n, r in results.items())
+             f"{' --cold' if cold else ''}{f' --runs {len(runs)}' if several else ''}`, under "
+             "the heavy lock; the machine is shared"
+             + ("; the order alternates, the baseline first in odd runs" if several else "")
+             + f"). Seconds{', medians over the runs' if several else ''}; ms per paper of the "
+             f"{papers} bundled papers in brackets, to carry to a larger corpus.", "",
+             "| step | " + " | ".join(f"{n} {medians[n]['commit']}{' (baseline)' if n == baseline else ''}"
+                                      for n in names)
              + " |", "|---|" + "---:|" * len(names)]
     for label, key in rows:
         cells = []
-        for r in results.values():
+        for r in medians.values():
             value = r.get(key, r["parts"].get(key))
             if value is None:
                 cells.append("–")
@@ -190,6 +221,19 @@ def render(results: dict[str, dict], baseline: str, cold: bool = False) -> str:
             else:
                 cells.append(f"{value:.1f}")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    if several:
+        other = next(n for n in names if n != baseline)
+        ratios = [run[other]["total"] / run[baseline]["total"] for run in runs]
+        lines += ["", f"| run | {baseline} (baseline) | {other} | {other} / {baseline} | first |",
+                  "|---:|---:|---:|---:|---|"]
+        for i, (run, ratio) in enumerate(zip(runs, ratios), 1):
+            first = baseline if run[baseline]["place"] == 1 else other
+            lines.append(f"| {i} | {run[baseline]['total']:.1f} | {run[other]['total']:.1f} | "
+                         f"{ratio:.2f} | {first} |")
+        under = sum(run[other]["total"] <= 60 for run in runs)
+        lines += ["", f"Median ratio {statistics.median(ratios):.2f}; {other} answered within "
+                      f"60 s of the clone in {under} of {len(runs)} runs (slowest "
+                      f"{max(run[other]['total'] for run in runs):.1f} s)."]
     return "\n".join(lines)
 
 
