@@ -66,6 +66,7 @@ def first_start(ref: str, where: Path, graph_wait: float, cold: bool = False) ->
             (caches / name).mkdir(parents=True, exist_ok=True)
         env.update(XDG_CACHE_HOME=str(caches / "cache"), TMPDIR=str(caches / "tmp"))
     cpu_before = _children_cpu()
+    steal_before = _steal()
     started = time.perf_counter()
     proc = subprocess.Popen(["bash", "scripts/serve"], cwd=where, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
@@ -108,6 +109,9 @@ def first_start(ref: str, where: Path, graph_wait: float, cold: bool = False) ->
     # CPU seconds of scripts/serve and everything it waited for (pip, the build's workers), to
     # the kill: the figure a shared machine's load moves least
     out["cpu"] = _children_cpu() - cpu_before
+    steal = _steal()
+    if steal is not None and steal_before is not None:
+        out["steal"] = steal - steal_before
     out["venv+pip"] = marks.get("building", started) - started
     out["build"] = marks["serving"] - marks.get("building", started)
     if "vectors" in marks:
@@ -118,6 +122,17 @@ def first_start(ref: str, where: Path, graph_wait: float, cold: bool = False) ->
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def _steal() -> float | None:
+    """CPU seconds the hypervisor gave to other guests, both cores together (/proc/stat's
+    `steal`): a slow start with much of it was a busy host, not slow code. None off Linux."""
+    try:
+        with open("/proc/stat") as fh:
+            fields = fh.readline().split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _ask(port: int) -> float | None:
@@ -197,6 +212,7 @@ def render(runs: list[dict[str, dict]], baseline: str, cold: bool = False) -> st
             ("serving line → first answer", "after serving line"),
             ("**clone → first answered query**", "total"),
             ("CPU seconds (user + sys) of scripts/serve to the first answer, all processes", "cpu"),
+            ("CPU seconds the host took from this machine meanwhile (steal, both cores)", "steal"),
             ("vectors' update and HNSW graph, after the first answer (not counted)", "vectors")]
     papers = next((r["papers"] for r in medians.values() if "papers" in r), None)
     several = len(runs) > 1
@@ -216,7 +232,7 @@ def render(runs: list[dict[str, dict]], baseline: str, cold: bool = False) -> st
             value = r.get(key, r["parts"].get(key))
             if value is None:
                 cells.append("–")
-            elif papers and key not in ("clone", "venv+pip", "total", "cpu"):
+            elif papers and key not in ("clone", "venv+pip", "total", "cpu", "steal"):
                 cells.append(f"{value:.1f} ({1000 * value / papers:.2f})")
             else:
                 cells.append(f"{value:.1f}")
@@ -224,12 +240,14 @@ def render(runs: list[dict[str, dict]], baseline: str, cold: bool = False) -> st
     if several:
         other = next(n for n in names if n != baseline)
         ratios = [run[other]["total"] / run[baseline]["total"] for run in runs]
-        lines += ["", f"| run | {baseline} (baseline) | {other} | {other} / {baseline} | first |",
-                  "|---:|---:|---:|---:|---|"]
+        lines += ["", f"| run | {baseline} (baseline) | {other} | {other} / {baseline} | first | "
+                      "steal s (baseline, branch) |", "|---:|---:|---:|---:|---|---:|"]
         for i, (run, ratio) in enumerate(zip(runs, ratios), 1):
             first = baseline if run[baseline]["place"] == 1 else other
+            steal = ", ".join(f"{run[n]['steal']:.1f}" if "steal" in run[n] else "–"
+                              for n in (baseline, other))
             lines.append(f"| {i} | {run[baseline]['total']:.1f} | {run[other]['total']:.1f} | "
-                         f"{ratio:.2f} | {first} |")
+                         f"{ratio:.2f} | {first} | {steal} |")
         under = sum(run[other]["total"] <= 60 for run in runs)
         lines += ["", f"Median ratio {statistics.median(ratios):.2f}; {other} answered within "
                       f"60 s of the clone in {under} of {len(runs)} runs (slowest "

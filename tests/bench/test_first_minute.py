@@ -19,10 +19,10 @@ def test_steps_are_medians_and_papers_stay_a_count():
 
 
 def test_each_run_says_who_went_first_and_the_summary_counts_the_branch():
-    runs = [{"main": _start(60.0, "m", 1, 8.0), "fast": _start(45.0, "f", 2, 7.0)},
+    runs = [{"main": _start(60.0, "m", 1, 8.0), "fast": _start(45.0, "f", 2, 7.0) | {"steal": 0.4}},
             {"main": _start(66.0, "m", 2, 8.0), "fast": _start(61.0, "f", 1, 7.0)}]
     table = render(runs, "main", cold=True)
-    assert "| 1 | 60.0 | 45.0 | 0.75 | main |" in table
-    assert "| 2 | 66.0 | 61.0 | 0.92 | fast |" in table
+    assert "| 1 | 60.0 | 45.0 | 0.75 | main | –, 0.4 |" in table
+    assert "| 2 | 66.0 | 61.0 | 0.92 | fast | –, – |" in table
     assert "Median ratio 0.84; fast answered within 60 s of the clone in 1 of 2 runs (slowest 61.0 s)." in table
     assert "| **clone → first answered query** | 63.0 | 53.0 |" in table
