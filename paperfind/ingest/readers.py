@@ -11,8 +11,9 @@ from typing import Callable, Iterator
 
 from paperfind.ingest import jsonl, paperlists
 from paperfind.ingest.errors import SourceError
-from paperfind.ingest.extra import (airas, evanzd, history, iclr2020_site, iclr2026, iclr_lists,
-                                    openreview_csv, papercopilot, proceedings, sitelists, tables)
+from paperfind.ingest.extra import (airas, anthology, changxinhai, evanzd, history, iclr2020_site,
+                                    iclr2026, iclr_lists, mlanthology, openreview_csv, papercopilot,
+                                    proceedings, sitelists, tables)
 from paperfind.model import BadRecord, Record
 
 ReadFn = Callable[[Path], Iterator[Record | BadRecord]]
@@ -55,9 +56,17 @@ READERS: tuple[Reader, ...] = (
     Reader("evanzd-papers", evanzd.matches_papers, evanzd.read_papers, 76, False),
     Reader("evanzd-ratings", evanzd.matches_ratings, evanzd.read_ratings, 52, False),
     Reader("paperlists-history-forum", history.matches_forum_lists, history.read_forum_lists, 54, False),
+    # Below the lists of their venue-years, whose titles the title-only sources are matched to:
+    # OpenReview's title for ICLR 2025 (the ids file), camera-ready ones otherwise.
+    Reader("chang-xinhai-openreview-ids", changxinhai.matches_authorids, changxinhai.read_authorids,
+           49, False),
+    Reader("mlanthology", mlanthology.matches, mlanthology.read, 48, False),
     # No forum ids, but an id of their own that no other venue-year's paper has: the key.
     Reader("neurips-proceedings", proceedings.matches_keyed, proceedings.read_proceedings, 74, False),
     Reader("airas-papers-db", airas.matches_keyed, airas.read, 72, False),
+    # New venue-years (CVPR 2020, ACL and EMNLP): the Anthology id or the list's own slug is the key.
+    Reader("chang-xinhai-lists", changxinhai.matches_lists, changxinhai.read_lists, 62, False),
+    Reader("acl-emnlp-kostikova", anthology.matches_kostikova, anthology.read_kostikova, 62, False),
     # No forum ids: matched to the papers above by title (and authors).
     Reader("dotd-table-titles", tables.matches_without_id, tables.read_without_id, 45, True),
     Reader("icml2024-events-lukasmosser", sitelists.matches_events, sitelists.read_events, 40, True),

@@ -183,6 +183,11 @@ def match_title(conn: sqlite3.Connection, record: Record, notes: list[str]) -> s
     if rows:
         candidates = [(key, merge_records(load_records(conn, key))) for (key,) in rows]
         result = merge_policy.match_by_title(record, candidates)
+    else:
+        result = _renamed_paper(conn, record, title)
+        if result is not None:
+            notes.append(f"record {record.source_index} ('{record.title[:60]}'): merged with "
+                         f"{result}, the same authors under a revised title")
     if isinstance(result, merge_policy.Ambiguous):
         notes.append(f"record {record.source_index} ('{record.title[:60]}'): not merged, {result}")
         return None
@@ -193,3 +198,45 @@ def match_title(conn: sqlite3.Connection, record: Record, notes: list[str]) -> s
         notes.append(f"record {record.source_index} ('{record.title[:60]}'): paired with no paper "
                      f"({reason}); stored as a paper of its own")
     return result
+
+
+# words that say nothing about which paper a title names
+_TITLE_STOP = frozenset("a an and as at by for from in into is of on or the to towards via with".split())
+
+
+def _renamed_paper(conn: sqlite3.Connection, record: Record, title: str) -> str | None:
+    """The one paper of the venue-year with the record's whole author list and a title that
+    shares most of its words: the same paper, renamed between review and camera-ready (10-15 %
+    of NeurIPS 2024/2025 and ICML 2025 titles: "... Capability Gaps" for "... Capacity Gaps").
+
+    Two different papers must never merge, and the same people often submit two papers to one
+    venue-year (a rejected one beside an accepted one), so: the same number of authors, each
+    on the other list (by name, or initials and last name); half of the title's words shared
+    (three in five for a single author), not counting words like "of" and "via", or one title
+    the start of the other; and exactly one such paper. Renamings that keep less of the title
+    ("CoRT: Code-integrated Reasoning within Thinking" for "Teaching Language Models to Reason
+    with Tools") stay apart: telling them from a second paper takes more than the title.
+    """
+    if not record.authors:
+        return None
+    first = name_key(record.authors[0].name)
+    rows = conn.execute("SELECT p.key, p.title_norm FROM paper_authors pa JOIN papers p "
+                        "ON p.id = pa.paper_id WHERE pa.name_fold = ? AND pa.position = 0 "
+                        "AND p.venue = ? AND p.year = ? ORDER BY p.key",
+                        (first, record.venue, record.year)).fetchall()
+    n = len(record.authors)
+    needed = 0.6 if n == 1 else 0.5
+    words = set(title.split()) - _TITLE_STOP
+    fitting = []
+    for key, other in rows:
+        theirs = set(other.split()) - _TITLE_STOP
+        shared = len(words & theirs) / len(words | theirs) if words | theirs else 0.0
+        prefix = bool(title and other) and (title.startswith(other) or other.startswith(title))
+        if shared < needed and not prefix:
+            continue
+        paper = merge_records(load_records(conn, key))
+        same_authors = (len(paper.authors) == n
+                        and merge_policy.author_overlap(record.authors, paper.authors) == n)
+        if same_authors and not (record.forum_id and paper.forum_id and record.forum_id != paper.forum_id):
+            fitting.append(key)
+    return fitting[0] if len(fitting) == 1 else None
