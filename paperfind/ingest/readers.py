@@ -14,6 +14,7 @@ from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import (airas, anthology, changxinhai, evanzd, history, iclr2020_site,
                                     iclr2026, iclr_lists, mlanthology, openreview_csv, papercopilot,
                                     proceedings, sitelists, tables)
+from paperfind.ingest.extra import abstract_books, scholar
 from paperfind.model import BadRecord, Record
 
 ReadFn = Callable[[Path], Iterator[Record | BadRecord]]
@@ -36,6 +37,14 @@ class Reader:
     # collector can stay off, which walked every record read so far (4 of 15 s at the bundled
     # corpus) for nothing to find
     acyclic: bool = False
+    # title-only sources that only add to papers of other sources (abstract books, citation
+    # counts): a record whose title pairs with no stored paper is reported and left out,
+    # since as a paper of its own it would be one without id or status, or a duplicate
+    join_only: bool = False
+
+    def __post_init__(self) -> None:
+        if self.join_only and not self.title_only:
+            raise ValueError(f"reader {self.name}: join_only applies to title-only sources")
 
 
 READERS: tuple[Reader, ...] = (
@@ -79,6 +88,12 @@ READERS: tuple[Reader, ...] = (
     Reader("vlm-paper-search-euisuk", iclr_lists.matches_euisuk, iclr_lists.read_euisuk, 34, True),
     Reader("neurips2025-bsantraigi", sitelists.matches_bsantraigi, sitelists.read_bsantraigi, 32, True),
     Reader("iclr2025-whitney-house", iclr_lists.matches_whitney, iclr_lists.read_whitney, 30, True),
+    # Join-only, below the title-only sources above: abstracts (ICLR 2019, 2020, 2023) and
+    # Scholar counts (ICLR 2019, 2020) for the papers of the Paper Copilot history lists.
+    Reader("rajatmodi62-abstract-generator", abstract_books.matches, abstract_books.read, 29, True,
+           join_only=True),
+    Reader("iclr-citations-isingmodel", scholar.matches, scholar.read, 28, True, acyclic=True,
+           join_only=True),
     # By format: paperfind's own export, then the paper lists (named <venue><year>.json[.gz]).
     Reader("paperfind-jsonl", jsonl.matches, jsonl.read_export, 50, False, acyclic=True),
     Reader("paperlists", paperlists.matches, paperlists.read_file, 40, False,

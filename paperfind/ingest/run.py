@@ -21,7 +21,7 @@ from paperfind.store import SourceSummary, Store
 from paperfind.store.people import resolve_people
 
 _DATA_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz", ".csv", ".csv.gz", ".tsv",
-                  ".tsv.gz", ".md.gz", ".yml", ".yml.gz")
+                  ".tsv.gz", ".md.gz", ".yml", ".yml.gz", ".txt.gz", ".epub")
 _NOT_DATA = {"MANIFEST.tsv"}
 
 
@@ -149,7 +149,8 @@ def _ingest_file(store: Store, job: FileJob, force: bool,
     read = time.perf_counter()
     with gc_paused():
         summary = store.write_source(job.source, job.sha, job.size, job.reader.name, prepared,
-                                     job.reader.priority, job.reader.title_only)
+                                     job.reader.priority, job.reader.title_only,
+                                     job.reader.join_only)
     timings["corpus read"] = timings.get("corpus read", 0.0) + read - started
     timings["store writes"] = timings.get("store writes", 0.0) + time.perf_counter() - read
     return summary

@@ -34,6 +34,7 @@ class SourceSummary:
     removed: int = 0
     skipped: list[BadRecord] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    unjoined: int = 0  # records of a join-only source that paired with no paper: not stored
 
 
 class Store(ReadMixin):
@@ -109,6 +110,11 @@ class Store(ReadMixin):
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else default
 
+    def set_meta(self, key: str, value: str) -> None:
+        """Set one bookkeeping value, committed at once (not part of the papers' data version)."""
+        with self.conn:
+            self._set_meta(key, value)
+
     def _set_meta(self, key: str, value: str) -> None:
         self.conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) "
                           "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
@@ -133,10 +139,12 @@ class Store(ReadMixin):
 
     def write_source(self, path: str, sha256: str, size: int, reader: str,
                      items: "list[Record | BadRecord] | Prepared", priority: int = 0,
-                     title_only: bool = False) -> SourceSummary:
+                     title_only: bool = False, join_only: bool = False) -> SourceSummary:
         """Replace everything this source file said with `items`, in one transaction.
 
         `items` may come already `prepare`d (by a reader process, off this one's core).
+        A `join_only` (title-only) source only adds to papers already stored: a record that
+        pairs with none is left out and told in the notes, not made a paper of its own.
         """
         summary = SourceSummary(path=path)
         prepared = items if isinstance(items, Prepared) else prepare(items, path)
@@ -157,7 +165,10 @@ class Store(ReadMixin):
             for record, content, chash in stored:
                 ident = _record_ident(record, seen)
                 seen.add(ident)
-                key = self._assign_key(record, ident, title_only, summary)
+                key = self._assign_key(record, ident, title_only, summary, join_only)
+                if key is None:  # join-only, and no paper to join: told in the notes
+                    summary.unjoined += 1
+                    continue
                 record.key = key
                 previous = old.pop(ident, None)
                 if previous == (key, chash):
@@ -176,6 +187,9 @@ class Store(ReadMixin):
                     summary.updated += 1
                 affected.add(key)
                 in_memory[key] = (record, chash)
+            if summary.unjoined:
+                summary.notes.append(f"{summary.unjoined} of {len(stored)} record(s) paired with "
+                                     f"no paper and were not stored")
             if old and summary.skipped:
                 # an unreadable record may be one of these: keep what the file said before
                 summary.notes.append(f"{len(old)} record(s) of the previous version were kept, "
@@ -210,15 +224,16 @@ class Store(ReadMixin):
         return self.conn.execute("SELECT id FROM sources WHERE path = ?", (path,)).fetchone()[0]
 
     def _assign_key(self, record: Record, ident: str, title_only: bool,
-                    summary: SourceSummary) -> str:
-        """The paper this record describes: by its own key, its forum id, its id, or its title."""
+                    summary: SourceSummary, join_only: bool = False) -> str | None:
+        """The paper this record describes: by its own key, its forum id, its id, or its title;
+        None for a `join_only` record whose title pairs with no stored paper."""
         if record.key:
             return record.key
         if _url_safe(record.forum_id):
             return paper_key(record.venue, record.year, record.forum_id)
         if title_only:
-            matched = paper_rows.match_title(self.conn, record, summary.notes)
-            if matched:
+            matched = paper_rows.match_title(self.conn, record, summary.notes, join_only)
+            if matched or join_only:
                 return matched
         if _url_safe(record.source_id) and ident == record.source_id:
             return paper_key(record.venue, record.year, record.source_id)

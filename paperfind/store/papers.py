@@ -165,12 +165,15 @@ class _Rows:
                          self.keywords)
 
 
-def match_title(conn: sqlite3.Connection, record: Record, notes: list[str]) -> str | None:
+def match_title(conn: sqlite3.Connection, record: Record, notes: list[str],
+                join_only: bool = False) -> str | None:
     """The key of the one paper of the same venue-year and title, for sources without ids.
 
     When the normalised title finds nothing, the title's letters and digits alone are tried
     ("Schrödinger's" vs "Schrodingers"); a record that still pairs with nothing in a
-    venue-year that has papers is reported, since it becomes a paper of its own.
+    venue-year that has papers is reported, since it becomes a paper of its own. A record of
+    a `join_only` source (an abstract book, citation counts) is never a paper of its own: when
+    it pairs with nothing it is reported as not stored, whatever the venue-year holds.
     """
     title = normalize_title(record.title)
     rows = conn.execute("SELECT key FROM papers WHERE venue = ? AND year = ? AND title_norm = ? "
@@ -189,9 +192,15 @@ def match_title(conn: sqlite3.Connection, record: Record, notes: list[str]) -> s
             notes.append(f"record {record.source_index} ('{record.title[:60]}'): merged with "
                          f"{result}, the same authors under a revised title")
     if isinstance(result, merge_policy.Ambiguous):
-        notes.append(f"record {record.source_index} ('{record.title[:60]}'): not merged, {result}")
+        notes.append(f"record {record.source_index} ('{record.title[:60]}'): not merged, {result}"
+                     + ("; not stored" if join_only else ""))
         return None
-    if result is None and conn.execute("SELECT 1 FROM papers WHERE venue = ? AND year = ? LIMIT 1",
+    if result is None and join_only:
+        reason = ("its authors differ from those of the paper with this title" if rows
+                  else "none has this title")
+        notes.append(f"record {record.source_index} ('{record.title[:60]}'): paired with no paper "
+                     f"of {record.venue} {record.year} ({reason}); not stored")
+    elif result is None and conn.execute("SELECT 1 FROM papers WHERE venue = ? AND year = ? LIMIT 1",
                                        (record.venue, record.year)).fetchone():
         reason = ("its authors differ from those of the paper with this title" if rows
                   else "no paper of its venue-year has this title")

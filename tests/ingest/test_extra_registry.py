@@ -21,7 +21,7 @@ ADAPTERS = [r for r in READERS if r.name not in FORMAT_READERS]  # the recent-ve
 def test_every_data_file_of_extra_has_an_adapter() -> None:
     files = sorted(p for p in REAL_EXTRA.rglob("*") if p.is_file()
                    and p.name not in ("README.md", "LICENSE"))  # two sources ship their licence
-    assert len(files) == 51  # README: 53 files, two of them LICENSE files
+    assert len(files) == 81  # README: 85 files, four of them LICENSE files
     missing = [str(p.relative_to(REAL_EXTRA)) for p in files
                if find_reader(p) is None or find_reader(p).name in FORMAT_READERS]
     assert missing == []
@@ -51,7 +51,8 @@ def test_title_only_adapters_are_the_sources_without_forum_ids() -> None:
     assert title_only == {"dotd-table-titles", "icml2024-events-lukasmosser", "neurips2024-jingshi-yang",
                           "paperlists-history", "vlm-paper-search-euisuk", "neurips2025-bsantraigi",
                           "iclr2025-whitney-house", "neurips-proceedings-titles",
-                          "airas-papers-db-titles", "neurips2019-msalvaris"}
+                          "airas-papers-db-titles", "neurips2019-msalvaris",
+                          "rajatmodi62-abstract-generator", "iclr-citations-isingmodel"}
     assert min(a.priority for a in ADAPTERS if not a.title_only) > max(
         a.priority for a in ADAPTERS if a.title_only)
 

@@ -10,7 +10,8 @@ These are the lists from before the abstracts were added, in two shapes:
   that are no one else's key, `, `-joined authors, the status. Joined to the papers of
   their venue-year by title; their status is what they add. Early author lists carry HTML
   entities (`d&#x27;Autume`), undone before the names are split so a `;` inside an entity
-  cannot cut a name. NeurIPS 2020's list also links each paper's proceedings page, whose
+  cannot cut a name. ICML 2025's list has Google Scholar counts (`gs_citation`, -1 when
+  not known). NeurIPS 2020's list also links each paper's proceedings page, whose
   hash is the key the proceedings give the paper: that joins even a renamed title.
 """
 
@@ -26,7 +27,7 @@ from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_json_array
 from paperfind.ingest.extra.proceedings import KEYED_YEARS, PROCEEDINGS_HASH
-from paperfind.ingest.paperlists import read_paperlists
+from paperfind.ingest.paperlists import _citations as citation_count, read_paperlists
 from paperfind.model import BadRecord, Record, paper_key
 from paperfind.text.names import split_authors
 
@@ -91,7 +92,8 @@ def read_site_lists(path: Path) -> Iterator[Record | BadRecord]:
             path, index, venue, year, obj.get("title"), source_id=str(obj.get("id") or ""),
             authors=build.plain_authors(split_authors(_unescaped(obj.get("author")))),
             status=normalize_status(obj.get("status", ""), obj.get("track", "")),
-            track=str(obj.get("track") or ""), links={"site": site} if site else {})
+            track=str(obj.get("track") or ""), links={"site": site} if site else {},
+            citations=citation_count(obj.get("gs_citation")))  # -1: not known
         found = PROCEEDINGS_HASH.search(str(obj.get("proceeding") or ""))
         if isinstance(record, Record) and found and venue == "nips" and year in KEYED_YEARS:
             record.key = paper_key(venue, year, found["hash"])
