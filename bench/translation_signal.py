@@ -27,7 +27,6 @@ query, sum over query terms of log(λ Σ_d t(q|d) P(d|paper) + (1 − λ) P(q|co
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import random
 import statistics
@@ -40,6 +39,7 @@ import numpy as np
 from bench.corpus import BUNDLED, database, ensure_index, load_set, open_searcher, vectors
 from bench.metrics import percentile, reciprocal_rank
 from bench.splade_rerank import reorder  # the same re-ordering rule as the SPLADE bench
+from paperfind.ingest.corpus import corpus_lines
 
 DEPTHS = (5, 10, 20)
 WEIGHTS = ("alone", 0.1, 0.25, 0.5, 1.0)
@@ -101,10 +101,9 @@ class Model1:
 def training_pairs(analyzer, keep) -> list[tuple[list[str], list[str], int]]:
     """(TL;DR terms, title + abstract terms, work) of the training queries `keep` admits."""
     by_key = {}
-    with gzip.open(BUNDLED, "rt", encoding="utf-8") as f:
-        for line in f:
-            rec = json.loads(line)
-            by_key[rec["key"]] = rec
+    for line in corpus_lines(BUNDLED):
+        rec = json.loads(line)
+        by_key[rec["key"]] = rec
     out = []
     for q in keep:
         rec = by_key[q.key]

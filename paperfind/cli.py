@@ -97,10 +97,12 @@ def stats(db_path: Path | None, as_json: bool) -> None:
         return
     click.echo(f"papers {data['papers']}  works {data['works']}  authors {data['authors']}  "
                f"institutions {data['institutions']}  venues {data['venues']}")
-    click.echo(f"{'venue':<10}{'year':>6}{'papers':>8}{'abstract':>10}{'authors':>9}{'affil.':>8}")
+    click.echo(f"{'venue':<10}{'year':>6}{'papers':>8}{'abstract':>10}{'authors':>9}{'affil.':>8}"
+               f"{'cited':>7}")
     for row in data["venue_years"]:
         click.echo(f"{row['venue_name']:<10}{row['year']:>6}{row['papers']:>8}"
-                   f"{row['with_abstract']:>10}{row['with_authors']:>9}{row['with_affiliations']:>8}")
+                   f"{row['with_abstract']:>10}{row['with_authors']:>9}{row['with_affiliations']:>8}"
+                   f"{row['with_citations']:>7}")
 
 
 @main.command()
@@ -110,15 +112,25 @@ def stats(db_path: Path | None, as_json: bool) -> None:
 @click.option("--venue", "venues", multiple=True, help="Only these venues (repeatable).")
 @click.option("--min-year", type=int, default=None)
 @click.option("--max-year", type=int, default=None)
+@click.option("--shards", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write one .jsonl.gz file per venue-year into this folder instead "
+                   "(unchanged files are left as they are).")
 def export(db_path: Path | None, output: Path | None, venues: tuple[str, ...],
-           min_year: int | None, max_year: int | None) -> None:
+           min_year: int | None, max_year: int | None, shards: Path | None) -> None:
     """Export papers as paperfind JSON Lines, which `paperfind ingest` reads back.
 
     Example: paperfind export --venue iclr --min-year 2017 -o iclr.jsonl.gz
     """
-    from paperfind.store.export import iter_export, write_export
+    from paperfind.store.export import iter_export, write_export, write_shards
 
     app = _app(db_path)
+    if shards is not None:
+        if output or venues or min_year is not None or max_year is not None:
+            raise click.UsageError("--shards exports every venue-year: it takes no -o, --venue or years")
+        counts, written = write_shards(app.store().conn, shards)
+        click.echo(f"exported {sum(counts.values())} papers in {len(counts)} shards to {shards} "
+                   f"({len(written)} written or removed, the others unchanged)", err=True)
+        return
     records = iter_export(app.store().conn, list(venues) or None, min_year, max_year)
     count = write_export(records, output if output else sys.stdout)
     click.echo(f"exported {count} papers", err=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import json
 import shutil
 import sys
 import threading
@@ -15,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from paperfind.catalog.venues import display_name
+from paperfind.ingest.corpus import PENDING_META, corpus_files, first_and_rest, shard_venue_year
 from paperfind.ingest.run import IngestReport, ingest_paths
 from paperfind.settings import Settings
 from paperfind.store import Store
@@ -82,23 +85,26 @@ class Paperfind:
         corpus = self.settings.corpus_path
         if not corpus.exists():
             raise FileNotFoundError(f"no database at {db} and no bundled corpus at {corpus}")
-        print(f"paperfind: building {db} from {corpus.name} (first start only)...",
-              file=sys.stderr, flush=True)
+        first, rest = first_and_rest(corpus_files(corpus))
+        if not first:
+            raise FileNotFoundError(f"no database at {db} and no corpus files in {corpus}")
+        print(f"paperfind: building {db} from {corpus.name} (first start only"
+              + (f"; {len(rest)} of its {len(first) + len(rest)} files follow in the background"
+                 if rest else "") + ")...", file=sys.stderr, flush=True)
         started = time.perf_counter()
         ahead = None
-        if self.settings.ingest_jobs > 1 and corpus.name.endswith((".jsonl", ".jsonl.gz")):
+        if self.settings.ingest_jobs > 1 and all(p.name.endswith((".jsonl", ".jsonl.gz")) for p in first):
             from paperfind.index.ahead import TextsAhead
 
-            ahead = TextsAhead(corpus)  # the index's text analysis, on the other core
+            ahead = TextsAhead(first)  # the index's text analysis, on the other core
         try:
-            report = self._build_database(corpus, progress, ahead)
+            report = self._build_database(first, progress, ahead, pending=rest)
         finally:
             if ahead is not None:
                 ahead.close()
-        bundled = self.settings.bundled_vector_dir
         copied = time.perf_counter()
-        if self.settings.semantic and bundled.is_dir() and not self.settings.vector_dir.exists():
-            shutil.copytree(bundled, self.settings.vector_dir)
+        if self.settings.semantic and not self.settings.vector_dir.exists():
+            self._copy_bundled_vectors()
         report.timings["vector copy"] = time.perf_counter() - copied
         papers = self.store().paper_count()
         # one line a person (or bench/first_minute.py) can read the first start's time from
@@ -107,7 +113,61 @@ class Paperfind:
               + ")", file=sys.stderr, flush=True)
         return True
 
-    def _build_database(self, corpus: Path, progress: bool | None, ahead: Any) -> IngestReport:
+    def _copy_bundled_vectors(self) -> None:
+        """The vectors shipped with the corpus, beside the new database: a generation folder
+        copied as it is, or a shard folder assembled into one (`index.vector_shards`)."""
+        bundled = self.settings.bundled_vector_dir
+        if (bundled / "CURRENT").exists():
+            shutil.copytree(bundled, self.settings.vector_dir)
+        elif bundled.is_dir():
+            from paperfind.index.vector_shards import assemble, base_of
+
+            assemble(bundled, base_of(bundled), self.settings.vector_dir)
+
+    def pending_corpus(self) -> list[Path]:
+        """The corpus files a first start left to the background, not yet ingested."""
+        raw = self.store().meta(PENDING_META)
+        return [Path(p) for p in json.loads(raw)["pending"]] if raw else []
+
+    def indexing_status(self) -> dict[str, Any] | None:
+        """What of the corpus is still being indexed in the background, for /stats and the
+        home page ("CVPR 2013-2025: indexing, 40%"); None once everything is in."""
+        raw = self.store().meta(PENDING_META)
+        if not raw:
+            return None
+        state = json.loads(raw)
+        pending = [shard_venue_year(Path(p)) for p in state["pending"]]
+        spans: dict[str, list[int]] = {}
+        for venue, year in (vy for vy in pending if vy is not None):
+            spans.setdefault(venue, []).append(year)
+        total = max(int(state.get("total", len(pending))), 1)
+        names = self.store().venue_names()
+        return {"files_pending": len(pending), "files_total": total,
+                "done_percent": round(100 * (total - len(pending)) / total),
+                "venues": [{"venue": v, "venue_name": names.get(v) or display_name(v),
+                            "years": [min(ys), max(ys)]} for v, ys in sorted(spans.items())]}
+
+    def complete_corpus(self, progress: bool | None = False) -> int:
+        """Ingest the corpus files a first start deferred (`ingest.corpus`), one at a time so
+        /stats can say how far it is, then build the index's next generation; returns how many
+        files were ingested. A restart resumes: files already in are unchanged and skipped."""
+        pending = self.pending_corpus()
+        if not pending:
+            return 0
+        store = self.store()
+        total = json.loads(store.meta(PENDING_META)).get("total", len(pending))
+        done = 0
+        for path in list(pending):
+            if path.exists():
+                ingest_paths(store, [path], progress=progress, jobs=1)
+            done += 1
+            left = [str(p) for p in pending[done:]]
+            store.set_meta(PENDING_META, json.dumps({"total": total, "pending": left}) if left else "")
+        self.refresh_index(progress=progress)
+        return done
+
+    def _build_database(self, corpus: list[Path], progress: bool | None, ahead: Any,
+                        pending: list[Path] = ()) -> IngestReport:
         """Ingest `corpus` (and resolve its people) into a new file beside the database, put it
         in place, and index it: until the file is in place there is no database, so a kill or a
         failure leaves none half-built, and the next start builds again.
@@ -141,8 +201,11 @@ class Paperfind:
                 ahead.build_text_files(building, target)
 
             try:
-                report = ingest_paths(store, [corpus], progress=progress,
+                report = ingest_paths(store, list(corpus), progress=progress,
                                       jobs=self.settings.ingest_jobs, on_written=written)
+                if pending:  # in the file, before it is put in place: a start killed later resumes
+                    store.set_meta(PENDING_META, json.dumps(
+                        {"total": len(pending), "pending": [str(p.resolve()) for p in pending]}))
                 started = time.perf_counter()
                 if ahead is not None:
                     ahead.store_read()  # its connection is closed before the file moves
@@ -188,7 +251,9 @@ class Paperfind:
         if memo is None or memo[0] != version:
             memo = (version, store.stats())
             self._stats = memo
-        return copy.deepcopy(memo[1])
+        result = copy.deepcopy(memo[1])
+        result["indexing"] = self.indexing_status()
+        return result
 
     # -- vectors ---------------------------------------------------------------------------
 
@@ -215,6 +280,7 @@ class Paperfind:
 
         def work() -> None:
             try:
+                self._complete_corpus_reporting()
                 if self.vectors_are_synced():
                     return
                 started = time.perf_counter()
@@ -230,6 +296,22 @@ class Paperfind:
         thread = threading.Thread(target=work, name="paperfind-vectors", daemon=True)
         thread.start()
         return thread
+
+    def _complete_corpus_reporting(self) -> None:
+        """`complete_corpus`, saying on stderr what it did (the background of `serve`)."""
+        pending = self.pending_corpus()
+        if not pending:
+            return
+        started = time.perf_counter()
+        try:
+            done = self.complete_corpus()
+        except Exception as exc:  # the portal keeps serving what is in; the next start retries
+            print(f"paperfind: the rest of the corpus was not indexed: {exc}", file=sys.stderr, flush=True)
+            return
+        if self._searcher is not None:
+            self._searcher.backend()  # switch to the new index generation here, not in a request
+        print(f"paperfind: the rest of the corpus indexed in {time.perf_counter() - started:.1f} s "
+              f"({done} files, {self.store().paper_count()} papers in all)", file=sys.stderr, flush=True)
 
     def vectors_are_synced(self) -> bool:
         """Whether `update_vectors` last completed for the store's current data and left the

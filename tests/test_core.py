@@ -65,12 +65,12 @@ def test_stats_follow_every_ingest_and_stay_the_stores_counts(tmp_path):
     first = write_slice(tmp_path / "src", "colt", 2019, load_paperlist("colt", 2019)[:10])
     app.ingest([first], progress=False, build_index=False, vectors=False)
     stats = app.stats()
-    assert stats == app.store().stats() and stats["papers"] == 10
+    assert stats == {**app.store().stats(), "indexing": None} and stats["papers"] == 10
     stats["papers"] = -1  # a caller's change stays its own
     assert app.stats()["papers"] == 10
     second = write_slice(tmp_path / "src", "uai", 2019, load_paperlist("uai", 2019)[:7])
     app.ingest([second], progress=False, build_index=False, vectors=False)
-    assert app.stats() == app.store().stats() and app.stats()["papers"] == 17
+    assert app.stats() == {**app.store().stats(), "indexing": None} and app.stats()["papers"] == 17
 
 
 def _export_of(tmp_path, venue: str, year: int, count: int):
@@ -138,3 +138,55 @@ def test_a_first_start_replaces_a_database_without_papers(tmp_path):
     assert app.ensure_database(progress=False) is True
     assert app.store().paper_count() == 12
     assert Paperfind(Settings(db_path=db, semantic=False)).store().paper_count() == 12
+
+
+def test_a_sharded_corpus_serves_the_ml_venues_first_and_the_rest_in_the_background(tmp_path):
+    """The bundled corpus's layout in miniature: venue-year shards, their vectors as shards over
+    a base generation. A first start builds and serves the ML venue (COLT), then
+    `complete_corpus` (what `serve` runs in the background) brings in CVPR, resumably."""
+    from paperfind.index.vector_shards import write_shards
+    from paperfind.index.vectors import VectorIndex
+    from paperfind.store.export import write_shards as write_text_shards
+
+    maker = Paperfind(Settings(db_path=tmp_path / "maker" / "p.db"))
+    maker.ingest([write_slice(tmp_path / "src", "colt", 2019, load_paperlist("colt", 2019)[:10])],
+                 progress=False)
+    maker.update_vectors(progress=False)
+    bundle = tmp_path / "bundle"
+    base = bundle / "default-corpus.vectors"
+    shutil.copytree(maker.settings.vector_dir, base)  # vectors shipped before the shards
+    cvpr = load_paperlist("cvpr", 2019)[:5]
+    maker.ingest([write_slice(tmp_path / "src", "cvpr", 2019, cvpr)], progress=False)
+    assert maker.update_vectors(progress=False).total == 15  # ingest embedded the five
+    counts, written = write_text_shards(maker.store().conn, bundle / "corpus")
+    assert counts == {"colt-2019.jsonl.gz": 10, "cvpr-2019.jsonl.gz": 5}
+    venue_years = {k: (v, y) for k, v, y in maker.store().conn.execute("SELECT key, venue, year FROM papers")}
+    # COLT's vectors are the base's: only CVPR gets a shard
+    assert write_shards(maker.settings.vector_dir, venue_years, bundle / "corpus.vectors", base) == [
+        "cvpr-2019.npz"]
+    assert write_text_shards(maker.store().conn, bundle / "corpus")[1] == []  # same papers, same bytes
+
+    app = Paperfind(Settings(db_path=tmp_path / "fresh" / "p.db", corpus_path=bundle / "corpus"))
+    assert app.settings.bundled_vector_dir == bundle / "corpus.vectors"
+    assert app.ensure_database(progress=False) is True
+    assert app.store().paper_count() == 10
+    assert [p.name for p in app.pending_corpus()] == ["cvpr-2019.jsonl.gz"]
+    status = app.stats()["indexing"]
+    assert status["done_percent"] == 0 and status["venues"][0]["venue"] == "cvpr"
+    assert status["venues"][0]["years"] == [2019, 2019]
+    assert len(VectorIndex.open(app.settings.vector_dir)) == 15  # base and shards assembled
+    title = cvpr[0]["title"]
+    assert app.searcher().search(SearchRequest(q=title, mode="lexical", limit=3)).results == [] or \
+        app.searcher().search(SearchRequest(q=title, mode="lexical", limit=3)).results[0]["venue"] != "cvpr"
+
+    # killed before the background finished: the next start resumes it, nothing is rebuilt
+    again = Paperfind(Settings(db_path=tmp_path / "fresh" / "p.db", corpus_path=bundle / "corpus"))
+    assert again.ensure_database(progress=False) is False
+    assert again.complete_corpus() == 1
+    assert again.store().paper_count() == 15 and again.pending_corpus() == []
+    assert again.stats()["indexing"] is None
+    top = again.searcher().search(SearchRequest(q=title, mode="lexical", limit=3)).results[0]
+    assert top["venue"] == "cvpr" and top["title"] == title
+    assert again.complete_corpus() == 0
+    stats = again.update_vectors(progress=False)
+    assert (stats.embedded, stats.reused) == (0, 15)  # every shipped vector was current

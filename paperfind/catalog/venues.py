@@ -17,6 +17,38 @@ VENUE_NAMES: dict[str, str] = {
     "automl": "AutoML", "siggraph": "SIGGRAPH", "siggraphasia": "SIGGRAPH Asia", "tmlr": "TMLR",
 }
 
+# The venue's full name in English and in Chinese, as the venues and Chinese researchers
+# write them (the venue page's subtitle, in the page's language).
+VENUE_TITLES: dict[str, tuple[str, str]] = {
+    "nips": ("Conference on Neural Information Processing Systems", "神经信息处理系统大会"),
+    "icml": ("International Conference on Machine Learning", "国际机器学习大会"),
+    "iclr": ("International Conference on Learning Representations", "国际学习表征会议"),
+    "colm": ("Conference on Language Modeling", "语言建模会议"),
+    "aistats": ("International Conference on Artificial Intelligence and Statistics",
+                "人工智能与统计国际会议"),
+    "colt": ("Conference on Learning Theory", "学习理论会议"),
+    "uai": ("Conference on Uncertainty in Artificial Intelligence", "人工智能不确定性会议"),
+    "corl": ("Conference on Robot Learning", "机器人学习会议"),
+    "cvpr": ("IEEE/CVF Conference on Computer Vision and Pattern Recognition",
+             "IEEE/CVF 计算机视觉与模式识别会议"),
+    "iccv": ("IEEE/CVF International Conference on Computer Vision", "IEEE/CVF 国际计算机视觉大会"),
+    "eccv": ("European Conference on Computer Vision", "欧洲计算机视觉国际会议"),
+    "acl": ("Annual Meeting of the Association for Computational Linguistics", "国际计算语言学协会年会"),
+    "emnlp": ("Conference on Empirical Methods in Natural Language Processing",
+              "自然语言处理中的经验方法会议"),
+    "naacl": ("Annual Conference of the North American Chapter of the Association for "
+              "Computational Linguistics", "国际计算语言学协会北美分会年会"),
+}
+
+
+def full_name(venue: str, lang: str = "en") -> str:
+    """The venue's full name in `lang` (en or zh); "" for venues without one here."""
+    names = VENUE_TITLES.get((venue or "").strip().lower())
+    if names is None:
+        return ""
+    return names[1] if lang == "zh" else names[0]
+
+
 # Lower-cased source value → canonical status. Anything accepted without a
 # presentation type (ACL "Long"/"Short", COLING "Main", AAAI "Technical") is "Accept".
 _STATUS: dict[str, str] = {

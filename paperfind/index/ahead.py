@@ -21,7 +21,7 @@ import json
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -97,12 +97,14 @@ class _Ahead:
 
 
 class TextsAhead(_Ahead):
-    """The analysed texts of one JSON Lines export, being made in a worker process."""
+    """The analysed texts of JSON Lines exports (one file, or a corpus's shards in the order
+    they are ingested), being made in a worker process."""
 
     failure = "texts not analysed ahead ({why}); the index builds without them"
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(_work, (str(path),), "paperfind-texts-ahead")
+    def __init__(self, path: Path | Sequence[Path]) -> None:
+        paths = [path] if isinstance(path, (str, Path)) else list(path)
+        super().__init__(_work, (tuple(str(p) for p in paths),), "paperfind-texts-ahead")
 
     def result(self) -> TextTerms | None:
         """The analysis, waiting for it if needed; None if the worker failed (the builder then
@@ -168,9 +170,9 @@ class _PeopleFiles(_Ahead):
         return self._last()
 
 
-def _work(path: str, conn) -> None:
+def _work(paths: tuple[str, ...], conn) -> None:
     try:
-        terms: TextTerms | None = analyze_export_texts(path)
+        terms: TextTerms | None = analyze_export_texts(paths)
         failure = ""
     except Exception as exc:
         terms, failure = None, f"{type(exc).__name__}: {exc}"
@@ -244,6 +246,6 @@ def export_texts(path: Path | str) -> list[tuple[str, str, list[str]]]:
     return [t for t in texts if isinstance(t[0], str) and isinstance(t[1], str)]
 
 
-def analyze_export_texts(path: str) -> TextTerms:
+def analyze_export_texts(paths: Sequence[str]) -> TextTerms:
     with gc_paused():  # see there; this worker makes lists and dicts, no cycles
-        return analyze_texts(export_texts(path))
+        return analyze_texts([text for path in paths for text in export_texts(path)])

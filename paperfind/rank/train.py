@@ -6,7 +6,7 @@ DB is a database built from the corpus, with its vectors in DB.vectors/ or besid
 file (the bundled ones: the keys are the same). From a clone, two commands (1 min 52 s for the
 second on the 80k corpus, 2 shared cores):
 
-    paperfind ingest --db /tmp/train.db paperfind/data/default-corpus.jsonl.gz
+    paperfind ingest --db /tmp/train.db paperfind/data/corpus
     python -m paperfind.rank.train --db /tmp/train.db
 
 A query is the TL;DR of a paper of a training venue-year; its relevant candidates are that
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import random
 import sys
@@ -32,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paperfind.ingest.corpus import corpus_files, corpus_lines
 from paperfind.ingest.run import file_sha256
 from paperfind.search.learned import DEFAULT_MODEL, FEATURES
 
@@ -91,26 +93,33 @@ class TrainingSet:
         return [int(np.count_nonzero(self.query == q)) for q in queries]
 
 
+def corpus_sha256(corpus: Path) -> str:
+    """The corpus's digest: its file's, or for a shard folder that of the shards' digests."""
+    files = corpus_files(corpus)
+    if len(files) == 1 and files[0] == corpus:
+        return file_sha256(corpus)
+    return hashlib.sha256("".join(f"{p.name} {file_sha256(p)}\n" for p in files).encode()).hexdigest()
+
+
 def training_queries(corpus: Path, backend) -> tuple[list[Query], dict]:
     """The TL;DR queries of the corpus outside the development years, with their counts."""
     works = backend.works()
     dev_works = set()
     records = []
-    with gzip.open(corpus, "rt", encoding="utf-8") as f:
-        for line in f:
-            rec = json.loads(line)
-            venue, year = str(rec.get("venue", "")), int(rec.get("year") or 0)
-            try:
-                row = int(backend.handles_of([rec["key"]])[0])
-            except (KeyError, ValueError):
-                continue
-            if row is None or row < 0:
-                continue
-            if (venue, year) in DEV_YEARS:
-                dev_works.add(int(works[row]))
-            tldr = " ".join(str(rec.get("tldr") or "").split())
-            if tldr and (venue, year) not in DEV_YEARS:
-                records.append((rec["key"], tldr, int(works[row]), f"{venue}{year}"))
+    for line in corpus_lines(corpus):
+        rec = json.loads(line)
+        venue, year = str(rec.get("venue", "")), int(rec.get("year") or 0)
+        try:
+            row = int(backend.handles_of([rec["key"]])[0])
+        except (KeyError, ValueError):
+            continue
+        if row is None or row < 0:
+            continue
+        if (venue, year) in DEV_YEARS:
+            dev_works.add(int(works[row]))
+        tldr = " ".join(str(rec.get("tldr") or "").split())
+        if tldr and (venue, year) not in DEV_YEARS:
+            records.append((rec["key"], tldr, int(works[row]), f"{venue}{year}"))
     kept = [r for r in records if r[2] not in dev_works]
     counts: dict[str, int] = {}
     for r in kept:
@@ -240,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = Settings(db_path=args.db, corpus_path=args.corpus)
     vectors = args.vectors or paths.vector_dir
     if args.vectors is None and not (vectors / "CURRENT").exists():
-        vectors = paths.bundled_vector_dir
+        vectors = paths.bundled_vector_dir  # a generation folder (a shard folder is assembled by serve)
     for path, what in ((args.db, "database"), (args.corpus, "corpus"), (vectors / "CURRENT", "vectors")):
         if not path.exists():
             print(f"error: {path}: no such {what}", file=sys.stderr)
@@ -268,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
 
     record = {
         "command": "python -m paperfind.rank.train " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "corpus": {"file": args.corpus.name, "sha256": file_sha256(args.corpus), "papers": int(backend.n_docs)},
+        "corpus": {"file": args.corpus.name, "sha256": corpus_sha256(args.corpus), "papers": int(backend.n_docs)},
         "excluded_venue_years": sorted(f"{v}{y}" for v, y in DEV_YEARS),
         "training_set": dict(info, **counts, max_queries=args.max_queries, depth=args.depth, seed=args.seed),
         "features": list(FEATURES),

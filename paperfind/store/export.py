@@ -74,6 +74,46 @@ def write_export(records: Iterator[Record], out: str | Path | IO[str]) -> int:
     return _write_lines(records, out)
 
 
+SHARD_SUFFIX = ".jsonl.gz"
+
+
+def shard_name(venue: str, year: int) -> str:
+    """The file of one venue-year in a sharded export: `cvpr-2024.jsonl.gz`."""
+    return f"{venue}-{year}{SHARD_SUFFIX}"
+
+
+def write_shards(conn: sqlite3.Connection, directory: Path) -> tuple[dict[str, int], list[str]]:
+    """Export every venue-year into its own file of `directory` ({name: papers}, and the names
+    of the files that were written).
+
+    A shard's bytes depend only on its papers (sorted keys, gzip without a time stamp), and a
+    file whose bytes would not change is not touched: adding one venue-year's abstracts
+    rewrites that shard alone, so the bundled corpus's history grows by what changed. Files
+    of venue-years no longer in the store are removed.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    counts: dict[str, int] = {}
+    written: list[str] = []
+    for venue, year in conn.execute("SELECT DISTINCT venue, year FROM papers ORDER BY venue, year"):
+        name = shard_name(venue, year)
+        buffer = io.BytesIO()
+        with gzip.GzipFile(filename="", fileobj=buffer, mode="wb", mtime=0) as raw, \
+                io.TextIOWrapper(raw, encoding="utf-8") as fh:
+            counts[name] = _write_lines(iter_export(conn, [venue], year, year), fh)
+        path = directory / name
+        blob = buffer.getvalue()
+        if not path.is_file() or path.read_bytes() != blob:
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_bytes(blob)
+            tmp.replace(path)
+            written.append(name)
+    for stale in directory.glob(f"*{SHARD_SUFFIX}"):
+        if stale.name not in counts:
+            stale.unlink()
+            written.append(stale.name)
+    return counts, written
+
+
 def _write_lines(records: Iterator[Record], fh: IO[str]) -> int:
     count = 0
     for record in records:

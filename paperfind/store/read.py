@@ -10,6 +10,7 @@ import sqlite3
 from collections import Counter, defaultdict
 from typing import Any, Iterator
 
+from paperfind.catalog.venues import full_name
 from paperfind.cards import best_first, fold_works, paper_card
 from paperfind.model import AuthorEntry, IndexDoc
 
@@ -235,7 +236,8 @@ class ReadMixin:
                                   "GROUP BY year ORDER BY year", (slug,)).fetchall()
         where, params = ("venue = ? AND year = ?", (slug, year)) if year else ("venue = ?", (slug,))
         total, papers = self.papers_where(where, params, limit, offset)
-        return {"slug": row[0], "name": row[1], "year": year, "years": [tuple(y) for y in years],
+        return {"slug": row[0], "name": row[1], "full_name": full_name(row[0]),
+                "full_name_zh": full_name(row[0], "zh"), "year": year, "years": [tuple(y) for y in years],
                 "total": total, "papers": papers}
 
     def area(self, name: str, limit: int = 50, offset: int = 0) -> dict[str, Any] | None:
@@ -254,7 +256,8 @@ class ReadMixin:
         per = self.conn.execute(
             "SELECT p.venue, v.name, p.year, COUNT(*), SUM(p.abstract != ''), "
             "SUM(EXISTS(SELECT 1 FROM paper_authors pa WHERE pa.paper_id = p.id)), "
-            "SUM(EXISTS(SELECT 1 FROM paper_affiliations af WHERE af.paper_id = p.id)) "
+            "SUM(EXISTS(SELECT 1 FROM paper_affiliations af WHERE af.paper_id = p.id)), "
+            "SUM(p.citations IS NOT NULL) "
             "FROM papers p JOIN venues v ON v.slug = p.venue GROUP BY p.venue, p.year "
             "ORDER BY p.venue, p.year").fetchall()
         return {
@@ -266,8 +269,9 @@ class ReadMixin:
             "records": one("SELECT COUNT(*) FROM records"),
             "sources": one("SELECT COUNT(*) FROM sources"),
             "venue_years": [{"venue": v, "venue_name": n, "year": y, "papers": c,
-                             "with_abstract": a, "with_authors": au, "with_affiliations": af}
-                            for v, n, y, c, a, au, af in per],
+                             "with_abstract": a, "with_authors": au, "with_affiliations": af,
+                             "with_citations": ci}
+                            for v, n, y, c, a, au, af, ci in per],
         }
 
     def iter_index_docs(self) -> Iterator[IndexDoc]:

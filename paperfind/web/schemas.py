@@ -245,6 +245,9 @@ class InstitutionPage(Strict):
 class VenuePage(Strict):
     slug: str
     name: str
+    full_name: str = Field(description="The venue's full name; empty where none is known.",
+                           examples=["Conference on Empirical Methods in Natural Language Processing"])
+    full_name_zh: str = Field(description="Its Chinese name.", examples=["自然语言处理中的经验方法会议"])
     year: int | None
     years: list[YearCount]
     total: int
@@ -268,6 +271,7 @@ class VenueYear(Strict):
     with_abstract: int
     with_authors: int
     with_affiliations: int
+    with_citations: int
 
 
 class Backend(Strict):
@@ -283,6 +287,22 @@ class Backend(Strict):
     semantic: bool = Field(description="Whether vector (semantic) search is available.")
 
 
+class IndexingVenue(Strict):
+    venue: str
+    venue_name: str
+    years: list[int] = Field(description="[first, last] year still being indexed", examples=[[2013, 2025]])
+
+
+class Indexing(Strict):
+    """A first start serves the machine-learning venues at once and indexes the others in the
+    background: what is still to come."""
+
+    files_pending: int
+    files_total: int
+    done_percent: int = Field(examples=[40])
+    venues: list[IndexingVenue]
+
+
 class Stats(Strict):
     version: str = Field(description="paperfind's version, as in the OpenAPI info.")
     backend: Backend
@@ -294,6 +314,8 @@ class Stats(Strict):
     records: int
     sources: int
     venue_years: list[VenueYear]
+    indexing: Indexing | None = Field(None, description="What the first start is still indexing "
+                                      "in the background; null once the whole corpus is in.")
 
 
 class ErrorDetail(Strict):

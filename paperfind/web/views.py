@@ -135,6 +135,7 @@ def home_view(pf: Paperfind, recent: int = 6) -> dict[str, Any]:
     latest = sorted((c for c in cells if c["year"]), key=lambda c: (-c["year"], -c["papers"],
                                                                     c["venue_name"]))[:recent]
     return {"papers": stats["papers"], "works": stats["works"], "years": years,
+            "indexing": stats.get("indexing"),
             "venues": sorted(venues.values(), key=lambda v: v["venue_name"].lower()),
             "recent": [{"venue": c["venue"], "venue_name": c["venue_name"], "year": c["year"],
                         "papers": c["papers"]} for c in latest]}

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from paperfind.core import Paperfind
+from paperfind.ingest.corpus import corpus_lines
 from paperfind.settings import BUNDLED_CORPUS, Settings
 from paperfind.text.fold import slugify
 from paperfind.web.api_examples import EXAMPLES
@@ -24,29 +24,28 @@ def _scan_bundled_corpus() -> tuple[list[str], dict[str, set]]:
                             "area": set()}
     chosen: list[str] = []
     quota = {"area": 15, "nips": 10, "institution": 10}
-    with gzip.open(BUNDLED_CORPUS, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            record = json.loads(line)
-            venue_year = (record["venue"], record["year"])
-            slugs = {slugify(a["name"]) for a in record["authors"]}
-            insts = {f["slug"] for a in record["authors"] for f in a["affiliations"]} | {
-                f["slug"] for f in record.get("paper_affiliations", [])}
-            seen["venue"].add(record["venue"])
-            if venue_year in STABLE_VENUE_YEARS:
-                seen["area"].add(record["area"])
-            take = record["key"] == EXAMPLES["paper"] or EXAMPLES["author"] in slugs
-            if record["key"] == EXAMPLES["paper"] and venue_year in STABLE_VENUE_YEARS:
-                seen["paper"].add(record["key"])
-            seen["author"] |= slugs & {EXAMPLES["author"]}
-            seen["institution"] |= insts & {EXAMPLES["institution"]}
-            for kind, wanted in (("area", venue_year == ("iclr", 2024) and record["area"] == EXAMPLES["area"]),
-                                 ("nips", venue_year == ("nips", 2017)),
-                                 ("institution", EXAMPLES["institution"] in insts)):
-                if wanted and quota[kind] > 0 and not take:
-                    quota[kind] -= 1
-                    take = True
-            if take:
-                chosen.append(line)
+    for line in corpus_lines(BUNDLED_CORPUS):
+        record = json.loads(line)
+        venue_year = (record["venue"], record["year"])
+        slugs = {slugify(a["name"]) for a in record["authors"]}
+        insts = {f["slug"] for a in record["authors"] for f in a["affiliations"]} | {
+            f["slug"] for f in record.get("paper_affiliations", [])}
+        seen["venue"].add(record["venue"])
+        if venue_year in STABLE_VENUE_YEARS:
+            seen["area"].add(record["area"])
+        take = record["key"] == EXAMPLES["paper"] or EXAMPLES["author"] in slugs
+        if record["key"] == EXAMPLES["paper"] and venue_year in STABLE_VENUE_YEARS:
+            seen["paper"].add(record["key"])
+        seen["author"] |= slugs & {EXAMPLES["author"]}
+        seen["institution"] |= insts & {EXAMPLES["institution"]}
+        for kind, wanted in (("area", venue_year == ("iclr", 2024) and record["area"] == EXAMPLES["area"]),
+                             ("nips", venue_year == ("nips", 2017)),
+                             ("institution", EXAMPLES["institution"] in insts)):
+            if wanted and quota[kind] > 0 and not take:
+                quota[kind] -= 1
+                take = True
+        if take:
+            chosen.append(line)
     return chosen, seen
 
 
