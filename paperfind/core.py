@@ -136,9 +136,10 @@ class Paperfind:
         if not raw:
             return None
         state = json.loads(raw)
-        pending = [shard_venue_year(Path(p)) for p in state["pending"]]
-        spans: dict[str, list[int]] = {}
-        for venue, year in (vy for vy in pending if vy is not None):
+        pending = state["pending"]
+        spans: dict[str, list[int]] = {}  # what the background adds, until its index is current
+        for venue, year in (vy for vy in map(shard_venue_year, map(Path, state.get("deferred", pending)))
+                            if vy is not None):
             spans.setdefault(venue, []).append(year)
         total = max(int(state.get("total", len(pending))), 1)
         names = self.store().venue_names()
@@ -148,23 +149,30 @@ class Paperfind:
                             "years": [min(ys), max(ys)]} for v, ys in sorted(spans.items())]}
 
     def complete_corpus(self, progress: bool | None = False) -> int:
-        """Ingest the corpus files a first start deferred (`ingest.corpus`), one at a time so
-        /stats can say how far it is, then build the index's next generation; returns how many
-        files were ingested. A restart resumes: files already in are unchanged and skipped."""
-        pending = self.pending_corpus()
-        if not pending:
-            return 0
+        """Ingest the corpus files a first start deferred (`ingest.corpus`), telling /stats how
+        far it is after each, then build the index's next generation; returns how many files
+        were left. A restart resumes: files already in are unchanged and skipped."""
         store = self.store()
-        total = json.loads(store.meta(PENDING_META)).get("total", len(pending))
-        done = 0
-        for path in list(pending):
-            if path.exists():
-                ingest_paths(store, [path], progress=progress, jobs=1)
-            done += 1
-            left = [str(p) for p in pending[done:]]
-            store.set_meta(PENDING_META, json.dumps({"total": total, "pending": left}) if left else "")
+        raw = store.meta(PENDING_META)
+        if not raw:
+            return 0
+        state = json.loads(raw)
+        pending = [Path(p) for p in state["pending"]]  # empty after a stop between files and index
+        left = [str(p) for p in pending]
+
+        def ingested(path: Path) -> None:  # one shard is in: /stats can say how far it is
+            name = str(Path(path).resolve())
+            if name in left:
+                left.remove(name)
+            store.set_meta(PENDING_META, json.dumps({**state, "pending": left}))
+
+        # one ingest for all: people are resolved once at its end, not once a shard; one
+        # process, since the other core answers queries meanwhile
+        ingest_paths(store, [p for p in pending if p.exists()], progress=progress, jobs=1,
+                     on_file=ingested)
         self.refresh_index(progress=progress)
-        return done
+        store.set_meta(PENDING_META, "")  # the next generation of the index is current
+        return len(pending)
 
     def _build_database(self, corpus: list[Path], progress: bool | None, ahead: Any,
                         pending: list[Path] = ()) -> IngestReport:
@@ -205,7 +213,8 @@ class Paperfind:
                                       jobs=self.settings.ingest_jobs, on_written=written)
                 if pending:  # in the file, before it is put in place: a start killed later resumes
                     store.set_meta(PENDING_META, json.dumps(
-                        {"total": len(pending), "pending": [str(p.resolve()) for p in pending]}))
+                        {"total": len(pending), "deferred": [p.name for p in pending],
+                         "pending": [str(p.resolve()) for p in pending]}))
                 started = time.perf_counter()
                 if ahead is not None:
                     ahead.store_read()  # its connection is closed before the file moves
@@ -299,8 +308,7 @@ class Paperfind:
 
     def _complete_corpus_reporting(self) -> None:
         """`complete_corpus`, saying on stderr what it did (the background of `serve`)."""
-        pending = self.pending_corpus()
-        if not pending:
+        if not self.store().meta(PENDING_META):
             return
         started = time.perf_counter()
         try:

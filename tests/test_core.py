@@ -190,3 +190,19 @@ def test_a_sharded_corpus_serves_the_ml_venues_first_and_the_rest_in_the_backgro
     assert again.complete_corpus() == 0
     stats = again.update_vectors(progress=False)
     assert (stats.embedded, stats.reused) == (0, 15)  # every shipped vector was current
+
+
+def test_ingest_tells_each_file_once_it_is_committed(tmp_path):
+    """What `complete_corpus` reports its progress from: after each file, its papers are in."""
+    from paperfind.ingest.run import ingest_paths
+    from paperfind.store import Store
+
+    files = [write_slice(tmp_path / "src", "colt", 2019, load_paperlist("colt", 2019)[:10]),
+             write_slice(tmp_path / "src", "uai", 2019, load_paperlist("uai", 2019)[:7])]
+    store = Store(tmp_path / "p.db")
+    seen = []
+    ingest_paths(store, files, progress=False, on_file=lambda p: seen.append((p.name, store.paper_count())))
+    assert seen == [("colt2019.json.gz", 10), ("uai2019.json.gz", 17)]
+    seen.clear()
+    ingest_paths(store, files, progress=False, on_file=lambda p: seen.append(p.name))
+    assert seen == ["colt2019.json.gz", "uai2019.json.gz"]  # unchanged files are told too

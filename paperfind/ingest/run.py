@@ -70,12 +70,14 @@ def file_sha256(path: Path) -> str:
 
 def ingest_paths(store: Store, paths: list[Path], force: bool = False,
                  progress: bool | None = None, jobs: int = 1,
-                 on_written: Callable[[], None] | None = None) -> IngestReport:
+                 on_written: Callable[[], None] | None = None,
+                 on_file: Callable[[Path], None] | None = None) -> IngestReport:
     """Ingest files and folders; then re-resolve people if anything changed.
 
     With `jobs` > 1, `jobs - 1` worker processes read and prepare files ahead, in file order,
     while this process writes them (one transaction per file, as always). `on_written` is
-    called once every file is committed, before people are resolved.
+    called once every file is committed, before people are resolved; `on_file(path)` after each
+    file is committed (or found unchanged, or refused), so a caller can tell how far it is.
     """
     from tqdm import tqdm
 
@@ -113,6 +115,8 @@ def ingest_paths(store: Store, paths: list[Path], force: bool = False,
                     records += summary.records
             bar.set_postfix(records=records)
             bar.update(1)
+            if on_file is not None:
+                on_file(job.path)
     bar.close()
     if on_written is not None:
         on_written()
