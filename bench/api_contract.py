@@ -5,7 +5,7 @@ The suite runs a short version of this on a slice (tests/web/test_contract.py); 
 run, every check and schemathesis's default number of cases.
 
     .venv/bin/python -m bench.api_contract --db /tmp/bundled.db   # built by `paperfind ingest
-                                                                  #  paperfind/data/default-corpus.jsonl.gz`
+                                                                  #  paperfind/data/corpus`
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
 EVAL = REPO.parent / "shared" / "eval-dev"
 CACHE = Path(os.environ.get("PAPERFIND_BENCH_CACHE") or REPO / "bench" / "out")
-BUNDLED = REPO / "paperfind" / "data" / "default-corpus.jsonl.gz"
-BUNDLED_VECTORS = REPO / "paperfind" / "data" / "default-corpus.vectors"
+BUNDLED = REPO / "paperfind" / "data" / "corpus"  # venue-year shards
+BUNDLED_VECTORS = REPO / "paperfind" / "data" / "corpus.vectors"  # shards over default-corpus.vectors
 DEFAULT_VENUES = ("icml", "nips", "iclr", "colm", "aistats", "colt", "uai", "corl")
 ALIASES = {"16k": "default", "88k": "full"}
 BUILT = ("default", "full", "bundled")  # corpora this module can build from the data
@@ -127,9 +127,16 @@ def vectors(name: str, cache: Path = CACHE) -> Path:
     if not out.exists():
         partial = out.with_name(out.name + ".partial")
         shutil.rmtree(partial, ignore_errors=True)
-        shutil.copytree(BUNDLED_VECTORS, partial)
+        copy_bundled_vectors(partial)
         os.replace(partial, out)
     return out
+
+
+def copy_bundled_vectors(out: Path) -> None:
+    """The bundled vectors as one generation in `out` (their shards assembled, as `serve` does)."""
+    from paperfind.index.vector_shards import assemble, base_of
+
+    assemble(BUNDLED_VECTORS, base_of(BUNDLED_VECTORS), out)
 
 
 def load_set(name: str) -> list[dict]:

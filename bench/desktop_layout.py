@@ -106,7 +106,7 @@ def build_db(root: Path) -> Path:
 def tree_with_front_end_of(ref: str, root: Path) -> Path:
     """A copy of the working tree's package whose templates and static files are `ref`'s."""
     shutil.copytree(REPO / "paperfind", root / "paperfind",
-                    ignore=shutil.ignore_patterns("__pycache__", "default-corpus*"))
+                    ignore=shutil.ignore_patterns("__pycache__", "default-corpus*", "corpus", "corpus.vectors"))
     for part in FRONT_END:
         shutil.rmtree(root / part)
     archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, *FRONT_END],

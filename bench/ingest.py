@@ -76,7 +76,7 @@ def main() -> None:
                          [str(DATA / "paperlists"), str(DATA / "extra")]))
             sets.append(("scripts/build-corpus's files (paperlists 2013+ of 8 venues, extra)",
                          default_corpus_files() + [str(DATA / "extra")]))
-        bundled = REPO / "paperfind" / "data" / "default-corpus.jsonl.gz"
+        bundled = REPO / "paperfind" / "data" / "corpus"
         if bundled.exists():  # what `paperfind serve` does on a fresh clone
             sets.append(("bundled corpus (first start of serve)", [str(bundled)]))
         wanted = [w for w in args.only.split(",") if w]

@@ -40,11 +40,12 @@ from bench.corpus import DATA, REPO
 from bench.results import append_results
 from bench.institutions_sample import slot_triples
 from paperfind.catalog import institutions as current
+from paperfind.ingest.corpus import corpus_files
 from paperfind.ingest.jsonl import read_export
 from paperfind.model import Record
 
 LABELLED = REPO / "tests" / "catalog" / "data" / "affiliations_labelled.tsv"
-CORPUS = REPO / "paperfind" / "data" / "default-corpus.jsonl.gz"
+CORPUS = REPO / "paperfind" / "data" / "corpus"
 CAMPUSES = ("los angeles", "san diego", "santa barbara", "irvine", "santa cruz", "davis",
             "riverside", "merced", "berkeley", "san francisco")
 FAMILIES = {
@@ -109,7 +110,7 @@ def corpus_affiliations() -> Counter:
     """(raw, norm, abbr) → how many affiliations of the bundled corpus are that triple."""
     wanted: dict[str, set[str]] = {}
     found: Counter = Counter()
-    for record in read_export(CORPUS):
+    for record in (r for shard in corpus_files(CORPUS) for r in read_export(shard)):
         if not isinstance(record, Record):
             continue
         if record.source.startswith("paperlists/"):

@@ -24,6 +24,7 @@ import sys
 from typing import Iterator
 
 from bench.corpus import BUNDLED as CORPUS, DATA
+from paperfind.ingest.corpus import corpus_files
 from paperfind.ingest.jsonl import read_export
 from paperfind.model import Record
 
@@ -69,7 +70,7 @@ def paperlists_pool() -> dict[tuple[str, str, str], str]:
 def extra_pool() -> dict[tuple[str, str, str], str]:
     """(raw, "", "") of every affiliation the extra readers produced → the first record key."""
     pool: dict[tuple[str, str, str], str] = {}
-    for record in read_export(CORPUS):
+    for record in (r for shard in corpus_files(CORPUS) for r in read_export(shard)):
         if not isinstance(record, Record) or not record.source.startswith("extra/"):
             continue
         for author in record.authors:

@@ -64,7 +64,7 @@ def code_hash(tree: Path) -> str:
     root = tree / "paperfind"
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = path.relative_to(root).as_posix()
-        if "__pycache__" in rel or rel.startswith("data/default-corpus"):
+        if "__pycache__" in rel or rel.startswith(("data/default-corpus", "data/corpus")):
             continue
         digest.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
@@ -122,7 +122,7 @@ def prepare(side: Side, corpus_name: str, semantic: bool) -> dict:
     complete.touch()  # used now: `forget_unused` keeps it
     vectors = Path(str(side.db) + ".vectors")
     if semantic and not vectors.exists():
-        shutil.copytree(corpus.BUNDLED_VECTORS, vectors)
+        corpus.copy_bundled_vectors(vectors)
     opened = side.ask("open")
     if Path(opened["paperfind"]) != (side.tree / "paperfind").resolve():
         raise SystemExit(f"{side.label}: imported paperfind from {opened['paperfind']}, not {side.tree}")

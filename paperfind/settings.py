@@ -18,7 +18,8 @@ from paperfind.embed.runtime import RUNTIMES
 from paperfind.search.settings import SearchSettings
 
 BACKENDS = ("local", "milvus")
-BUNDLED_CORPUS = Path(__file__).resolve().parent / "data" / "default-corpus.jsonl.gz"
+# a folder of venue-year shards (paperfind/data/PROVENANCE.md); a single export file works too
+BUNDLED_CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 OFF = frozenset({"0", "false", "no", "off"})
 
 
@@ -66,7 +67,9 @@ class Settings:
 
     @property
     def bundled_vector_dir(self) -> Path:
-        """`default-corpus.vectors/`: the vectors shipped beside the corpus `serve` builds from."""
+        """The vectors shipped beside the corpus `serve` builds from: `corpus.vectors/` beside
+        the bundled shard folder (shards over a base, `index.vector_shards`), or `NAME.vectors/`
+        (a vector generation folder) beside an export file `NAME.jsonl.gz`."""
         return self.corpus_path.with_name(self.corpus_path.name.split(".")[0] + ".vectors")
 
     @property

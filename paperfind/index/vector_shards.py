@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import zipfile
 from collections import defaultdict
 from collections.abc import Iterable
@@ -32,8 +33,18 @@ PARAMS_FILE = "params.json"
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # zip entries without a clock: the same vectors, the same bytes
 
 
+_KEY_VENUE_YEAR = re.compile(r"^(?P<venue>.+?)(?P<year>\d{4}):")
+_SHARD_VENUE_YEAR = re.compile(r"^(?P<venue>.+)-(?P<year>\d{4})\.npz$")
+
+
 def shard_name(venue: str, year: int) -> str:
     return f"{venue}-{year}{SHARD_SUFFIX}"
+
+
+def key_venue_year(key: str) -> tuple[str, int] | None:
+    """(venue, year) of a paper key, `iclr2025:PwxYoMvmvy` → ("iclr", 2025)."""
+    match = _KEY_VENUE_YEAR.match(key)
+    return (match["venue"], int(match["year"])) if match else None
 
 
 def write_shard(path: Path, keys: list[str], hashes: list[str], vectors: np.ndarray) -> bool:
@@ -101,12 +112,16 @@ def assemble(shard_dir: Path, base: Path | None, out_dir: Path) -> int:
     of `out_dir`; returns how many. The base is skipped when its model or dim differ."""
     params = read_params(shard_dir)
     rows: dict[str, tuple[str, np.ndarray]] = {}
+    shards = sorted(shard_dir.glob(f"*{SHARD_SUFFIX}"))
+    # a shard holds its whole venue-year: the base's rows of it are of papers since renamed or gone
+    sharded = {(m["venue"], int(m["year"])) for m in map(_SHARD_VENUE_YEAR.match, (p.name for p in shards)) if m}
     if base is not None and (base / "CURRENT").exists():
         index = VectorIndex.open(base, use_ann=False)
         if (index.params.model, index.params.dim) == (params.model, params.dim):
             matrix = index.matrix
-            rows = {key: (digest, matrix[i]) for i, (key, digest) in enumerate(zip(index.keys, index.hashes))}
-    for path in sorted(shard_dir.glob(f"*{SHARD_SUFFIX}")):
+            rows = {key: (digest, matrix[i]) for i, (key, digest) in enumerate(zip(index.keys, index.hashes))
+                    if key_venue_year(key) not in sharded}
+    for path in shards:
         keys, hashes, vectors = read_shard(path)
         if vectors.shape[1] != params.dim:
             raise VectorIndexError(f"{path}: vectors of dim {vectors.shape[1]}, params say {params.dim}")
@@ -138,9 +153,12 @@ def write_shards(vector_dir: Path, venue_years: dict[str, tuple[str, int]], shar
     if not params_path.is_file() or params_path.read_text(encoding="utf-8") != text:
         params_path.write_text(text, encoding="utf-8")
     base_hash: dict[str, str] = {}
+    base_count: dict[tuple[str, int], int] = defaultdict(int)
     if base is not None and (base / "CURRENT").exists():
         old = VectorIndex.open(base, use_ann=False)
         base_hash = dict(zip(old.keys, old.hashes))
+        for key in old.keys:
+            base_count[key_venue_year(key)] += 1
     groups: dict[tuple[str, int], list[int]] = defaultdict(list)
     for row, key in enumerate(index.keys):
         if key in venue_years:
@@ -149,7 +167,9 @@ def write_shards(vector_dir: Path, venue_years: dict[str, tuple[str, int]], shar
     written, wanted = [], set()
     for (venue, year), group in sorted(groups.items()):
         path = shard_dir / shard_name(venue, year)
-        covered = all(base_hash.get(index.keys[r]) == index.hashes[r] for r in group)
+        # the base has this venue-year's papers, no others, each with the same text
+        covered = len(group) == base_count[(venue, year)] and all(
+            base_hash.get(index.keys[r]) == index.hashes[r] for r in group)
         if covered and not path.exists():
             continue
         wanted.add(path.name)

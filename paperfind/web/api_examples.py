@@ -1,6 +1,6 @@
 """Example values of the API's path parameters, shown in /openapi.json and /docs.
 
-Each names something in the bundled corpus (paperfind/data/default-corpus.jsonl.gz), from
+Each names something in the bundled corpus (paperfind/data/corpus/), from
 venue-years that stay in it when it is rebuilt with more years (ICLR 2024, NeurIPS 2017), so a
 client trying the examples gets real answers; tests/web/test_contract.py checks them against the
 corpus.

@@ -17,7 +17,7 @@ from paperfind.settings import BUNDLED_CORPUS, Settings
 
 pytestmark = pytest.mark.realdata
 
-VECTORS = BUNDLED_CORPUS.with_name("default-corpus.vectors")  # keys of the slice are in it
+VECTORS = BUNDLED_CORPUS.with_name("default-corpus.vectors")  # the base generation: the slice's keys are in it
 NATURAL = "we learn a policy for robot grasping from human demonstrations with a transformer"
 KEYWORDS = "imitation learning"
 
