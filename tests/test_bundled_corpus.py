@@ -107,15 +107,22 @@ def _first_sentence(abstract: str) -> str:
 
 @pytest.mark.parametrize("venue,year", NEW_WITH_ABSTRACTS)
 def test_an_abstracts_first_sentence_finds_its_paper(portal: Paperfind, venue: str, year: int) -> None:
-    """Three papers per new venue-year: the first by key whose first sentence has 15+ words
-    (shorter ones, "GNNs have been successful in ...", describe a field, not a paper)."""
+    """Twenty papers per venue-year: the first by key whose first sentence has 15+ words
+    (shorter ones, "GNNs have been successful in ...", describe a field, not a paper). Each is
+    in the top three, and nearly always first: a first sentence that sets the scene ("Large
+    language models (LLMs) have shown impressive performance on downstream tasks by in-context
+    learning") is word for word another paper's too. Measured on the bundled corpus of
+    2026-12-03: 471 of 480 first, the fewest 17 of 20 (ICML 2022), all 480 in the top three."""
     rows = portal.store().conn.execute(
         "SELECT key, abstract, work_id FROM papers WHERE venue = ? AND year = ? AND "
-        "length(abstract) > 200 ORDER BY key LIMIT 200", (venue, year)).fetchall()
+        "length(abstract) > 200 ORDER BY key LIMIT 400", (venue, year)).fetchall()
     picked = [(k, _first_sentence(a), w) for k, a, w in rows
-              if len(_first_sentence(a).split()) >= 15][:3]
-    assert len(picked) == 3
+              if len(_first_sentence(a).split()) >= 15][:20]
+    assert len(picked) == 20
     works = dict(portal.store().conn.execute("SELECT key, work_id FROM papers"))
+    first = 0
     for key, sentence, work in picked:
-        top = portal.searcher().search(SearchRequest(q=sentence, limit=1)).results[0]
-        assert works[top["key"]] == work, (key, sentence)  # the paper, or its version shown
+        top = [works[r["key"]] for r in portal.searcher().search(SearchRequest(q=sentence, limit=3)).results]
+        assert work in top, (key, sentence)  # the paper, or its version shown
+        first += top[0] == work
+    assert first >= 16, first

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -173,6 +174,8 @@ def _institution_words(text: str) -> str:
     """`_institution_key` word by word only: the form a name has inside a longer string."""
     if not text.isascii():
         text = _SPLIT_ACCENT.sub("", _SPACING_ACCENT.sub("", text))
+        # Footnote marks set as symbols ("Berkeley♢♣") would spell words in ASCII ("clubs").
+        text = "".join(" " if not c.isascii() and unicodedata.category(c)[0] == "S" else c for c in text)
     elif "`" in text:
         text = _SPACING_ACCENT.sub("", text)
     if "u00" in text or "U00" in text:
