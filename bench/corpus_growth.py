@@ -11,13 +11,17 @@ differs. Printed and recorded in bench/RESULTS.md:
   and after (venue-years that did not change are summed in one line);
 - every dev set in lexical and hybrid mode on both corpora (a larger corpus has more
   near-duplicates: the rows that fall are the ones to read);
-- known titles of the new venues (R@1, MRR@10): the rule, so the set is rebuilt from the data
-  alike every time, is the 10 most cited papers of each of CVPR, ICCV, ECCV, ACL and NAACL where
+- known titles of the new venues (R@1, MRR@10), chosen in the after corpus and asked of both:
+  the rule, so the set is rebuilt from the data alike every time, is the 10 most cited papers of each of CVPR, ICCV, ECCV, ACL and NAACL where
   the paper lists give Google Scholar counts, and for EMNLP (no counts in any source) the 10
   papers of the smallest sha1 of their key; the query is the exact title, the target the paper;
 - the seed author page (../shared/seeds/000_*.txt, Huishuai Zhang): for each of its cards that
-  carries an institution tag, the first 12 words of the abstract as the query; a hit is a top
-  result whose authors include the card's first author.
+  carries an institution tag, the first 30 words of the abstract (its opening, the rule that
+  gives issue 26's "3 of 8 today") as the query; a hit is a top result whose authors include
+  the card's first author;
+- what fell: for each set and mode, the queries whose target ranks lower after, and where the
+  papers now above it come from (a venue-year the before corpus lacks, one whose abstracts
+  the regeneration filled, or one that did not change).
 """
 
 from __future__ import annotations
@@ -138,18 +142,18 @@ def seed_cards() -> list[dict]:
     for i, line in enumerate(page):
         if " · " in line and i + 2 < len(page) and page[i + 2].strip():
             first = line.split(" · ")[0].split(",")[0].strip()
-            words = page[i + 2].split()[:12]
+            words = page[i + 2].split()[:30]
             cards.append({"first_author": first, "query": " ".join(words)})
     return cards
 
 
-def measure(db: Path, vec: Path, label: str) -> dict:
+def measure(db: Path, vec: Path, label: str, titles: list[dict]) -> dict:
     from paperfind.search.response import SearchRequest
     from paperfind.search.settings import SearchSettings
 
     store, root = corpus.ensure_index(db.stem, cache=db.parent)
     searcher = corpus.open_searcher(root, store, SearchSettings(result_cache=0), vector_dir=vec)
-    out: dict = {"papers": store.paper_count(), "sets": {}, "titles": {}, "seed": {}}
+    out: dict = {"papers": store.paper_count(), "sets": {}, "titles": {}, "seed": {}, "runs": {}}
     for mode in MODES:
         for name in corpus.SETS:
             items = corpus.load_set(name)
@@ -157,7 +161,7 @@ def measure(db: Path, vec: Path, label: str) -> dict:
                 SearchRequest(q=it["query"], limit=DEPTH, mode=mode)).results] for it in items}
             options = ("--lenient",) if name == "author_dev" else ()
             out["sets"][(name, mode)] = score_ranked(name, ranked, *options)["metrics"]
-        titles = known_titles(db)
+            out["runs"][(name, mode)] = ranked
         rr = []
         for it in titles:
             keys = [r["key"] for r in searcher.search(SearchRequest(q=it["query"], limit=10, mode=mode)).results]
@@ -173,6 +177,35 @@ def measure(db: Path, vec: Path, label: str) -> dict:
     return out
 
 
+def fallen(before: dict, after: dict, changed: set[tuple[str, int]], new: set[tuple[str, int]]) -> str:
+    """Per set and mode: queries whose first relevant paper ranks lower after, and the papers
+    that now rank above it, by where they come from."""
+    lines = ["| set | mode | queries that fell | papers now above the target: new venue-years / "
+             "venue-years with new abstracts / unchanged venue-years |", "|---|---|---:|---|"]
+
+    def venue_year(key: str) -> tuple[str, int]:
+        m = re.match(r"([a-z]+)(\d{4}):", key)
+        return (m.group(1), int(m.group(2))) if m else ("", 0)
+
+    for (name, mode), runs in before["runs"].items():
+        relevant = {it["qid"]: set(it["relevant"]) for it in corpus.load_set(name)}
+        fell, above = 0, [0, 0, 0]
+        for qid, keys in runs.items():
+            after_keys = after["runs"][(name, mode)][qid]
+            rb, ra = reciprocal_rank(keys, relevant[qid]), reciprocal_rank(after_keys, relevant[qid])
+            if ra >= rb:
+                continue
+            fell += 1
+            cut = next((i for i, k in enumerate(after_keys[:10]) if k in relevant[qid]), 10)
+            for key in after_keys[:cut]:
+                if key in keys[:10]:
+                    continue  # it was above or near before too
+                vy = venue_year(key)
+                above[0 if vy in new else 1 if vy in changed else 2] += 1
+        lines.append(f"| {name} | {mode} | {fell} of {len(runs)} | {above[0]} / {above[1]} / {above[2]} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     from paperfind.index.vector_shards import assemble, base_of
 
@@ -186,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     shards = corpus.BUNDLED_VECTORS
     after = build("after", [corpus.BUNDLED], lambda out: assemble(shards, base_of(shards), out))
     cov = coverage_table(coverage(*before), coverage(*after))
-    results = {"before": measure(*before, "before"), "after": measure(*after, "after")}
+    titles = known_titles(after[0])  # the same queries of both: the before corpus lacks their venues
+    results = {"before": measure(*before, "before", titles), "after": measure(*after, "after", titles)}
     b, a = results["before"], results["after"]
     lines = [f"| set | mode | metric | before ({b['papers']:,} papers) | after ({a['papers']:,}) | change |",
              "|---|---|---|---:|---:|---:|"]
@@ -204,6 +238,10 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"| seed author page: tagged cards found by their abstract's opening, with their "
                      f"first author | {mode} | hits | {x[0]} of {x[1]} | {y[0]} of {y[1]} | |")
     quality = "\n".join(lines)
+    cov_before, cov_after = coverage(*before), coverage(*after)
+    new = set(cov_after) - set(cov_before)
+    changed = {vy for vy in cov_after if vy in cov_before and cov_after[vy] != cov_before[vy]}
+    quality += "\n\n" + fallen(b, a, changed, new)
     print(cov)
     print(quality)
     if not args.no_write:
