@@ -141,7 +141,7 @@ def export(db_path: Path | None, output: Path | None, venues: tuple[str, ...],
 @DB_OPTION
 @click.option("--limit", type=click.IntRange(1, MAX_PAGE_SIZE), default=10, show_default=True)
 @click.option("--offset", type=click.IntRange(0, MAX_OFFSET), default=0)
-@click.option("--sort", type=click.Choice(["relevance", "newest", "citations"]), default="relevance")
+@click.option("--sort", type=click.Choice(["relevance", "newest", "citations", "influence"]), default="relevance")
 @click.option("--mode", type=click.Choice(["lexical", "semantic", "hybrid"]), default=None,
               help="Retrieval mode (default: hybrid where vectors exist).")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON response.")
@@ -200,7 +200,7 @@ def serve(db_path: Path | None, host: str | None, port: int | None, workers: int
     from paperfind.milvus.client import MilvusError
 
     app = _app(db_path, host=host, port=port, workers=workers, backend=backend, milvus_uri=milvus_uri)
-    app.ensure_database()
+    app.ensure_database(vectors=False)  # the bundled vectors are put in place once it serves
     try:
         run(app)
     except MilvusError as exc:  # reachable, but not usable as asked (no collection, ...)

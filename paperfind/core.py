@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import os
 import shutil
 import sys
 import threading
@@ -69,11 +70,13 @@ class Paperfind:
             self.update_vectors(progress=progress)
         return report
 
-    def ensure_database(self, progress: bool | None = None) -> bool:
+    def ensure_database(self, progress: bool | None = None, vectors: bool = True) -> bool:
         """Build the database from the bundled corpus when there is none; True if it was built.
 
         The bundled corpus ships with its vectors, which are copied beside the new database so
-        semantic search works at once; `update_vectors` later embeds only what changed.
+        semantic search works at once; `update_vectors` later embeds only what changed. With
+        `vectors=False` they are left to `update_vectors_in_background` (`serve`: the port opens
+        seconds sooner, and lexical search answers until they are in).
         """
         db = self.settings.db_path
         if db.exists():
@@ -96,16 +99,18 @@ class Paperfind:
         if self.settings.ingest_jobs > 1 and all(p.name.endswith((".jsonl", ".jsonl.gz")) for p in first):
             from paperfind.index.ahead import TextsAhead
 
-            ahead = TextsAhead(first)  # the index's text analysis, on the other core
+            # the index's text analysis, on the other core; the papers' names wait for the
+            # index of the whole corpus when part of it follows in the background
+            ahead = TextsAhead(first, names=not rest)
         try:
             report = self._build_database(first, progress, ahead, pending=rest)
         finally:
             if ahead is not None:
                 ahead.close()
-        copied = time.perf_counter()
-        if self.settings.semantic and not self.settings.vector_dir.exists():
-            self._copy_bundled_vectors()
-        report.timings["vector copy"] = time.perf_counter() - copied
+        if vectors:
+            copied = time.perf_counter()
+            self.copy_bundled_vectors()
+            report.timings["vector copy"] = time.perf_counter() - copied
         papers = self.store().paper_count()
         # one line a person (or bench/first_minute.py) can read the first start's time from
         print(f"paperfind: built {papers} papers in {time.perf_counter() - started:.1f} s ("
@@ -113,16 +118,24 @@ class Paperfind:
               + ")", file=sys.stderr, flush=True)
         return True
 
-    def _copy_bundled_vectors(self) -> None:
-        """The vectors shipped with the corpus, beside the new database: a generation folder
-        copied as it is, or a shard folder assembled into one (`index.vector_shards`)."""
+    def copy_bundled_vectors(self) -> bool:
+        """The vectors shipped with the corpus, beside a database that has none: a generation
+        folder copied as it is, or a shard folder assembled into one (`index.vector_shards`),
+        made aside and moved into place, so a search never sees half of them. True if copied."""
+        target = self.settings.vector_dir
         bundled = self.settings.bundled_vector_dir
+        if not self.settings.semantic or target.exists() or not bundled.is_dir():
+            return False
+        partial = target.with_name(target.name + ".partial")
+        shutil.rmtree(partial, ignore_errors=True)
         if (bundled / "CURRENT").exists():
-            shutil.copytree(bundled, self.settings.vector_dir)
-        elif bundled.is_dir():
+            shutil.copytree(bundled, partial)
+        else:
             from paperfind.index.vector_shards import assemble, base_of
 
-            assemble(bundled, base_of(bundled), self.settings.vector_dir)
+            assemble(bundled, base_of(bundled), partial)
+        os.replace(partial, target)
+        return True
 
     def pending_corpus(self) -> list[Path]:
         """The corpus files a first start left to the background, not yet ingested."""
@@ -289,6 +302,8 @@ class Paperfind:
 
         def work() -> None:
             try:
+                if self.copy_bundled_vectors() and self._searcher is not None:
+                    self._searcher.backend()  # semantic search from now on
                 self._complete_corpus_reporting()
                 if self.vectors_are_synced():
                     return
