@@ -191,6 +191,8 @@ ENV: tuple[EnvSetting, ...] = (
                "CPU threads of the embedding model (default 1)"),
     EnvSetting("PAPERFIND_LEARNED_RANKING", "search.learned_ranking", _switch,
                "0 ranks without the learned re-ranker (default 1)"),
+    EnvSetting("PAPERFIND_PAPER_NAMES", "search.paper_names", _switch,
+               "0 ignores the papers' names and standing in ranking (default 1)"),
     EnvSetting("PAPERFIND_BACKEND", "backend", one_of(*BACKENDS),
                "what serves search: local (the index beside the database) or milvus (default local; "
                "--backend)"),

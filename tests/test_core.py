@@ -178,6 +178,10 @@ def test_a_sharded_corpus_serves_the_ml_venues_first_and_the_rest_in_the_backgro
     title = cvpr[0]["title"]
     assert app.searcher().search(SearchRequest(q=title, mode="lexical", limit=3)).results == [] or \
         app.searcher().search(SearchRequest(q=title, mode="lexical", limit=3)).results[0]["venue"] != "cvpr"
+    from paperfind.index.manager import open_index
+
+    # the papers' names are mined over the whole corpus: the first part's index has none
+    assert not open_index(app.settings.index_dir).paper_names.present
 
     # killed before the background finished: the next start resumes it, nothing is rebuilt
     again = Paperfind(Settings(db_path=tmp_path / "fresh" / "p.db", corpus_path=bundle / "corpus"))
@@ -187,6 +191,7 @@ def test_a_sharded_corpus_serves_the_ml_venues_first_and_the_rest_in_the_backgro
     assert again.stats()["indexing"] is None
     top = again.searcher().search(SearchRequest(q=title, mode="lexical", limit=3)).results[0]
     assert top["venue"] == "cvpr" and top["title"] == title
+    assert open_index(again.settings.index_dir).paper_names.present  # the whole corpus's index has them
     assert again.complete_corpus() == 0
     stats = again.update_vectors(progress=False)
     assert (stats.embedded, stats.reused) == (0, 15)  # every shipped vector was current

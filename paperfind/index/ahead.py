@@ -102,9 +102,11 @@ class TextsAhead(_Ahead):
 
     failure = "texts not analysed ahead ({why}); the index builds without them"
 
-    def __init__(self, path: Path | Sequence[Path]) -> None:
+    def __init__(self, path: Path | Sequence[Path], names: bool = True) -> None:
+        """`names`: whether the text files include the papers' names and standing (a first start
+        whose other files follow in the background leaves them to the index made then)."""
         paths = [path] if isinstance(path, (str, Path)) else list(path)
-        super().__init__(_work, (tuple(str(p) for p in paths),), "paperfind-texts-ahead")
+        super().__init__(_work, (tuple(str(p) for p in paths), names), "paperfind-texts-ahead")
 
     def result(self) -> TextTerms | None:
         """The analysis, waiting for it if needed; None if the worker failed (the builder then
@@ -170,7 +172,7 @@ class _PeopleFiles(_Ahead):
         return self._last()
 
 
-def _work(paths: tuple[str, ...], conn) -> None:
+def _work(paths: tuple[str, ...], names: bool, conn) -> None:
     try:
         terms: TextTerms | None = analyze_export_texts(paths)
         failure = ""
@@ -193,7 +195,7 @@ def _work(paths: tuple[str, ...], conn) -> None:
             read = True
             conn.send(("read", None))
             with gc_paused():  # as `build_index`
-                conn.send(("ok", build_text_files(docs, Path(target), terms)))
+                conn.send(("ok", build_text_files(docs, Path(target), terms, names=names)))
         except Exception as exc:
             conn.send(("error" if read else "unread", f"{type(exc).__name__}: {exc}"))
     conn.close()

@@ -7,6 +7,7 @@ is plain .npy/.json files; nothing here depends on where the docs came from.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -17,19 +18,21 @@ from paperfind.index.analysis import (KEYWORD_BREAK, Ragged, TextTerms, concat_r
                                       terms_of_texts)
 from paperfind.index.docs import IndexSource
 from paperfind.index.doctable import save_params
-from paperfind.index.lexical import (FIELD_PARAMS, TEXT_FIELD_PARAMS, TEXT_K1, LexicalIndex,
-                                     build_bm25f_matrix, build_field_matrix)
+from paperfind.index.lexical import (FIELD_PARAMS, TEXT_FIELD_PARAMS, TEXT_K1, FieldMatrix,
+                                     LexicalIndex, build_bm25f_matrix, build_field_matrix)
 from paperfind.index.names import NameIndex
+from paperfind.index.paper_names import mine_names, rows_with_all, save_paper_names
 from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.model import IndexDoc
 from paperfind.text.analyze import Analyzer
 
-FORMAT_VERSION = 10  # 5: stored papers carry their authors' public slugs; 6: and their track;
+FORMAT_VERSION = 11  # 5: stored papers carry their authors' public slugs; 6: and their track;
 # 7: people's last year and same-name groups (name-query evidence); joined stems of
 # hyphenated words (`auto-encoder` also indexed as `autoencod`); 8: possessive 's dropped;
 # 9: the work of each row (meta.work.npy), so results list a work once; 10: stored papers
-# carry their links (a result is the full paperfind.cards card)
+# carry their links (a result is the full paperfind.cards card); 11: the papers' names and
+# standing (paper_names.json, meta.standing.npy), which a first start's first part leaves out
 
 
 def _codes(values: list[str]) -> tuple[list[str], dict[str, int]]:
@@ -72,9 +75,10 @@ def index_docs(source: IndexSource) -> list[IndexDoc]:
     return docs
 
 
-def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | None = None) -> int:
-    """The files of the papers' words: vocabulary, keys, BM25 matrices, term sequences and
-    spelling; returns the vocabulary's size.
+def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | None = None,
+                     names: bool = True) -> int:
+    """The files of the papers' words: vocabulary, keys, BM25 matrices, term sequences,
+    spelling and (with `names`) the papers' names and standing; returns the vocabulary's size.
 
     They need the papers' texts, authors' names and venues only, not who the people are, so a
     first start builds them in a second process while this one resolves people (`TextsAhead`)."""
@@ -128,7 +132,45 @@ def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | Non
     spell_counts = np.bincount(text.spell.ids, minlength=len(text.spell_words))
     spell = Counter({w: int(c) for w, c in zip(text.spell_words, spell_counts.tolist()) if c})
     SpellIndex.build(spell, root)
+    if names:
+        build_paper_name_files(docs, root, an, fields["text"], term_ids, text.spell, text.spell_words)
     return len(vocab)
+
+
+def build_paper_name_files(docs: list[IndexDoc], root: Path, an: Analyzer, text: FieldMatrix,
+                           term_ids: dict[str, int], words: Ragged | None = None,
+                           word_list: list[str] | None = None) -> None:
+    """The papers' names and standing (`paper_names`), their uses counted in postings: the rows
+    whose title, abstract or keywords have every word of a name. A word is matched as written
+    where the papers' distinct words are given (`words` over `word_list`, the spelling rows:
+    "Performers" is not every paper that performs), else by its stem in the text field."""
+    exact: dict[str, int] = {}
+    if words is not None and word_list is not None:
+        order = np.argsort(words.ids, kind="stable")  # each word's papers, in row order
+        doc_of = np.repeat(np.arange(len(words.indptr) - 1, dtype=np.int64), words.lengths)[order]
+        starts = np.searchsorted(words.ids[order], np.arange(len(word_list) + 1))
+        exact = {w: i for i, w in enumerate(word_list)}
+
+    def rows_with(name: str) -> np.ndarray:
+        columns = []
+        for token in re.findall(r"[a-z]+|[0-9]+", name.lower()):
+            # a name is written with and without its plural ("BigGANs", "BigGAN")
+            forms = [f for f in dict.fromkeys((token, token[:-1] if token.endswith("s") else token + "s"))
+                     if f in exact]
+            if token in exact:
+                rows = [doc_of[starts[exact[f]]:starts[exact[f] + 1]] for f in forms]
+                columns.append(rows[0] if len(rows) == 1 else np.union1d(*rows))
+                continue
+            for term in an.terms(token):
+                if term not in term_ids:
+                    return np.zeros(0, dtype=np.int64)
+                columns.append(np.asarray(text.column(term_ids[term])[0], dtype=np.int64))
+        return rows_with_all(columns)
+
+    found = mine_names([d.title for d in docs], [d.abstract for d in docs],
+                       np.asarray([d.year for d in docs], dtype=np.int64), work_groups([d.work_id for d in docs]),
+                       np.asarray([d.citations if d.citations is not None else -1 for d in docs]), rows_with)
+    save_paper_names(found, root)
 
 
 def build_people_files(source: IndexSource, docs: list[IndexDoc], root: Path) -> dict:

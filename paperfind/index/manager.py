@@ -18,6 +18,7 @@ from paperfind.index.doctable import DocTable, load_params
 from paperfind.index.generations import Generations
 from paperfind.index.lexical import LexicalIndex
 from paperfind.index.names import NameIndex
+from paperfind.index.paper_names import PaperNameTable
 from paperfind.index.spelling import SpellIndex
 from paperfind.ingest.readahead import gc_paused
 
@@ -32,6 +33,7 @@ class IndexVersion:
     docs: DocTable
     names: NameIndex
     spelling: SpellIndex
+    paper_names: PaperNameTable
 
     @property
     def data_version(self) -> int:
@@ -83,6 +85,7 @@ def open_index(root: Path) -> IndexVersion | None:
         if params.get("format") != FORMAT_VERSION:
             return None
         return IndexVersion(path, params, LexicalIndex.load(path, params["n_docs"]),
-                            DocTable(path, params), NameIndex.load(path), SpellIndex.load(path))
+                            DocTable(path, params), NameIndex.load(path), SpellIndex.load(path),
+                            PaperNameTable(path, params["n_docs"]))
     except FileNotFoundError:
         return None  # removed under us by a newer build: the caller retries with the new CURRENT

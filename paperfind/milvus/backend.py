@@ -300,7 +300,8 @@ class MilvusBackend:
             # query for those not seen yet (sending them with every hit cost most of a query)
             hits, saturated = self._field_searches(request, expr, limit)
             handles = sorted({self._handle[e["key"]] for e in hits if e["key"] in self._handle})
-            named = self._people_handles(request.people, request.restriction)
+            named = np.union1d(self._people_handles(request.people, request.restriction),
+                               self._named_handles(request.papers, expr))
             handles = np.asarray(sorted(set(handles) | set(named.tolist())), dtype=np.int64)
             scores, matched = self.scorer.score(self._analysed_of(handles), request.groups)
             keep = (matched >= request.min_match) & (scores > 0)
@@ -313,6 +314,18 @@ class MilvusBackend:
             while len(self._pools) > 16:
                 self._pools.popitem(last=False)
         return pool
+
+    def _named_handles(self, papers: tuple[int, ...], expr: str) -> np.ndarray:
+        """The handles of the papers a query names that the restriction (`expr`) lets through."""
+        wanted = [int(h) for h in papers if 0 <= int(h) < self.n_docs]
+        if not wanted:
+            return _EMPTY
+        if expr:
+            allowed = {r["key"] for r in self.conn.call(
+                "query", self.collection, filter=all_of(one_of("key", [self.keys[h] for h in wanted]), expr),
+                output_fields=["key"], limit=len(wanted))}
+            wanted = [h for h in wanted if self.keys[h] in allowed]
+        return np.asarray(sorted(wanted), dtype=np.int64)
 
     def _people_handles(self, author_ids, restriction: Restriction) -> np.ndarray:
         if not author_ids:
@@ -493,6 +506,22 @@ class MilvusBackend:
 
     def person_card(self, match: PersonMatch) -> dict:
         return self.lookups.person_card(match)
+
+    # -- the papers' names: mined by the local index over the same store, read by key ---------
+    def _local_rows(self, handles) -> np.ndarray:
+        return self.lookups.handles_of([self.keys[int(h)] if 0 <= int(h) < self.n_docs else ""
+                                        for h in handles])
+
+    def paper_names(self, text: str) -> np.ndarray:
+        rows = self.lookups.paper_names(text)
+        keys = [self.lookups.key_of(int(r)) for r in rows]
+        return np.asarray([h for h in (self._handle.get(k) for k in keys) if h is not None], dtype=np.int64)
+
+    def standing(self, handles: np.ndarray) -> np.ndarray:
+        return self.lookups.standing(self._local_rows(handles))
+
+    def also_known_as(self, handles: list[int]) -> list[list[str]]:
+        return self.lookups.also_known_as(self._local_rows(handles).tolist())
 
     # -- vocabulary -------------------------------------------------------------------------
     def is_known(self, term: str) -> bool:

@@ -62,7 +62,8 @@ class CandidateRequest:
     """A lexical candidate query. A paper matches when it has at least `min_match` of the
     `groups` (at least one when fewer than `relax_below` papers have `min_match`) and passes
     the restriction; the papers of `people` (within the restriction) are candidates whatever
-    their score. No groups and a non-empty restriction: every paper the restriction lets through."""
+    their score, and so are the `papers` the query names (`SearchBackend.paper_names`). No groups
+    and a non-empty restriction: every paper the restriction lets through."""
 
     groups: list[TermGroup]
     restriction: Restriction = field(default_factory=Restriction)
@@ -70,10 +71,11 @@ class CandidateRequest:
     relax_below: int = 0
     people: tuple[int, ...] = ()  # author ids
     k: int | None = None  # the best k by (score desc, handle asc), plus the people's papers; None: all
+    papers: tuple[int, ...] = ()  # handles of the papers the query names: candidates whatever their score
 
     def cache_key(self) -> tuple:
         return (tuple(tuple(g) for g in self.groups), self.restriction.cache_key(), self.min_match,
-                self.relax_below, self.people)
+                self.relax_below, self.people, self.papers)
 
 
 @dataclass
@@ -191,6 +193,16 @@ class SearchBackend(Protocol):
         ...
     def people(self, name: str) -> list[PersonMatch]: ...
     def person_card(self, match: PersonMatch) -> dict: ...
+    def paper_names(self, text: str) -> np.ndarray:
+        """Handles of the papers `text` is the name of ("mixup", "BigGAN"), best standing first
+        (paperfind.index.paper_names); none for a text that names no paper."""
+        ...
+    def standing(self, handles: np.ndarray) -> np.ndarray:
+        """The standing of each handle, in [0, 1] (0 where the index has none)."""
+        ...
+    def also_known_as(self, handles: list[int]) -> list[list[str]]:
+        """The names each paper goes by."""
+        ...
     # -- vocabulary -------------------------------------------------------------------------
     def is_known(self, term: str) -> bool: ...
     def doc_freq(self, field: str, term: str) -> int: ...
@@ -313,6 +325,10 @@ class IndexBackend:
             if len(rows) < request.relax_below and request.min_match > 1:
                 rows = np.flatnonzero(scores > 0)
             named = self._people_rows(request.people, mask)
+            if request.papers:
+                papers = np.asarray(request.papers, dtype=np.int64)
+                papers = papers[(papers >= 0) & (papers < self.n_docs)]
+                named = np.union1d(named, papers[mask[papers]] if mask is not None else papers)
             if len(named):
                 rows = np.union1d(rows, named)
             return rows, scores, matched, named
@@ -448,6 +464,25 @@ class IndexBackend:
 
     def person_card(self, match: PersonMatch) -> dict:
         return self.index.names.card(match.row)
+
+    def paper_names(self, text: str) -> np.ndarray:
+        return np.asarray(self.index.paper_names.rows_named(text), dtype=np.int64)
+
+    def standing(self, handles: np.ndarray) -> np.ndarray:
+        handles = np.asarray(handles, dtype=np.int64)
+        out = np.zeros(len(handles))
+        ok = (handles >= 0) & (handles < self.n_docs)
+        out[ok] = self.index.paper_names.standing[handles[ok]]
+        return out
+
+    def also_known_as(self, handles: list[int]) -> list[list[str]]:
+        return [self.index.paper_names.names_of(int(h)) if 0 <= int(h) < self.n_docs else []
+                for h in handles]
+
+    def mentions(self, handles: list[int]) -> list[int]:
+        """Later papers that name each one (local only: the paper page's figure)."""
+        counts = self.index.paper_names.mentions
+        return [int(counts[int(h)]) if 0 <= int(h) < self.n_docs else 0 for h in handles]
 
     # -- vocabulary ---------------------------------------------------------------------------
     def is_known(self, term: str) -> bool:

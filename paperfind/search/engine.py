@@ -32,6 +32,7 @@ from paperfind.search.hybrid import FUSION_DEPTH, fuse_rows
 from paperfind.search.learned import (DEFAULT_MODEL, FEATURES, FirstStage, LearnedRanker, ModelError,
                                       candidate_features, learned_relevance)
 from paperfind.search.live import LiveIndex
+from paperfind.search.named import name_tier, named_papers
 from paperfind.search.people import person_tiers
 from paperfind.search.plan import QueryPlan, build_plan
 from paperfind.search.pool import Pool
@@ -124,6 +125,18 @@ class Searcher:
         english = lexical_query_text(q.text, self.translator)
         return english if english != q.text else None
 
+    def paper_names(self, key: str) -> dict:
+        """The names a paper goes by and its standing, as the index mined them (the paper
+        page's "also known as"): nothing for a paper the index does not hold yet."""
+        backend = self.backend()
+        local = getattr(backend, "local", backend)  # a remote engine's names are the local index's
+        row = int(local.handles_of([key])[0]) if local is not None else -1
+        if row < 0:
+            return {"also_known_as": [], "standing": {"score": 0.0, "mentions": 0}}
+        return {"also_known_as": local.also_known_as([row])[0],
+                "standing": {"score": round(float(local.standing(np.asarray([row]))[0]), 4),
+                             "mentions": local.mentions([row])[0]}}
+
     def similar(self, key: str, limit: int = 10, aspect: str | None = None) -> list[dict]:
         """Papers like `key` (never its other versions), as result cards with their reasons;
         `aspect` ("background", "method", "result") asks for papers like it in that respect.
@@ -181,6 +194,8 @@ class Searcher:
                     backend, query.plan, ranking.stage, ranking.pool, explain)
             # float noise must not beat the key order
             ranking.pool.relevance = np.round(ranking.pool.relevance, SCORE_DECIMALS)
+            if sort == "influence":
+                ranking.pool.standing = backend.standing(ranking.pool.handles)
             page = ranking.pool.page(sort, offset, limit)
             relevance = ranking.pool.relevance
             # a candidate the engine left out scores at most the pool's lowest; at that score
@@ -214,6 +229,10 @@ class Searcher:
         handles = [int(pool.handles[j]) for j in page]
         results = [self._result(versions, float(pool.relevance[j]), marker)
                    for j, versions in zip(page, backend.work_versions(handles, restriction))]
+        shown = backend.handles_of([r["key"] for r in results])
+        for result, found, own in zip(results, backend.also_known_as(handles),
+                                      backend.also_known_as(shown.tolist())):
+            result["also_known_as"] = list(dict.fromkeys(own + found))  # the shown version's first
         if explained:
             for j, result in zip(page, results):
                 if int(j) in explained:
@@ -291,7 +310,9 @@ class Searcher:
         msm = 1 if q.any_of or n == 0 else (n if n <= 2 else n - 1 if n <= 4
                                                   else math.ceil(self.settings.min_match_share * n))
         people = tuple(m.author_id for m in plan.people[:self.settings.max_people])
-        request = CandidateRequest(plan.lexical(), restriction, msm, needed, people, k)
+        named = named_papers(backend, q, plan) if self.settings.paper_names else np.zeros(0, dtype=np.int64)
+        request = CandidateRequest(plan.lexical(), restriction, msm, needed, people, k,
+                                   tuple(int(h) for h in named))
         found = backend.candidates(request)
         truncated = found.total > len(found)
         # quotes in a sentence-like description are scare quotes ('a "simple" fix that works'),
@@ -310,8 +331,10 @@ class Searcher:
         top_n = min(len(pool.handles), depth)
         if top_n:
             top = top_order(pool.handles, relevance, top_n)
+            weights = self.settings.weights if self.settings.paper_names else replace(
+                self.settings.weights, standing=0.0)
             reranked = weighted(backend, plan, terms, pool.handles[top], relevance[top],
-                                self.settings.weights, self.settings.max_people)
+                                weights, self.settings.max_people)
             rest = np.ones(len(pool.handles), dtype=bool)
             rest[top] = False
             if rest.any():  # below every re-ranked row, in BM25 order
@@ -339,6 +362,8 @@ class Searcher:
                 else:
                     stage = FirstStage(near.handles, near.scores, len(plan.groups),
                                        classify_query(q.text).name, len(q.text))
+        if used != "semantic":
+            pool.relevance = name_tier(pool.handles, pool.relevance, named)
         return Ranking(pool, used, stage, request, truncated)
 
     def ranker(self) -> LearnedRanker | None:

@@ -25,6 +25,7 @@ class Pool:
     works: np.ndarray
     years: np.ndarray
     citations: np.ndarray
+    standing: np.ndarray | None = None  # read only for the influence order (SearchBackend.standing)
 
     @classmethod
     def of(cls, found: Candidates, relevance: np.ndarray) -> "Pool":
@@ -45,7 +46,8 @@ class Pool:
 
     def take(self, positions: np.ndarray) -> "Pool":
         return Pool(self.handles[positions], self.relevance[positions], self.works[positions],
-                    self.years[positions], self.citations[positions])
+                    self.years[positions], self.citations[positions],
+                    None if self.standing is None else self.standing[positions])
 
     def page(self, sort: str, offset: int, limit: int) -> np.ndarray:
         """Positions of the page, one per work: a paper with several versions (a workshop and
@@ -69,6 +71,9 @@ class Pool:
             return np.lexsort((rows, -relevance, -years))
         if sort == "citations":
             return np.lexsort((rows, -relevance, -cites))
+        if sort == "influence":
+            standing = self.standing if self.standing is not None else np.zeros(len(rows))
+            return np.lexsort((rows, -relevance, -cites, -standing))
         if not relevance.any():  # filter-only query: most cited, then newest
             return np.lexsort((rows, -years, -cites))
         return top_order(rows, relevance, k)

@@ -31,6 +31,11 @@ class RankWeights:
     keyword: float = 0.5  # the query is exactly one of the paper's author keywords
     author: float = 0.6  # the paper is by a person the query names
     phrase: float = 0.3  # share of quoted phrases present, where quotes do not filter (descriptions)
+    # the paper's standing (paperfind.index.paper_names) times its title's cover of the query,
+    # for queries of a few words: which of several matching titles the field means. On the
+    # bundled corpus (lexical): nickname dev R@1 .705 at 0.3, .716 at 0.6, .747 at 1.0; topical
+    # nDCG@10 .161 without, .227, .226, .199; title_typo MRR .984 without, .995, .995, .985
+    standing: float = 0.6
 
 
 def top_order(rows: np.ndarray, relevance: np.ndarray, k: int) -> np.ndarray:

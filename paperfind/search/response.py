@@ -10,7 +10,7 @@ from paperfind.cards import best_first, paper_card
 from paperfind.search.filters import Filters
 from paperfind.search.highlight import Marker
 
-SORTS = ("relevance", "newest", "citations")
+SORTS = ("relevance", "newest", "citations", "influence")  # influence: the papers' standing
 MODES = ("lexical", "semantic", "hybrid")
 
 

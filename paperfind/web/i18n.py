@@ -44,6 +44,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "sort": "排序",
         "sort_relevance": "相关度",
         "sort_newest": "最新",
+        "sort_influence": "影响力",
         "sort_citations": "引用数",
         "previous": "上一页",
         "next": "下一页",
@@ -84,6 +85,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "track": "分组",
         "area": "领域",
         "citations": "引用",
+        "also_known_as": "又称",
+        "standing_line": "{mentions} 篇后续论文提及其名称（影响力百分位 {score}）",
         "aliases": "别名",
         "institutions_over_time": "任职机构",
         "papers": "论文",
@@ -147,6 +150,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "sort": "Sort",
         "sort_relevance": "Relevance",
         "sort_newest": "Newest",
+        "sort_influence": "Influence",
         "sort_citations": "Citations",
         "previous": "Previous",
         "next": "Next",
@@ -187,6 +191,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "track": "Track",
         "area": "Area",
         "citations": "Citations",
+        "also_known_as": "Also known as",
+        "standing_line": "Named by {mentions} later papers (standing: percentile {score})",
         "aliases": "Also known as",
         "institutions_over_time": "Institutions",
         "papers": "Papers",
@@ -277,6 +283,6 @@ class Translator:
     def client_strings(self) -> dict[str, Any]:
         """What the search-as-you-type script needs to draw cards like the server does."""
         keys = ("results_count", "counts_approximate", "results_took", "no_results", "did_you_mean",
-                "et_al", "abstract_missing", "searching", "papers_count", "also_in")
+                "et_al", "abstract_missing", "searching", "papers_count", "also_in", "also_known_as")
         return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang],
                 "strings": {k: self.strings[k] for k in keys}}

@@ -21,7 +21,7 @@ PageParam = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page nu
 SizeParam = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE,
                                   description=f"Results per page (at most {MAX_PAGE_SIZE}).")]
 YearParam = Annotated[int | None, Query(ge=1900, le=2100, description="Only this year.")]
-Sort = Literal["relevance", "newest", "citations"]
+Sort = Literal["relevance", "newest", "citations", "influence"]
 Mode = Literal["lexical", "semantic", "hybrid"]
 Format = Literal["bibtex", "csv", "jsonl"]
 Aspect = Literal["background", "method", "result"]  # paperfind.search.aspects.ASPECTS
@@ -59,7 +59,9 @@ def search_params(
                                               "filter": {"value": "venue:iclr year:2024"}})] = "",
     page: PageParam = 1,
     size: SizeParam = 20,
-    sort: Annotated[Sort, Query(description="Result order.")] = "relevance",
+    sort: Annotated[Sort, Query(description="Result order: relevance, newest first, most cited, or "
+                                            "influence (the papers' standing: later papers naming "
+                                            "them, citations where known).")] = "relevance",
     mode: Annotated[Mode | None, Query(description="Retrieval mode (default: the best available).")] = None,
     venue: Annotated[list[str], Query(max_length=20, description="Venue slug (repeatable).")] = [],  # noqa: B006
     year: Annotated[str | None, Query(pattern=YEAR_PATTERN, description="2024 or 2017..2019.")] = None,

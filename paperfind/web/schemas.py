@@ -71,6 +71,10 @@ class Ranking(Strict):
 
 class SearchResult(PaperCard):
     score: float
+    also_known_as: list[str] = Field(description="Names the paper goes by (its title's lead, what "
+                                                 "its abstract introduces, what later papers call "
+                                                 "it): a search for one of them puts it first.",
+                                     examples=[["BigGAN"]])
     highlights: Highlights
     ranking: Ranking | None = Field(None, description="With explain=1, on results the learned "
                                                       "model ordered: what placed them.")
@@ -175,9 +179,19 @@ class Source(Strict):
     reader: str
 
 
+class Standing(Strict):
+    """An offline stand-in for citations, mined from the corpus by the index."""
+
+    score: float = Field(description="0-1: the percentile of the later papers naming it per year, "
+                                     "or of its citations per year where the data has them.")
+    mentions: int = Field(description="Later papers (of other works) that use one of its names.")
+
+
 class Paper(PaperCard):
     """One paper: its card's fields, and everything else the store knows of it."""
 
+    also_known_as: list[str] = Field(description="Names the paper goes by (as on search results).")
+    standing: Standing
     authors: list[PaperAuthor]  # type: ignore[assignment]
     abstract: str
     tldr: str

@@ -38,6 +38,7 @@ def paper_view(pf: Paperfind, key: str) -> dict[str, Any]:
     if paper is None:
         raise not_found(f"no paper with key {key!r}")
     paper["bibtex_text"] = bibtex_entry(paper)  # the source's own, or one built from the fields
+    paper.update(pf.searcher().paper_names(key))
     return paper
 
 

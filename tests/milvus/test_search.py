@@ -20,11 +20,13 @@ QUERIES = [
     "venue:corl year:2022", "bandits venue:colt", "reinforcement learning year:2017..2019 -robot",  # filters
     "status:oral", '"neural network" pruning', "auto-encoders", "why do deep networks generalize?",
     "inst:google learning", "", "zzzzqx",
+    "PixelCNN++", "SqueezeNet",  # papers' names (paperfind.index.paper_names), read from the local index
 ]
 REQUESTS = [SearchRequest(q=q, limit=10, mode="lexical") for q in QUERIES] + [
     SearchRequest(q="learning", limit=10, offset=10, mode="lexical"),
     SearchRequest(q="learning", limit=10, sort="newest", mode="lexical"),
     SearchRequest(q="learning", limit=10, sort="citations", mode="lexical"),
+    SearchRequest(q="learning", limit=10, sort="influence", mode="lexical"),
     SearchRequest(q="learning", limit=5, filters=Filters(venues=("corl",), year_from=2019), mode="lexical"),
 ]
 

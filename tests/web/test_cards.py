@@ -65,7 +65,7 @@ def test_every_route_that_lists_papers_gives_the_same_card(portal):
 def test_each_route_adds_only_its_own_extras(portal):
     paper = a_paper_on_every_list(portal)
     hit = portal.get("/api/search", params={"q": paper["title"]}).json()["results"][0]
-    assert set(hit) == set(CARD_FIELDS) | {"score", "highlights"}
+    assert set(hit) == set(CARD_FIELDS) | {"score", "highlights", "also_known_as"}
     assert set(paper) == set(CARD_FIELDS) | {"abstract"}
     similar = portal.get(f"/api/papers/{paper['key']}/similar").json()["results"][0]
     assert set(similar) - set(CARD_FIELDS) == {"score", "reasons", "signals", "shared_authors",

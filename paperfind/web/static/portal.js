@@ -70,6 +70,10 @@
       });
       card.appendChild(also);
     }
+    if (p.also_known_as && p.also_known_as.length) {  // the names a search for puts it first
+      card.appendChild(el("div", { class: "card-aka muted" },
+        cfg.strings.also_known_as + ": " + p.also_known_as.join(", ")));
+    }
     const snippet = p.highlights ? p.highlights.abstract : "";
     if (snippet) {
       const para = el("p", { class: "card-snippet" });

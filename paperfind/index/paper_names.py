@@ -1,0 +1,381 @@
+"""The names a paper goes by ("mixup", "ELECTRA", "BigGANs", "AdamW") and its standing, mined
+from the corpus at index time.
+
+People search a famous paper by its name, and a name is rarely in the title's words: "AdamW"
+is "Decoupled Weight Decay Regularization", "BigGAN" the "models (BigGANs)" of "Large Scale GAN
+Training for High Fidelity Natural Image Synthesis". The corpus says which paper a name belongs
+to in three ways, each read here without a model:
+
+- the title's lead ("mixup: Beyond Empirical Risk Minimization");
+- what the abstract introduces: "we propose mixup, a ...", "a method called X", "dubbed X",
+  "our models (BigGANs)", "We present ... (ACRONYM)";
+- what later abstracts call it: "Adam with Decoupled Weight Decay (AdamW)", where the words
+  before the parenthesis spell the acronym (Schwartz & Hearst's rule, letters matched right to
+  left) and open the paper's title (or its subtitle), said by at least two papers; the paper is
+  the one of the earliest year whose title opens with those words.
+
+A name the paper introduces must be new: a word the corpus used in earlier years (ELECTRA in
+2025, "attention" ever) is not that paper's name, and neither is a common word of the corpus.
+
+Standing is an offline stand-in for citations: how many later papers (of other works) name the
+paper, per year they had to do so, or its citation count per year where the data has one, as
+a percentile in [0, 1] over the corpus. It orders close matches; it never makes a paper match.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*"
+_TITLE_LEAD = re.compile(r"^\s*([^:]{2,40}?)\s*:\s+\S")
+_CALLED = re.compile(r"\b(?:called|named|dubbed|termed|coined|nicknamed|codenamed)\s+(?:as\s+)?[\"“‘'`]*("
+                     + NAME + r")(?:[\"”’'`]*\s+or\s+[\"“‘'`]*(" + NAME + "))?")
+_CALLED_WORDS = ("called", "named", "dubbed", "termed", "coined")
+# "... a recently introduced technique called dropout": someone else's name
+_NOT_OURS = re.compile(r"\b(?:recent(?:ly)?|existing|previous(?:ly)?|known|popular|standard|widely|"
+                       r"classic(?:al)?|prior|conventional|state-of-the-art|such as|e\.g\.)\b", re.I)
+_PRESENTS = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:propose|present|introduce|develop|release|"
+                       r"train|build|design)s?\s+(" + NAME + r")(?=\s*(,|\(|:|\s[-–—]\s))")
+_AN = re.compile(r"\s*,\s*an?\s")
+# the clause before a parenthesised name introduces something
+_INTRO_BEFORE = re.compile(r"(?:\b(?:[Ww]e|[Tt]his (?:paper|work))\b[^.;()]{0,40}?\b(?:propose|present|introduce|"
+                           r"call|name|term|dub)[sd]?\b[^.;()]{0,80}|\b[Oo]ur(?:\s+[\w-]+){1,3}\s*)$")
+_PAREN = re.compile(r"\((" + NAME + r")\)")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_FOLD_WORD = re.compile(r"[^\W_]+")
+_STOP = frozenset("a an the this that it its we our us they their is are be to of in on for and or as "
+                  "by with from at into via new novel simple method model approach framework network "
+                  "networks paper work which these those such because after since so also here".split())
+MAX_WORDS = 4  # a lead or a name longer than this is a phrase, not a name
+MAX_PRIOR_USES = 2  # papers of earlier years that may use a name before the one introducing it
+COMMON_SHARE = 0.02  # a name spelt like a word ("mixup") in more of the papers is a common word
+COMMON_SHARE_NAME = 0.05  # ... and one spelt like a name ("ImageNet") in more is a field's word
+COMMON_FLOOR = 50  # in a small corpus no word is common below this many papers
+MIN_NAMED_BY = 2  # later papers that must give a title its acronym
+
+
+def fold_paper_name(text: str) -> str:
+    """The form names are compared in: lower case, letters and digits only, and the plural of a
+    name spelt with capitals dropped ("BigGANs", "ResNets", "Grad-CAM", "GPT-3" → "biggan",
+    "resnet", "gradcam", "gpt3"; "LORAS" and "mixups" keep their s)."""
+    folded = _folded(text)
+    stripped = text.rstrip()
+    if (len(folded) > 3 and stripped.endswith("s") and any(c.isupper() for c in stripped[:-1])
+            and not stripped.endswith("ss")):
+        folded = folded[:-1]
+    return folded
+
+
+def _folded(text: str) -> str:
+    """Letters and digits of any script, lower case; a plus is a "p" ("PointNet++" is not "PointNet")."""
+    return "".join(_FOLD_WORD.findall(text.lower().replace("+", "p")))
+
+
+def query_forms(text: str) -> list[str]:
+    """The folded forms a query is looked up in: as typed, and without a plural s."""
+    folded = _folded(text)
+    forms = [folded] if folded else []
+    if len(folded) > 4 and folded.endswith("s") and not folded.endswith("ss"):
+        forms.append(folded[:-1])
+    return forms
+
+
+def _spelt_like_a_name(name: str) -> bool:
+    """CamelCase, capitals or digits past the first letter: "BigGAN", "word2vec", "ELECTRA"."""
+    rest = name[1:]
+    return any(c.isupper() or c.isdigit() for c in rest)
+
+
+def _clean(name: str) -> str:
+    name = name.strip(" -+")
+    words = name.split()
+    if not words or len(words) > MAX_WORDS or len(name) < 2 or len(name) > 40:
+        return ""
+    if all(w.lower() in _STOP for w in words) or fold_paper_name(name).isdigit():
+        return ""
+    return name
+
+
+def own_names(title: str, abstract: str) -> list[str]:
+    """The names a paper gives itself, in the order found (the title's lead first)."""
+    found: list[str] = []
+    lead = _TITLE_LEAD.match(title)
+    if lead:
+        found.append(lead.group(1))
+    if any(w in abstract for w in _CALLED_WORDS):
+        for m in _CALLED.finditer(abstract):
+            sentence = abstract[abstract.rfind(".", 0, m.start()) + 1:m.start()]
+            if not _NOT_OURS.search(sentence):
+                found += [n for n in m.groups() if n]
+    for m in _PRESENTS.finditer(abstract):
+        name = m.group(1)
+        if (_spelt_like_a_name(name) or name[0].isupper() or m.group(2) != ","
+                or _AN.match(abstract, m.end())):
+            found.append(name)
+    if "(" in abstract:
+        for m in _PAREN.finditer(abstract):
+            if _INTRO_BEFORE.search(abstract, max(0, m.start() - 100), m.start()):
+                found.append(m.group(1))
+    out, seen = [], set()
+    for name in (_clean(n) for n in found):
+        key = fold_paper_name(name)
+        if name and key not in seen:
+            seen.add(key)
+            out.append(name)
+    return out
+
+
+def long_form(words_before: list[str], acronym: str) -> list[str]:
+    """The words ending a text before "(acronym)" that spell it (Schwartz & Hearst): the
+    acronym's letters are found right to left in the words, its first letter starting a word."""
+    letters = [c.lower() for c in acronym if c.isalnum()]
+    if len(letters) < 2:
+        return []
+    window = words_before[-min(len(letters) + 5, 2 * len(letters)):]
+    text = " ".join(window).lower()
+    i, j = len(letters) - 1, len(text) - 1
+    while i >= 0:
+        c = letters[i]
+        while j >= 0 and (text[j] != c or (i == 0 and j > 0 and text[j - 1].isalnum())):
+            j -= 1
+        if j < 0:
+            return []
+        i, j = i - 1, j - 1
+    start = j + 1
+    return text[start:].split()
+
+
+@dataclass
+class PaperNames:
+    """Per row: the names shown ("also known as") and the standing; `table` maps a folded name
+    to the rows it names, best standing first."""
+
+    names: list[list[str]]
+    mentions: np.ndarray  # later papers of other works that name the row
+    standing: np.ndarray  # float32 in [0, 1]
+    table: dict[str, list[int]]
+
+
+def _title_words(title: str) -> list[str]:
+    return [w for w in _WORD.findall(title.lower())]
+
+
+def rows_with_all(columns: list[np.ndarray]) -> np.ndarray:
+    """The rows in every one of `columns` (each sorted, unique): the rarest, filtered by a
+    binary search in the others."""
+    if not columns:
+        return np.zeros(0, dtype=np.int64)
+    columns = sorted(columns, key=len)
+    rows = columns[0]
+    for other in columns[1:]:
+        if len(rows) == 0 or len(other) == 0:
+            return rows[:0]
+        pos = np.minimum(np.searchsorted(other, rows), len(other) - 1)
+        rows = rows[other[pos] == rows]
+    return rows
+
+
+def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarray, works: np.ndarray,
+               citations: np.ndarray, rows_with: Callable[[str], np.ndarray]) -> PaperNames:
+    """Names and standing of every row. `rows_with(name)` gives the rows whose title or abstract
+    has the name's words (the index's postings), in row order; `citations` is -1 where unknown."""
+    n = len(titles)
+    years = np.asarray(years, dtype=np.int64)
+    works = np.asarray(works, dtype=np.int64)
+    uses: dict[str, np.ndarray] = {}
+
+    def used_by(name: str) -> np.ndarray:
+        key = fold_paper_name(name)
+        if key not in uses:
+            uses[key] = rows_with(name)
+        return uses[key]
+
+    names: list[list[str]] = [[] for _ in range(n)]
+    for row in range(n):
+        for name in own_names(titles[row], abstracts[row]):
+            rows = used_by(name)
+            if len(rows) == 0:  # the words are not in the index (stop words only): no judging them
+                continue
+            if len(rows) > max(COMMON_FLOOR, (COMMON_SHARE_NAME if _spelt_like_a_name(name) else COMMON_SHARE) * n):
+                continue
+            earlier = rows[(years[rows] < years[row]) & (works[rows] != works[row])]
+            if len(earlier) <= MAX_PRIOR_USES:
+                names[row].append(name)
+    given: dict[tuple[int, str], int] = {}  # (row, name): later papers spelling it with the row's title
+    for row, acronym, papers in _acronyms_given_by_others(titles, abstracts, years, works):
+        rows = used_by(acronym)
+        if len(rows) == 0:
+            continue
+        earlier = rows[(years[rows] < years[row]) & (works[rows] != works[row])]
+        if len(earlier) <= MAX_PRIOR_USES:
+            given[(row, fold_paper_name(acronym))] = papers
+            if all(fold_paper_name(a) != fold_paper_name(acronym) for a in names[row]):
+                names[row].append(acronym)
+    mentions = np.zeros(n, dtype=np.int32)
+    table: dict[str, list[int]] = defaultdict(list)
+    for row, own in enumerate(names):
+        later: set[int] = set()
+        for name in own:
+            table[fold_paper_name(name)].append(row)
+            rows = used_by(name)
+            later.update(rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist())
+        mentions[row] = len(later)
+    standing = _standing(mentions, citations, years)
+    # a work's versions share its standing (the card shown may be another version than the one found)
+    best = np.zeros(int(works.max(initial=-1)) + 1, dtype=np.float32)
+    np.maximum.at(best, works, standing)
+    standing = best[works]
+    # homonyms: the paper later papers spell the name for first ("dense passage retrieval (DPR)"
+    # before "Dropped Pronoun Recovery"), then the best standing
+    ordered = {k: sorted(set(v), key=lambda r: (-given.get((r, k), 0), -standing[r], -mentions[r], r))
+               for k, v in table.items()}
+    return PaperNames(names, mentions, standing, ordered)
+
+
+def _title_phrases(title: str) -> list[str]:
+    """The word runs of a title (and of its lead and subtitle) a long form may be: every opening
+    of two words or more. (Inner runs made owners of follow-ups: "Coupled Generative Adversarial
+    Networks" of GAN.)"""
+    lead = _TITLE_LEAD.match(title)
+    out: list[str] = []
+    for part in ([title[:lead.end() - 1], title[lead.end() - 1:]] if lead else [title]):
+        words = _title_words(part.rstrip(": "))
+        out += [" ".join(words[:k]) for k in range(2, len(words) + 1)]
+    return out
+
+
+def _acronyms_given_by_others(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarray,
+                              works: np.ndarray) -> list[tuple[int, str, int]]:
+    """(row, acronym, papers) where at least `MIN_NAMED_BY` papers of the same or later years, of
+    other works, write words of the row's title followed by the acronym ("denoising diffusion
+    probabilistic models (DDPM)", "Adam with decoupled weight decay (AdamW)"). The row is the one paper
+    of the earliest year whose title has those words: with two works of that year, nobody owns it."""
+    spelt: list[tuple[int, str, list[str]]] = []  # (writer, acronym, the endings of its long form)
+    for writer, abstract in enumerate(abstracts):
+        if "(" not in abstract:
+            continue
+        for m in _PAREN.finditer(abstract):
+            acronym = m.group(1)
+            if sum(c.isupper() for c in acronym) < 2:
+                continue
+            words = long_form(_WORD.findall(abstract[max(0, m.start() - 200):m.start()]), acronym)
+            if len(words) >= 2:
+                spelt.append((writer, acronym, [" ".join(words[i:]) for i in range(len(words) - 1)]))
+    wanted = {ending for _, _, endings in spelt for ending in endings}
+    phrases: dict[str, list[int]] = defaultdict(list)
+    for row, title in enumerate(titles):
+        for phrase in set(_title_phrases(title)) & wanted:
+            phrases[phrase].append(row)
+    said: dict[tuple[int, str], set[int]] = defaultdict(set)
+    spelling: dict[tuple[int, str], str] = {}
+    for writer, acronym, endings in spelt:
+        # the longest ending that is words of a title: "Adam with Decoupled Weight Decay
+        # (AdamW)" spells AdamW, and "decoupled weight decay" opens the paper's title
+        for ending in endings:
+            rows = [r for r in phrases.get(ending, ()) if years[r] <= years[writer] and works[r] != works[writer]]
+            if rows:
+                first = min(years[r] for r in rows)
+                earliest = [r for r in rows if years[r] == first]
+                if len({int(works[r]) for r in earliest}) == 1:
+                    key = (min(earliest), fold_paper_name(acronym))
+                    said[key].add(writer)
+                    spelling.setdefault(key, acronym[:-1] if acronym.endswith("s") and acronym[:-1].isupper()
+                                        else acronym)
+                break
+    return sorted((owner, spelling[(owner, a)], len(writers)) for (owner, a), writers in said.items()
+                  if len(writers) >= MIN_NAMED_BY)
+
+
+def _percentile(values: np.ndarray) -> np.ndarray:
+    """Each positive value's share of the positive values at or below it; 0 for the others."""
+    out = np.zeros(len(values), dtype=np.float32)
+    positive = np.flatnonzero(values > 0)
+    if len(positive):
+        order = np.argsort(values[positive], kind="stable")
+        ranks = np.empty(len(positive))
+        ranks[order] = np.arange(1, len(positive) + 1)
+        # equal values share the highest rank of their run
+        sorted_vals = values[positive][order]
+        last = np.searchsorted(sorted_vals, sorted_vals, side="right")
+        ranks[order] = last
+        out[positive] = ranks / len(positive)
+    return out
+
+
+def _standing(mentions: np.ndarray, citations: np.ndarray, years: np.ndarray) -> np.ndarray:
+    if len(years) == 0:
+        return np.zeros(0, dtype=np.float32)
+    span = np.maximum(int(years.max()) - years + 1, 1).astype(np.float64)
+    cited = np.maximum(np.asarray(citations, dtype=np.float64), 0)
+    return np.maximum(_percentile(mentions / span), _percentile(cited / span)).astype(np.float32)
+
+
+NAMES_FILE = "paper_names.json"
+STANDING_FILE = "meta.standing.npy"
+MENTIONS_FILE = "meta.mentions.npy"
+
+
+def save_paper_names(found: PaperNames, root: Path) -> None:
+    """The index's name files: every row's names, the lookup table and the standing."""
+    payload = {"names": {str(r): names for r, names in enumerate(found.names) if names},
+               "table": found.table}
+    (root / NAMES_FILE).write_text(json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
+                                   encoding="utf-8")
+    np.save(root / STANDING_FILE, found.standing.astype(np.float32))
+    np.save(root / MENTIONS_FILE, found.mentions.astype(np.int32))
+
+
+class PaperNameTable:
+    """The name files of one index version, read lazily: an index built without them (a first
+    start's first part) has no names, and every standing is 0."""
+
+    def __init__(self, root: Path, n_rows: int) -> None:
+        self.root = Path(root)
+        self.n_rows = n_rows
+        self._payload: dict | None = None
+        self._standing: np.ndarray | None = None
+        self._mentions: np.ndarray | None = None
+
+    @property
+    def present(self) -> bool:
+        return (self.root / NAMES_FILE).exists()
+
+    def _read(self) -> dict:
+        if self._payload is None:
+            try:
+                self._payload = json.loads((self.root / NAMES_FILE).read_text(encoding="utf-8"))
+            except FileNotFoundError:
+                self._payload = {"names": {}, "table": {}}
+        return self._payload
+
+    def rows_named(self, query: str) -> list[int]:
+        """The rows a query names, best standing first: the first folded form that names any."""
+        table = self._read()["table"]
+        for form in query_forms(query):
+            if form in table:
+                return list(table[form])
+        return []
+
+    def names_of(self, row: int) -> list[str]:
+        return list(self._read()["names"].get(str(int(row)), []))
+
+    @property
+    def standing(self) -> np.ndarray:
+        if self._standing is None:
+            path = self.root / STANDING_FILE
+            self._standing = np.load(path) if path.exists() else np.zeros(self.n_rows, dtype=np.float32)
+        return self._standing
+
+    @property
+    def mentions(self) -> np.ndarray:
+        if self._mentions is None:
+            path = self.root / MENTIONS_FILE
+            self._mentions = np.load(path) if path.exists() else np.zeros(self.n_rows, dtype=np.int32)
+        return self._mentions

@@ -1,0 +1,98 @@
+"""Papers' names and standing (paperfind.index.paper_names) from sentences of real abstracts."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from paperfind.index.paper_names import (PaperNameTable, fold_paper_name, long_form, mine_names,
+                                         own_names, query_forms, save_paper_names)
+
+# Real titles and sentences of the bundled corpus (the keys they come from in comments)
+BIGGAN = ("Large Scale GAN Training for High Fidelity Natural Image Synthesis",  # iclr2019:B1xsqj09Fm
+          "We train Generative Adversarial Networks at the largest scale yet attempted. When trained on "
+          "ImageNet at 128x128 resolution, our models (BigGANs) achieve an Inception Score (IS) of 166.3.")
+MIXUP = ("mixup: Beyond Empirical Risk Minimization",  # iclr2018:r1Ddp1-Rb
+         "In this work, we propose mixup, a simple learning principle to alleviate these issues.")
+MAXOUT = ("Maxout Networks",  # icml2013:2326d0f841
+          "We consider the problem of designing models to leverage a recently introduced approximate model "
+          "averaging technique called dropout. We define a simple new model called maxout (so named because "
+          "its output is the max of a set of inputs).")
+
+
+def test_folded_names_compare_spellings_and_plurals() -> None:
+    assert [fold_paper_name(n) for n in ("BigGANs", "ResNets", "Grad-CAM", "GPT-3")] == [
+        "biggan", "resnet", "gradcam", "gpt3"]
+    assert fold_paper_name("LORAS") == "loras"  # an acronym's own S is not a plural
+    assert query_forms("biggans") == ["biggans", "biggan"]
+
+
+def test_what_a_title_and_abstract_introduce() -> None:
+    assert own_names(*BIGGAN) == ["BigGANs"]
+    assert own_names(*MIXUP) == ["mixup"]
+    assert own_names("A Simple Framework for Contrastive Learning of Visual Representations",
+                     "This paper presents SimCLR: a simple framework for contrastive learning.") == ["SimCLR"]
+    assert own_names("Densely Connected Convolutional Networks",
+                     "In this paper, we introduce the Dense Convolutional Network (DenseNet), which connects "
+                     "each layer to every other layer.") == ["DenseNet"]
+    # someone else's technique ("a recently introduced technique called dropout") is not its name
+    assert own_names(*MAXOUT) == ["maxout"]
+
+
+def test_long_forms_are_spelt_by_the_acronym_right_to_left() -> None:
+    assert long_form("we use denoising diffusion probabilistic models".split(), "DDPM") == [
+        "denoising", "diffusion", "probabilistic", "models"]
+    assert long_form("Adam with Decoupled Weight Decay".split(), "AdamW") == [
+        "adam", "with", "decoupled", "weight", "decay"]
+    assert long_form("a simple baseline".split(), "XYZ") == []
+
+
+def _mine(papers: list[tuple[str, str, int, int]]):
+    """mine_names over (title, abstract, year, citations) rows, with postings of folded words."""
+    words = [set(re.findall(r"[a-z0-9]+", f"{t} {a}".lower())) for t, a, _, _ in papers]
+
+    def rows_with(name: str) -> np.ndarray:
+        wanted = re.findall(r"[a-z0-9]+", name.lower())
+        plural = [w[:-1] for w in wanted]
+        return np.asarray([r for r, ws in enumerate(words)
+                           if all(w in ws or p in ws for w, p in zip(wanted, plural))], dtype=np.int64)
+    return mine_names([p[0] for p in papers], [p[1] for p in papers], np.asarray([p[2] for p in papers]),
+                      np.arange(len(papers)), np.asarray([p[3] for p in papers]), rows_with)
+
+
+def test_names_from_the_corpus_and_the_standing_they_give() -> None:
+    found = _mine([
+        BIGGAN + (2019, 2778),
+        MIXUP + (2018, -1),
+        ("Decoupled Weight Decay Regularization",  # iclr2019:Bkg6RiCqY7
+         "We propose a simple modification to recover the original formulation of weight decay.", 2019, -1),
+        ("On the Convergence of AdamW", "Loshchilov and Hutter proposed Adam with Decoupled Weight Decay "
+         "(AdamW). We study it.", 2021, -1),
+        ("Scheduled weight decay", "Adam with decoupled weight decay (AdamW) is the optimizer of choice; "
+         "we train BigGAN with mixup.", 2022, -1),
+        # a later paper that names itself with a word the field already used is not ELECTRA's owner
+        ("ELECTRA: Pre-training Text Encoders as Discriminators", "We propose ELECTRA, a sample-efficient "
+         "pre-training task.", 2020, 1214),
+        ("Fine-tuning ELECTRA", "We fine-tune ELECTRA on small data.", 2021, -1),
+        ("Distilling ELECTRA", "A smaller ELECTRA discriminator.", 2022, -1),
+        ("ELECTRA for charge densities", "We present the Electronic Tensor Reconstruction Algorithm "
+         "(ELECTRA), an equivariant model.", 2025, -1),
+    ])
+    assert found.names[0] == ["BigGANs"] and found.names[1] == ["mixup"]
+    assert found.names[2] == ["AdamW"]  # two later papers write its title's words with the acronym
+    assert found.table["adamw"] == [2] and found.table["biggan"] == [0]
+    assert found.table["electra"] == [5] and found.names[8] == []
+    assert found.mentions[2] == 2 and found.mentions[5] == 3 and found.mentions[3] == 0
+    assert 0 < found.standing[2] <= 1 and found.standing[3] == 0
+
+
+def test_the_name_files_round_trip_and_are_optional(tmp_path) -> None:
+    found = _mine([MIXUP + (2018, -1), ("Manifold mixup", "We extend mixup to hidden states.", 2019, -1)])
+    save_paper_names(found, tmp_path)
+    table = PaperNameTable(tmp_path, 2)
+    assert table.present and table.rows_named("Mixup") == [0] and table.rows_named("mixups") == [0]
+    assert table.names_of(0) == ["mixup"] and table.names_of(1) == []
+    assert int(table.mentions[0]) == 1
+    empty = PaperNameTable(tmp_path / "none", 2)  # a first start's first index has no name files
+    assert not empty.present and empty.rows_named("mixup") == [] and empty.standing.tolist() == [0, 0]
