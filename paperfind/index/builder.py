@@ -153,10 +153,10 @@ def build_paper_name_files(docs: list[IndexDoc], root: Path, an: Analyzer, text:
 
     def rows_with(name: str) -> np.ndarray:
         columns = []
+        # a name spelt with capitals and a plural s ("BigGANs") is written without it too
+        plural = re.fullmatch(r".*[A-Z].*[^sS]s", name) is not None and " " not in name
         for token in re.findall(r"[a-z]+|[0-9]+", name.lower()):
-            # a name is written with and without its plural ("BigGANs", "BigGAN")
-            forms = [f for f in dict.fromkeys((token, token[:-1] if token.endswith("s") else token + "s"))
-                     if f in exact]
+            forms = [f for f in (token, token[:-1]) if f in exact] if plural else [token]
             if token in exact:
                 rows = [doc_of[starts[exact[f]]:starts[exact[f] + 1]] for f in forms]
                 columns.append(rows[0] if len(rows) == 1 else np.union1d(*rows))
