@@ -163,10 +163,6 @@ class PaperNames:
     table: dict[str, list[int]]
 
 
-def _title_words(title: str) -> list[str]:
-    return [w for w in _WORD.findall(title.lower())]
-
-
 def rows_with_all(columns: list[np.ndarray]) -> np.ndarray:
     """The rows in every one of `columns` (each sorted, unique): the rarest, filtered by a
     binary search in the others."""
@@ -197,6 +193,11 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
             uses[key] = rows_with(name)
         return uses[key]
 
+    def new_with(row: int, rows: np.ndarray) -> bool:
+        """Whether a name used by `rows` was new with `row`: few papers of earlier years use it."""
+        earlier = rows[(years[rows] < years[row]) & (works[rows] != works[row])]
+        return len(earlier) <= MAX_PRIOR_USES
+
     names: list[list[str]] = [[] for _ in range(n)]
     for row in range(n):
         for name in own_names(titles[row], abstracts[row]):
@@ -205,16 +206,14 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
                 continue
             if len(rows) > max(COMMON_FLOOR, (COMMON_SHARE_NAME if _spelt_like_a_name(name) else COMMON_SHARE) * n):
                 continue
-            earlier = rows[(years[rows] < years[row]) & (works[rows] != works[row])]
-            if len(earlier) <= MAX_PRIOR_USES:
+            if new_with(row, rows):
                 names[row].append(name)
     given: dict[tuple[int, str], int] = {}  # (row, name): later papers spelling it with the row's title
     for row, acronym, papers in _acronyms_given_by_others(titles, abstracts, years, works):
         rows = used_by(acronym)
         if len(rows) == 0:
             continue
-        earlier = rows[(years[rows] < years[row]) & (works[rows] != works[row])]
-        if len(earlier) <= MAX_PRIOR_USES:
+        if new_with(row, rows):
             given[(row, fold_paper_name(acronym))] = papers
             if all(fold_paper_name(a) != fold_paper_name(acronym) for a in names[row]):
                 names[row].append(acronym)
@@ -246,7 +245,7 @@ def _title_phrases(title: str) -> list[str]:
     lead = _TITLE_LEAD.match(title)
     out: list[str] = []
     for part in ([title[:lead.end() - 1], title[lead.end() - 1:]] if lead else [title]):
-        words = _title_words(part.rstrip(": "))
+        words = _WORD.findall(part.rstrip(": ").lower())
         out += [" ".join(words[:k]) for k in range(2, len(words) + 1)]
     return out
 
@@ -366,16 +365,18 @@ class PaperNameTable:
     def names_of(self, row: int) -> list[str]:
         return list(self._read()["names"].get(str(int(row)), []))
 
+    def _array(self, name: str, dtype) -> np.ndarray:
+        path = self.root / name
+        return np.load(path) if path.exists() else np.zeros(self.n_rows, dtype=dtype)
+
     @property
     def standing(self) -> np.ndarray:
         if self._standing is None:
-            path = self.root / STANDING_FILE
-            self._standing = np.load(path) if path.exists() else np.zeros(self.n_rows, dtype=np.float32)
+            self._standing = self._array(STANDING_FILE, np.float32)
         return self._standing
 
     @property
     def mentions(self) -> np.ndarray:
         if self._mentions is None:
-            path = self.root / MENTIONS_FILE
-            self._mentions = np.load(path) if path.exists() else np.zeros(self.n_rows, dtype=np.int32)
+            self._mentions = self._array(MENTIONS_FILE, np.int32)
         return self._mentions
