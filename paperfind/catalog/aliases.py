@@ -1,0 +1,106 @@
+"""Institutions by the names people type: 清华, 北大, 上交, THU, MSRA, Stanford.
+
+`institution_aliases.tsv` beside this module is curated by hand: per slug (a slug of
+`institutions.tsv`, or the automatic slug the bundled corpus gives an institution the table
+lacks) its English name, Chinese full name, Chinese short forms and English aliases. The
+affiliation resolver reads author strings; this table reads queries, where a name is two
+characters or an acronym and must point at one institution only, so a form two institutions
+share is left out of both (the file's last comments say which).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from types import MappingProxyType
+
+from paperfind.text.fold import fold, has_han
+
+ALIASES_FILE = "institution_aliases.tsv"
+_FIELDS = 5
+
+
+@dataclass(frozen=True)
+class InstitutionNames:
+    slug: str
+    name: str  # English
+    name_zh: str  # Chinese full name ("" when none is in use)
+    short_zh: tuple[str, ...]
+    aliases: tuple[str, ...]  # English: acronyms (matched as written) and names (any case)
+
+    def forms(self) -> tuple[str, ...]:
+        """Every form a query may name this institution by."""
+        return tuple(dict.fromkeys(f for f in (self.name, self.name_zh, *self.short_zh, *self.aliases) if f))
+
+
+def is_acronym(form: str) -> bool:
+    """`THU`, `MSRA`, `EPFL`: matched only as written (upper case), since `bit`, `hit` and `fair`
+    are words; names (`Tsinghua`, `Stanford`) match in any case."""
+    letters = [c for c in form if c.isalpha()]
+    return form.isascii() and len(letters) >= 2 and sum(c.isupper() for c in letters) >= len(letters) - 1 \
+        and not form[1:].islower()
+
+
+def alias_key(form: str) -> str:
+    """The comparable form of a name: Chinese as written, acronyms as written, other Latin folded."""
+    form = " ".join(form.split())
+    if has_han(form) or is_acronym(form):
+        return form
+    return " ".join(fold(form).replace("-", " ").replace(".", " ").split())
+
+
+def read_aliases(text: str | None = None) -> list[InstitutionNames]:
+    """The rows of the alias table; a malformed line raises ValueError naming its line."""
+    if text is None:
+        text = resources.files("paperfind.catalog").joinpath(ALIASES_FILE).read_text(encoding="utf-8")
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.rstrip("\n").split("\t")
+        if len(fields) != _FIELDS or not fields[0].strip() or not fields[1].strip():
+            raise ValueError(f"{ALIASES_FILE}:{number}: expected {_FIELDS} tab-separated fields "
+                             f"(slug, English name, Chinese name, Chinese short forms, English aliases), "
+                             f"got {line!r}")
+        slug, name, name_zh, short, aliases = (f.strip() for f in fields)
+        rows.append(InstitutionNames(slug, name, name_zh, _split(short), _split(aliases)))
+    return rows
+
+
+def _split(field: str) -> tuple[str, ...]:
+    return tuple(f.strip() for f in field.split(";") if f.strip())
+
+
+def alias_index(rows: list[InstitutionNames]) -> dict[str, str]:
+    """Alias key → slug over every form of every row; a form of two slugs raises ValueError."""
+    index: dict[str, str] = {}
+    for row in rows:
+        for form in row.forms():
+            key = alias_key(form)
+            owner = index.setdefault(key, row.slug)
+            if owner != row.slug:
+                raise ValueError(f"{ALIASES_FILE}: {form!r} names both {owner} and {row.slug}")
+    return index
+
+
+@dataclass(frozen=True)
+class AliasTable:
+    by_slug: MappingProxyType  # slug -> InstitutionNames
+    by_alias: MappingProxyType  # alias key -> slug
+    longest_latin: int  # words in the longest Latin form
+    han_forms: tuple[str, ...]  # Chinese forms, longest first
+
+    def lookup(self, form: str) -> InstitutionNames | None:
+        slug = self.by_alias.get(alias_key(form))
+        return self.by_slug[slug] if slug else None
+
+
+@lru_cache(maxsize=1)
+def alias_table() -> AliasTable:
+    rows = read_aliases()
+    index = alias_index(rows)
+    han = sorted((k for k in index if has_han(k)), key=lambda k: (-len(k), k))
+    longest = max((len(k.split()) for k in index if not has_han(k)), default=1)
+    return AliasTable(MappingProxyType({r.slug: r for r in rows}), MappingProxyType(index),
+                      longest, tuple(han))

@@ -1,0 +1,73 @@
+"""The institution alias table: every form names one institution, and the institutions people
+name are in it."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from paperfind.catalog.aliases import alias_index, alias_key, alias_table, is_acronym, read_aliases
+from paperfind.catalog.institutions import read_table
+
+GREATER_CHINA = {"China", "Hong Kong", "Taiwan", "Singapore", "Macau"}
+
+
+def test_every_form_names_exactly_one_institution():
+    rows = read_aliases()
+    index = alias_index(rows)  # raises on a form two institutions share
+    assert len({r.slug for r in rows}) == len(rows), "a slug has two rows"
+    table = alias_table()
+    for row in rows:
+        for form in row.forms():
+            assert table.lookup(form).slug == row.slug, form
+
+
+def test_the_forms_people_type_resolve():
+    table = alias_table()
+    for form, slug in [("清华", "tsinghua"), ("清华大学", "tsinghua"), ("THU", "tsinghua"),
+                       ("北大", "pku"), ("PKU", "pku"), ("上交", "sjtu"), ("SJTU", "sjtu"),
+                       ("浙大", "zju"), ("复旦", "fudan"), ("中科大", "ustc"), ("港科大", "hkust"),
+                       ("港中文", "cuhk"), ("MSRA", "microsoft-research"), ("stanford", "stanford"),
+                       ("Carnegie Mellon University", "cmu"), ("斯坦福", "stanford")]:
+        names = table.lookup(form)
+        assert names is not None and names.slug == slug, form
+
+
+def test_every_catalogue_institution_has_its_names():
+    have = {r.slug for r in read_aliases()}
+    assert {row[0] for row in read_table()} <= have
+
+
+def test_names_for_the_institutions_with_most_works_in_the_bundled_corpus(bundled_db):
+    """Issue 28: the 100 with most works, and every one of mainland China, Hong Kong, Taiwan,
+    Singapore and Macau among the first 300, with a Chinese name for the latter."""
+    conn = sqlite3.connect(f"file:{bundled_db}?mode=ro", uri=True)
+    ranked = conn.execute(
+        "SELECT a.institution, i.country FROM paper_affiliations a JOIN papers p ON p.id = a.paper_id "
+        "JOIN institutions i ON i.slug = a.institution GROUP BY 1 ORDER BY COUNT(DISTINCT p.work_id) DESC, 1 "
+        "LIMIT 300").fetchall()
+    conn.close()
+    table = alias_table()
+    assert [s for s, _ in ranked[:100] if s not in table.by_slug] == []
+    chinese = [s for s, country in ranked if country in GREATER_CHINA]
+    assert len(chinese) > 40
+    assert [s for s in chinese if not table.by_slug.get(s) or not table.by_slug[s].name_zh] == []
+
+
+def test_a_form_of_two_institutions_is_refused_with_both_named():
+    rows = read_aliases("a-uni\tA University\t\t\tAU\nb-uni\tB University\t\t\tAU\n")
+    with pytest.raises(ValueError, match="'AU' names both a-uni and b-uni"):
+        alias_index(rows)
+
+
+def test_a_malformed_line_names_its_line():
+    with pytest.raises(ValueError, match=r"institution_aliases.tsv:2: expected 5"):
+        read_aliases("ok\tOK University\t\t\t\nbroken\tonly two\n")
+
+
+def test_acronyms_are_kept_as_written_and_names_folded():
+    assert is_acronym("THU") and is_acronym("MSRA") and is_acronym("HKUST")
+    assert not is_acronym("Tsinghua") and not is_acronym("UofT") and not is_acronym("A")
+    assert alias_key("FAIR") == "FAIR" and alias_key("fair") == "fair"
+    assert alias_key("Zürich  ETH") == "zurich eth" and alias_key("清华") == "清华"
