@@ -193,6 +193,9 @@ ENV: tuple[EnvSetting, ...] = (
                "0 ranks without the learned re-ranker (default 1)"),
     EnvSetting("PAPERFIND_PAPER_NAMES", "search.paper_names", _switch,
                "0 ignores the papers' names and standing in ranking (default 1)"),
+    EnvSetting("PAPERFIND_UNDERSTAND_INSTITUTIONS", "search.understand_institutions", _switch,
+               "0 reads an institution named in a query (清华, THU) as words, not as its filter "
+               "(default 1)"),
     EnvSetting("PAPERFIND_BACKEND", "backend", one_of(*BACKENDS),
                "what serves search: local (the index beside the database) or milvus (default local; "
                "--backend)"),

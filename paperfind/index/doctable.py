@@ -85,10 +85,6 @@ class DocTable:
     def authors_of(self, row: int) -> np.ndarray:
         return self.author[int(self.author_indptr[row]):int(self.author_indptr[row + 1])]
 
-    def label_codes(self, facet: str, wanted) -> list[int]:
-        """Codes of the labels of a facet for which `wanted(label)` is true."""
-        return [i for i, label in enumerate(self.labels[facet]) if wanted(label)]
-
     # -- masks -----------------------------------------------------------------------------
     def mask_codes(self, facet: str, codes: list[int]) -> np.ndarray:
         """Rows whose facet value is one of `codes` (institutions: any of them)."""

@@ -36,7 +36,7 @@ from paperfind.milvus.schema import PROP_AVG_LENGTHS, PROP_DATA_VERSION, PROP_VE
 from paperfind.milvus.scoring import BREAK, Analysed, FieldScorer
 from paperfind.search.backend import (BOUNDARY, OTHER_TERM, CandidateRequest, Candidates, Clause,
                                       CorpusStats, Facets, Filters, Restriction, TermSequences,
-                                      Version, _label_match)
+                                      Version, matching_labels)
 from paperfind.search.trend import WorkCounts
 
 POOL = 1000  # papers Milvus returns per field search (k or more when asked for more)
@@ -125,12 +125,12 @@ class MilvusBackend:
     # -- expressions ------------------------------------------------------------------------
     def _labels(self, facet: str, wanted: list[str]) -> list[str]:
         """The collection's labels a filter's words stand for (as the local backend resolves
-        them: slug or display name, a prefix of three letters or more)."""
+        them: paperfind.search.backend.matching_labels)."""
         docs = self.lookups.index.docs
         labels = docs.labels[facet]
         names = {"venue": docs.venue_names, "institution": docs.institution_names}.get(facet)
         shown = dict(zip(labels, names)) if names else {}
-        return [lab for lab in labels if any(_label_match(w, lab, shown.get(lab, "")) for w in wanted)]
+        return [labels[i] for i in matching_labels(wanted, labels, shown)]
 
     def filter_expr(self, filters: Filters) -> str:
         parts = []

@@ -216,6 +216,24 @@ def _label_match(wanted: str, label: str, display: str = "") -> bool:
     return any(w == c or (len(w) >= 3 and c.startswith(w)) for c in candidates if c)
 
 
+def matching_labels(wanted: tuple[str, ...] | list[str], labels: list[str],
+                    names: dict[str, str] | None = None) -> list[int]:
+    """Positions of the labels a filter's values stand for: a value that is a label itself
+    (`mit`, `meta`) is that label alone, else any label or display name it is, or begins with
+    in three letters or more (`inst:carnegie`). Without the first rule `inst:mit` took in
+    Mitsubishi and MITRE."""
+    names = names or {}
+    exact = {lab.casefold(): i for i, lab in enumerate(labels)}
+    out: set[int] = set()
+    for w in wanted:
+        hit = exact.get(w.strip().casefold())
+        if hit is not None:
+            out.add(hit)
+        else:
+            out.update(i for i, lab in enumerate(labels) if _label_match(w, lab, names.get(lab, "")))
+    return sorted(out)
+
+
 _EMPTY_ROWS = np.zeros(0, dtype=np.int64)
 _MEMO_SIZE = 4  # scorings kept: a query asks for its own groups, then per field, then its facets
 
@@ -294,20 +312,13 @@ class IndexBackend:
             return None
         docs = self.index.docs
         mask = docs.mask_years(filters.year_from, filters.year_to)
-        if filters.venues:
-            names = dict(zip(docs.labels["venue"], docs.venue_names))
-            codes = docs.label_codes("venue", lambda lab: any(
-                _label_match(v, lab, names.get(lab, "")) for v in filters.venues))
-            mask &= docs.mask_codes("venue", codes)
-        if filters.insts:
-            names = dict(zip(docs.labels["institution"], docs.institution_names))
-            codes = docs.label_codes("institution", lambda lab: any(
-                _label_match(w, lab, names.get(lab, "")) for w in filters.insts))
-            mask &= docs.mask_codes("institution", codes)
-        for facet, wanted in (("area", filters.areas), ("status", filters.statuses)):
+        named = {"venue": docs.venue_names, "institution": docs.institution_names}
+        for facet, wanted in (("venue", filters.venues), ("institution", filters.insts),
+                              ("area", filters.areas), ("status", filters.statuses)):
             if wanted:
-                codes = docs.label_codes(facet, lambda lab: any(_label_match(w, lab) for w in wanted))
-                mask &= docs.mask_codes(facet, codes)
+                labels = docs.labels[facet]
+                names = dict(zip(labels, named[facet])) if facet in named else {}
+                mask &= docs.mask_codes(facet, matching_labels(wanted, labels, names))
         return mask
 
     # -- candidates ---------------------------------------------------------------------------

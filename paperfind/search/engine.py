@@ -43,6 +43,7 @@ from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchRespon
 from paperfind.search.second_stage import phrase_share, query_terms, weighted, with_phrases
 from paperfind.search.settings import SearchSettings
 from paperfind.search.trend import trend, work_facets
+from paperfind.search.understand import Understanding, find_institutions, typed_without, without_names
 
 if TYPE_CHECKING:
     from paperfind.text.translate import ZhEnTranslator
@@ -219,6 +220,7 @@ class Searcher:
         limit = max(1, min(int(request.limit or 10), MAX_PAGE_SIZE))
         offset = max(0, min(int(request.offset or 0), MAX_OFFSET))
         sort = request.sort if request.sort in SORTS else "relevance"
+        q, understood = self._understand(backend, q, request.filters)
         query = self._read(backend, q, request.filters, mode)
         plan, restriction = query.plan, query.restriction
         ranking, page, explained = self._ranked(backend, query, offset, limit, sort, mode,
@@ -251,9 +253,76 @@ class Searcher:
                                   trend(counts.works, backend.corpus_stats().works,
                                         filters.year_from, filters.year_to,
                                         self.settings.trend_venues),
-                                  "exact" if counts.exact else "approximate")
+                                  "exact" if counts.exact else "approximate",
+                                  understood.to_json() if understood else None)
         self.cache.put(key, replace(response, results=[dict(r) for r in results]))
         return response
+
+    def _understand(self, backend: SearchBackend, q: ParsedQuery,
+                    filters: Filters) -> tuple[ParsedQuery, Understanding | None]:
+        """`q` with the institutions its text names made filters (paperfind.search.understand),
+        and what was understood. A name that is also a topic word keeps the reading that
+        matches more papers; the other becomes the understanding's `alternative`."""
+        if not self.settings.understand_institutions or not q.words:
+            return q, None
+        from paperfind.catalog.aliases import alias_table
+
+        found = find_institutions(q, backend, alias_table(), self.translator.is_word,
+                                  self.translator.field_sense)
+        if not found:
+            return q, None
+        alternative = None
+        two_ways = [f for f in found if f.mention.ambiguous]
+        if two_ways:
+            settled = [f for f in found if not f.mention.ambiguous]
+            as_institution = without_names(q, found)
+            # the words reading: the same other words, and the name as a word of the text
+            as_words = replace(as_institution, insts=without_names(q, settled).insts)
+            clauses = tuple(self._word_clause(f.mention.written) for f in two_ways)
+            if self._count(backend, as_words, filters, clauses) > self._count(backend, as_institution, filters):
+                insts = " ".join(f"inst:{f.mention.slug}" for f in two_ways)
+                alternative = {"reading": "institution", "q": f"{insts} {typed_without(q.raw, two_ways)}".strip(),
+                               "institutions": [f.mention.to_json() for f in two_ways]}
+                found = settled
+            else:
+                quoted = q.raw
+                for f in two_ways:
+                    quoted = quoted.replace(f.mention.written, f'"{f.mention.written}"', 1)
+                alternative = {"reading": "words", "q": quoted,
+                               "institutions": [f.mention.to_json() for f in two_ways]}
+        read = without_names(q, found) if found else q
+        return read, Understanding([f.mention for f in found], read.text,
+                                   typed_without(q.raw, found), alternative)
+
+    def _word_clause(self, written: str) -> Clause:
+        """Papers whose text has a name as words: a Latin name's words, or those of a Chinese
+        one's sense in the field's glossary (字节: byte)."""
+        fields = ("title", "abstract", "keywords")
+        if has_han(written):
+            written = self.translator.field_sense(written)
+        return Clause(tuple(tuple((f, self.analyzer.stem(w)) for f in fields)
+                            for w in self.analyzer.words(written) if not self.analyzer.is_stopword(w)))
+
+    def _count(self, backend: SearchBackend, q: ParsedQuery, filters: Filters,
+               require: tuple[Clause, ...] = ()) -> int:
+        """Papers a reading of a query matches (its words as the ranking requires them, and
+        every `require` clause)."""
+        query = self._read(backend, q, filters, "lexical")
+        restriction = replace(query.restriction, require=query.restriction.require + require)
+        if not query.plan.groups:
+            if restriction.empty():
+                return 0
+            return backend.candidates(CandidateRequest([], restriction)).total
+        msm = self._min_match(q, query.plan, backend)
+        return backend.candidates(CandidateRequest(query.plan.lexical(), restriction, msm, k=1)).total
+
+    def _min_match(self, q: ParsedQuery, plan: QueryPlan, backend: SearchBackend) -> int:
+        """How many of the plan's groups a paper must match: all of one or two known words,
+        all but one of three or four, a share of longer text, one after an OR."""
+        n = plan.known_groups(backend)
+        if q.any_of or n == 0:
+            return 1
+        return n if n <= 2 else n - 1 if n <= 4 else math.ceil(self.settings.min_match_share * n)
 
     @staticmethod
     def _result(versions, score: float, marker: Marker) -> dict:
@@ -307,8 +376,7 @@ class Searcher:
             found = backend.candidates(request)
             return Ranking(Pool.of(found, np.zeros(len(found))), "lexical", None, request)  # by citations
         n = plan.known_groups(backend)
-        msm = 1 if q.any_of or n == 0 else (n if n <= 2 else n - 1 if n <= 4
-                                                  else math.ceil(self.settings.min_match_share * n))
+        msm = self._min_match(q, plan, backend)
         people = tuple(m.author_id for m in plan.people[:self.settings.max_people])
         named = named_papers(backend, q, plan) if self.settings.paper_names else np.zeros(0, dtype=np.int64)
         request = CandidateRequest(plan.lexical(), restriction, msm, needed, people, k,

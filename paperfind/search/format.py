@@ -22,13 +22,20 @@ def format_results_text(response: SearchResponse, width: int | None = None) -> s
     """Numbered results (title, authors, venue year, institution tags), author cards first."""
     width = width or min(shutil.get_terminal_size((100, 24)).columns, 120)
     lines: list[str] = []
+    understood = response.understood or {}
+    if understood.get("institutions"):
+        names = ", ".join(i["name"] + (f" ({i['name_zh']})" if i["name_zh"] else "")
+                          for i in understood["institutions"])
+        lines.append(f"institution: {names}" + (f" · {understood['text']}" if understood["text"] else ""))
+    if understood.get("alternative"):
+        lines.append(f"or search: {understood['alternative']['q']}")
     if response.suggestion:
         lines.append(f"Did you mean: {response.suggestion}")
     for card in response.authors:
         insts = ", ".join(card["institutions"][:MAX_TAGS])
         lines.append(f"person: {card['name']} ({card['paper_count']} papers"
                      + (f"; {insts}" if insts else "") + ")")
-    if response.authors or response.suggestion:
+    if response.authors or response.suggestion or understood:
         lines.append("")
     if not response.results:
         lines.append(f"No results for {response.query!r}." if response.query else "No results.")

@@ -39,12 +39,15 @@ class SearchResponse:
     # "approximate" when the engine counted the total, facets and trend over its top candidates
     # only (a Milvus backend on a query matching more than its candidate pool), else "exact"
     counts: str = "exact"
+    # the institutions the query's text names, now filters, and the words left to search
+    # (paperfind.search.understand.Understanding.to_json); None when it names none
+    understood: dict | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "total": self.total, "took_ms": round(self.took_ms, 2),
                 "results": self.results, "authors": self.authors, "facets": self.facets,
                 "suggestion": self.suggestion, "mode": self.mode, "trend": self.trend,
-                "counts": self.counts}
+                "counts": self.counts, "understood": self.understood}
 
 
 def hit(doc: dict, score: float, marker: Marker, versions: list[dict] | None = None) -> dict:

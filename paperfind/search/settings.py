@@ -28,6 +28,9 @@ class SearchSettings:
     # a query that is a paper's name puts it first, and standing orders short queries' matches
     # (paperfind.search.named, paperfind.index.paper_names); PAPERFIND_PAPER_NAMES=0 turns both off
     paper_names: bool = True
+    # an institution named in the query (清华, THU, Stanford) becomes its filter
+    # (paperfind.search.understand); PAPERFIND_UNDERSTAND_INSTITUTIONS=0 reads it as words
+    understand_institutions: bool = True
     learned_ranking: bool = True  # the lambdarank model re-orders the top candidates (PAPERFIND_LEARNED_RANKING)
     learned_model: Path | None = None  # its text dump; None = the shipped paperfind/rank/lambdarank.txt
     # query kinds (paperfind.search.fusion) it re-orders: those where bench/learned_ranking.py

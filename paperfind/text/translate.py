@@ -128,6 +128,17 @@ class ZhEnTranslator:
         """Whether the dictionaries and the segmenter are loaded (the first use waits otherwise)."""
         return self._loaded is not None
 
+    def is_word(self, text: str) -> bool:
+        """Whether a dictionary (the glossary or CC-CEDICT) has `text` as a word."""
+        glossary, cedict, _ = self._load()
+        return text in glossary or text in cedict
+
+    def field_sense(self, word: str) -> str:
+        """The glossary's first English for `word`: its sense as a term of the field ("" when
+        the field's vocabulary lacks it; CC-CEDICT's everyday senses are not asked)."""
+        glossary, _, _ = self._load()
+        return next(iter(glossary.get(word) or ()), "")
+
     def _lookup(self, word: str) -> tuple[str, ...] | None:
         glossary, cedict, _ = self._load()
         if word in glossary:

@@ -30,6 +30,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "results_took": "用时 {ms} 毫秒",
         "no_results": "没有找到匹配的论文。",
         "did_you_mean": "您是不是要找：",
+        "understood_as": "已识别机构：",
+        "remove_institution": "移除机构，只按关键词检索",
+        "reading_as_words": "把“{written}”当作关键词检索",
+        "reading_as_institution": "只看{name}的论文",
         "et_al": "等",
         "et_al_short": "et al.",
         "authors_heading": "作者",
@@ -136,6 +140,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "results_took": "in {ms} ms",
         "no_results": "No papers match.",
         "did_you_mean": "Did you mean:",
+        "understood_as": "Institution understood:",
+        "remove_institution": "Remove the institution and search the other words",
+        "reading_as_words": "Search “{written}” as a word instead",
+        "reading_as_institution": "Only papers from {name}",
         "et_al": "et al.",
         "et_al_short": "et al.",
         "authors_heading": "Authors",
@@ -283,6 +291,7 @@ class Translator:
     def client_strings(self) -> dict[str, Any]:
         """What the search-as-you-type script needs to draw cards like the server does."""
         keys = ("results_count", "counts_approximate", "results_took", "no_results", "did_you_mean",
-                "et_al", "abstract_missing", "searching", "papers_count", "also_in", "also_known_as")
+                "et_al", "abstract_missing", "searching", "papers_count", "also_in", "also_known_as",
+                "understood_as", "remove_institution", "reading_as_words", "reading_as_institution")
         return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang],
                 "strings": {k: self.strings[k] for k in keys}}

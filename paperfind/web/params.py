@@ -68,13 +68,15 @@ def search_params(
     status: Annotated[list[str], Query(max_length=20, description="Oral, Poster, ... (repeatable).")] = [],  # noqa: B006
     area: Annotated[list[str], Query(max_length=20, description="Area (repeatable).")] = [],  # noqa: B006
     inst: Annotated[list[str], Query(max_length=20, description="Institution slug (repeatable).")] = [],  # noqa: B006
+    institution: Annotated[list[str], Query(max_length=20, description="The same as `inst` "
+                                                                       "(repeatable).")] = [],  # noqa: B006
     explain: Annotated[bool, Query(description="Results the learned model ordered name the "
                                                "features that placed them (`ranking`).")] = False,
 ) -> SearchParams:
     year = year.replace(" ", "") if year else None
     low, _, high = (year or "").partition("..")
     filters = Filters(venues=_clean(venue), year_from=int(low) if low else None,
-                      year_to=int(high or low) if low else None, insts=_clean(inst),
+                      year_to=int(high or low) if low else None, insts=_clean(inst + institution),
                       areas=_clean(area), statuses=_clean(status))
     return SearchParams(q=q, paging=Paging(page, size), sort=sort, mode=mode, filters=filters,
                         year=year, explain=explain)

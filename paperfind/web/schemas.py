@@ -144,6 +144,35 @@ class TrendResponse(Strict):
     trend: Trend | None = Field(description="null when there is no index yet")
 
 
+class UnderstoodInstitution(Strict):
+    slug: str = Field(description="Its slug: the `inst` filter the search ran with", examples=["tsinghua"])
+    name: str = Field(examples=["Tsinghua University"])
+    name_zh: str | None = Field(description="Its Chinese name, where one is in use", examples=["清华大学"])
+    written: str = Field(description="The text of the query that named it", examples=["清华"])
+
+
+class Alternative(Strict):
+    reading: Literal["words", "institution"] = Field(
+        description="`words`: the name searched as a word of the text; `institution`: the word "
+                    "read as the institution's filter")
+    q: str = Field(description="The query to ask for that reading", examples=['"Meta" llama'])
+    institutions: list[UnderstoodInstitution]
+
+
+class Understood(Strict):
+    """What the query was read as, so a client can show "Tsinghua University · 强化学习"."""
+
+    institutions: list[UnderstoodInstitution] = Field(
+        description="Institutions the query's text names, searched as `inst` filters (listed in "
+                    "`filters` too)")
+    text: str = Field(description="The words searched, the names taken out")
+    without: str = Field(description="The query as typed without those names (what removing "
+                                     "the institution asks)")
+    alternative: Alternative | None = Field(
+        description="The other reading of a name that is also a topic word (Meta, Stanford): "
+                    "the one that matched fewer papers")
+
+
 class SearchResponse(Strict):
     query: str
     total: int = Field(description="Matching works (a work with several versions counts once).")
@@ -162,6 +191,9 @@ class SearchResponse(Strict):
         "exact", description="How `total`, `facets` and `trend` were counted: `approximate` when "
                              "the search engine (a Milvus cluster) counted over its top candidates "
                              "only, because the query matches more papers than it fetched.")
+    understood: Understood | None = Field(
+        None, description="The institutions the query names (清华, THU, Stanford), now filters, "
+                          "and the words left; null when it names none")
 
 
 class Affiliation(Strict):

@@ -32,10 +32,19 @@ def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
                       for name, pairs in data["facets"].items()}
     data["trend"] = named_trend(data.get("trend"), venue_names)
     data["paging"] = page_info(params.paging, data["total"])
-    data["filters"] = params.chosen
+    data["filters"] = with_understood(params.chosen, data.get("understood"))
     data["sort"] = params.sort
     return data
 
+
+
+def with_understood(chosen: dict[str, list[str]], understood: dict[str, Any] | None) -> dict[str, list[str]]:
+    """The filters a search ran with: those chosen, and the institutions its query named."""
+    filters = {name: list(values) for name, values in chosen.items()}
+    for inst in (understood or {}).get("institutions", []):
+        if inst["slug"] not in filters.setdefault("inst", []):
+            filters["inst"].append(inst["slug"])
+    return filters
 
 
 def named_trend(trend: dict[str, Any] | None, venue_names: dict[str, str]) -> dict[str, Any] | None:

@@ -21,6 +21,7 @@ QUERIES = [
     "status:oral", '"neural network" pruning', "auto-encoders", "why do deep networks generalize?",
     "inst:google learning", "", "zzzzqx",
     "PixelCNN++", "SqueezeNet",  # papers' names (paperfind.index.paper_names), read from the local index
+    "Stanford robot learning", "谷歌 强化学习", "meta learning",  # institutions named (issue 28)
 ]
 REQUESTS = [SearchRequest(q=q, limit=10, mode="lexical") for q in QUERIES] + [
     SearchRequest(q="learning", limit=10, offset=10, mode="lexical"),
@@ -143,3 +144,11 @@ def test_a_search_makes_a_bounded_number_of_engine_calls(slice_db, synced, milvu
     warm = _calls(backend.conn, lambda: searcher.search(request))
     if kind != "filter-only":
         assert warm.get("query", 0) == 0 and warm.get("search", 0) <= cold.get("search", 0), warm
+
+
+@pytest.mark.parametrize("query,slug", [("Stanford robot learning", "stanford"), ("谷歌 强化学习", "google")])
+def test_milvus_reads_an_institution_in_the_query_as_its_filter(both, query, slug):
+    _, milvus = both
+    data = milvus.searcher().search(SearchRequest(q=query, limit=10, mode="lexical")).to_json()
+    assert [i["slug"] for i in data["understood"]["institutions"]] == [slug]
+    assert data["results"] and all(slug in r["institutions"] for r in data["results"])

@@ -135,6 +135,8 @@
       tools.appendChild(el("a", { class: "export", href: "/api/search/export?" + qs + "&format=csv" }, "CSV"));
       head.appendChild(tools);
       results.appendChild(head);
+      const understood = understoodLine(data.understood, qs);
+      if (understood) results.appendChild(understood);
       if (data.suggestion) {
         const p = el("p", { class: "suggestion", id: "suggestion" }, cfg.strings.did_you_mean + " ");
         p.appendChild(el("a", { href: "/?q=" + enc(data.suggestion) }, data.suggestion));
@@ -157,6 +159,39 @@
       }
       renderFacets(data, qs);
       updateFilterBar(qs);
+    }
+
+    // The institutions the query named, as the server's page draws them (macros.html,
+    // understood_line): each chip searches the query without it, the other filters kept.
+    function withQuery(qs, q) {
+      const params = new URLSearchParams(qs);
+      if (q) params.set("q", q); else params.delete("q");
+      return "/?" + params.toString();
+    }
+
+    function understoodLine(u, qs) {
+      if (!u || !(u.institutions.length || u.alternative)) return null;
+      const label = (i) => (cfg.lang === "zh" && i.name_zh ? i.name_zh : i.name);
+      const p = el("p", { class: "understood", id: "understood" });
+      if (u.institutions.length) {
+        p.appendChild(el("span", { class: "muted" }, cfg.strings.understood_as));
+        for (const i of u.institutions) {
+          const chip = el("a", { class: "chip understood-chip", href: withQuery(qs, u.without), "data-slug": i.slug,
+            title: cfg.strings.remove_institution, "aria-label": cfg.strings.remove_institution + ": " + label(i) });
+          chip.appendChild(el("span", {}, label(i)));
+          chip.appendChild(el("span", { class: "chip-x", "aria-hidden": "true" }, "×"));
+          p.appendChild(chip);
+        }
+        if (u.text) p.appendChild(el("span", { class: "understood-text" }, "· " + u.text));
+      }
+      if (u.alternative) {
+        const first = u.alternative.institutions[0];
+        const text = u.alternative.reading === "words"
+          ? format(cfg.strings.reading_as_words, { written: first.written })
+          : format(cfg.strings.reading_as_institution, { name: label(first) });
+        p.appendChild(el("a", { class: "understood-alt", href: withQuery(qs, u.alternative.q) }, text));
+      }
+      return p;
     }
 
     // The narrow-screen filter bar: shown once there are facets to fold, and each chip's link
