@@ -90,9 +90,9 @@ def renderings_of(glossary: dict[str, tuple[str, ...]]) -> set[str]:
     return {english for senses in glossary.values() for english in senses}
 
 
-def glossary_at_head() -> dict[str, tuple[str, ...]]:
-    """The committed glossary (read by the product's own reader, so both sides parse alike)."""
-    text = subprocess.run(["git", "-C", str(REPO), "show", f"HEAD:{GLOSSARY_IN_REPO}"],
+def glossary_at_head(ref: str = "HEAD") -> dict[str, tuple[str, ...]]:
+    """The glossary committed at `ref` (read by the product's own reader, so both sides parse alike)."""
+    text = subprocess.run(["git", "-C", str(REPO), "show", f"{ref}:{GLOSSARY_IN_REPO}"],
                           capture_output=True, text=True, check=True).stdout
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "glossary.tsv"
@@ -110,6 +110,7 @@ def commit() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", default="HEAD", help="git ref of the glossary 'before' (default HEAD)")
     parser.add_argument("--top", type=int, default=600, help="most used keywords to check")
     parser.add_argument("--min-area", type=int, default=50, help="areas with at least this many papers")
     parser.add_argument("--missing", action="store_true", help="list the uncovered terms, most used first")
@@ -121,11 +122,11 @@ def main() -> None:
     sets = {f"author keywords, top {args.top}": keywords.most_common(args.top),
             f"areas with >= {args.min_area} papers": top_areas,
             "topics those areas name": area_topics(top_areas)}
-    before = Matcher(renderings_of(glossary_at_head()))
+    before = Matcher(renderings_of(glossary_at_head(args.base)))
     now_glossary = read_glossary(default_glossary_path())
     now = Matcher(renderings_of(now_glossary))
 
-    rows = ["| terms | N | covered before (HEAD) | covered now | share now |", "|---|---:|---:|---:|---:|"]
+    rows = [f"| terms | N | covered before ({args.base}) | covered now | share now |", "|---|---:|---:|---:|---:|"]
     for name, terms in sets.items():
         b = sum(before.covers(t) for t, _ in terms)
         n = sum(now.covers(t) for t, _ in terms)
