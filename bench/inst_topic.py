@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import sqlite3
 import statistics
 import sys
@@ -140,15 +139,7 @@ def precision(ranked: list[str], relevant: dict[str, int], k: int = 10) -> float
 def over_http(db: Path, items: list[dict], understand: bool) -> tuple[dict[str, list[str]], list[float]]:
     """Each query's top 10 keys through a real server, and its server-side time per query."""
     port = free_port()
-    saved = os.environ.get("PAPERFIND_UNDERSTAND_INSTITUTIONS")
-    os.environ["PAPERFIND_UNDERSTAND_INSTITUTIONS"] = "1" if understand else "0"
-    try:
-        proc = start_server(db, port)
-    finally:
-        if saved is None:
-            os.environ.pop("PAPERFIND_UNDERSTAND_INSTITUTIONS", None)
-        else:
-            os.environ["PAPERFIND_UNDERSTAND_INSTITUTIONS"] = saved
+    proc = start_server(db, port, env={"PAPERFIND_UNDERSTAND_INSTITUTIONS": "1" if understand else "0"})
     try:
         ranked, took = {}, []
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:

@@ -91,18 +91,8 @@ def load_dev() -> list[dict]:
 
 
 def over_http(db: Path, items: list[dict], names: bool) -> dict[str, list[str]]:
-    import os
-
     port = free_port()
-    saved = os.environ.get("PAPERFIND_PAPER_NAMES")
-    os.environ["PAPERFIND_PAPER_NAMES"] = "1" if names else "0"
-    try:
-        proc = start_server(db, port)
-    finally:
-        if saved is None:
-            os.environ.pop("PAPERFIND_PAPER_NAMES", None)
-        else:
-            os.environ["PAPERFIND_PAPER_NAMES"] = saved
+    proc = start_server(db, port, env={"PAPERFIND_PAPER_NAMES": "1" if names else "0"})
     try:
         ranked = {}
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:

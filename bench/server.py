@@ -39,11 +39,12 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 300.0) -> 
 
 
 def start_server(db: Path, port: int, workers: int = 1, semantic: bool = True,
-                 timeout: float = 600) -> subprocess.Popen:
+                 timeout: float = 600, env: dict[str, str] | None = None) -> subprocess.Popen:
     """`paperfind serve --db DB` on `port`, returned once /api/stats answers (a first start may
-    build the database from the bundled corpus: `timeout` seconds). The server's stderr goes to
-    a temporary file, so a long run cannot block on a full pipe; its end is shown if it stops."""
-    env = {**os.environ, **({} if semantic else {"PAPERFIND_SEMANTIC": "0"})}
+    build the database from the bundled corpus: `timeout` seconds). `env` adds variables for the
+    server alone (a switch a bench compares). The server's stderr goes to a temporary file, so a
+    long run cannot block on a full pipe; its end is shown if it stops."""
+    env = {**os.environ, **({} if semantic else {"PAPERFIND_SEMANTIC": "0"}), **(env or {})}
     log = tempfile.TemporaryFile("w+")
     proc = subprocess.Popen([sys.executable, "-m", "paperfind.cli", "serve", "--db", str(db), "--port", str(port),
                              "--workers", str(workers)], cwd=REPO, env=env, stdout=subprocess.DEVNULL,

@@ -313,13 +313,13 @@ class Searcher:
             if restriction.empty():
                 return 0
             return backend.candidates(CandidateRequest([], restriction)).total
-        msm = self._min_match(q, query.plan, backend)
+        msm = self._min_match(q, query.plan.known_groups(backend))
         return backend.candidates(CandidateRequest(query.plan.lexical(), restriction, msm, k=1)).total
 
-    def _min_match(self, q: ParsedQuery, plan: QueryPlan, backend: SearchBackend) -> int:
+    def _min_match(self, q: ParsedQuery, n: int) -> int:
         """How many of the plan's groups a paper must match: all of one or two known words,
-        all but one of three or four, a share of longer text, one after an OR."""
-        n = plan.known_groups(backend)
+        all but one of three or four, a share of longer text, one after an OR (`n`: the
+        plan's groups the index knows)."""
         if q.any_of or n == 0:
             return 1
         return n if n <= 2 else n - 1 if n <= 4 else math.ceil(self.settings.min_match_share * n)
@@ -376,7 +376,7 @@ class Searcher:
             found = backend.candidates(request)
             return Ranking(Pool.of(found, np.zeros(len(found))), "lexical", None, request)  # by citations
         n = plan.known_groups(backend)
-        msm = self._min_match(q, plan, backend)
+        msm = self._min_match(q, n)
         people = tuple(m.author_id for m in plan.people[:self.settings.max_people])
         named = named_papers(backend, q, plan) if self.settings.paper_names else np.zeros(0, dtype=np.int64)
         request = CandidateRequest(plan.lexical(), restriction, msm, needed, people, k,
