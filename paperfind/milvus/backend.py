@@ -200,28 +200,30 @@ class MilvusBackend:
                 if h is None:
                     continue
                 # a backend lives for one data version of the collection: a row fetched again
-                # is the same row, and its analysed form stays valid
-                if "stored" in self._rows.get(h, {}) and "stored" not in row:
-                    row = dict(row, stored=self._rows[h]["stored"])
-                self._rows[h] = row
+                # is the same row, so fields fetched earlier (analysed text, `stored`) stay
+                # valid beside the ones fetched now (vector hits and scans bring scalars only)
+                self._rows[h] = {**self._rows.get(h, {}), **row}
                 self._rows.move_to_end(h)
             while len(self._rows) > ROW_CACHE:
                 old, _ = self._rows.popitem(last=False)
                 self._analysed.pop(old, None)
 
-    def _fetch(self, handles, fields: list[str] | None = None) -> dict[int, dict]:
-        """Rows of `handles` with the scalar and analysed fields (and `stored` when asked)."""
+    def _fetch(self, handles, fields: tuple[str, ...] = ()) -> dict[int, dict]:
+        """Rows of `handles` with the scalar fields and `fields` (analysed text, `stored`). A
+        row not cached with all of them is fetched with the scalar and analysed fields (and
+        `stored` when asked): a row a vector search or a scan cached has scalars only, and taking
+        it for complete once scored its empty text 0 and dropped the paper from word matches."""
         wanted = [int(h) for h in handles]
-        need_stored = fields is not None and "stored" in fields
+        needed = SCALARS + list(fields)
         with self._lock:
-            have = {h: self._rows[h] for h in wanted if h in self._rows
-                    and (not need_stored or "stored" in self._rows[h])}
+            have = {h: self._rows[h] for h in wanted
+                    if h in self._rows and all(f in self._rows[h] for f in needed)}
         missing = [h for h in dict.fromkeys(wanted) if h not in have and 0 <= h < self.n_docs]
         for start in range(0, len(missing), 1000):
             chunk = missing[start:start + 1000]
             rows = self.conn.call("query", self.collection,
                                   filter=one_of("key", [self.keys[h] for h in chunk]),
-                                  output_fields=SCALARS + ANALYSED + (["stored"] if need_stored else []),
+                                  output_fields=SCALARS + ANALYSED + (["stored"] if "stored" in fields else []),
                                   limit=len(chunk))
             self._remember_rows(rows)
             for row in rows:
@@ -231,7 +233,7 @@ class MilvusBackend:
         return have
 
     def _analysed_of(self, handles) -> list[Analysed]:
-        rows = self._fetch(handles)
+        rows = self._fetch(handles, tuple(ANALYSED))
         out = []
         for h in (int(x) for x in handles):
             with self._lock:
@@ -474,7 +476,7 @@ class MilvusBackend:
         return np.asarray([self._handle.get(k, -1) for k in keys], dtype=np.int64)
 
     def stored(self, handles: list[int]) -> list[dict]:
-        rows = self._fetch(handles, ["stored"])
+        rows = self._fetch(handles, ("stored",))
         return [dict(rows[int(h)]["stored"], key=self.keys[int(h)]) for h in handles]
 
     def work_versions(self, handles: list[int], restriction: Restriction) -> list[list[Version]]:
@@ -485,7 +487,7 @@ class MilvusBackend:
         wanted = sorted({v for group in members.values() for v in group})
         if not wanted:
             return [[] for _ in handles]
-        docs = self._fetch(wanted, ["stored"])
+        docs = self._fetch(wanted, ("stored",))
         expr = self.restriction_expr(restriction)
         allowed = None
         if expr:

