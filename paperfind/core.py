@@ -379,10 +379,9 @@ class Paperfind:
         """Which engine answers searches and whether it answers now (for /api/stats)."""
         if self.settings.backend != "milvus":
             return {"search": "local-index", "healthy": True}
-        from paperfind.milvus.client import describe
-
+        # not its URI: the address of an internal service is not the public's to read
         return {"search": "milvus", "healthy": self.milvus().healthy(),
-                "uri": describe(self.settings.milvus_uri), "collection": self.settings.collection}
+                "collection": self.settings.collection}
 
     # -- the index and search ------------------------------------------------------------
 

@@ -22,7 +22,8 @@ SERVER = Path(sys.executable).with_name("milvus-lite")
 
 @dataclass
 class MilvusServer:
-    """One `milvus-lite server` process; `kill()` stops it for real (SIGKILL), `start()` again."""
+    """One `milvus-lite server` process; `kill()` stops it for real (SIGKILL), `start()` again;
+    `hang()` freezes it, `resume()` lets it go on."""
 
     data_dir: Path
     port: int
@@ -54,8 +55,16 @@ class MilvusServer:
             time.sleep(0.1)
         conn.close()
 
+    def hang(self) -> None:
+        """Stop the process without killing it (SIGSTOP): its port stays open, nothing answers."""
+        os.kill(self.process.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        os.kill(self.process.pid, signal.SIGCONT)
+
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGCONT)  # a hung process is killed all the same
             os.kill(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=30)
 

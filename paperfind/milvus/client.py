@@ -3,7 +3,9 @@
 `uri` is what pymilvus takes: `http://host:19530` (Milvus Standalone or Distributed, or a
 `milvus-lite server`), or a local path ending in `.db`, which starts Milvus Lite in this process
 on that directory. Every call has a timeout: a server that is down answers `MilvusUnavailable`
-within it instead of hanging a request.
+within it instead of hanging a request, and a server that timed out once is taken as down:
+later calls fail at once while a probe in the background waits for it to answer again (a hung
+server cost every request, and /api/stats, seconds of waiting).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 CALL_TIMEOUT_S = 10.0  # one search, query or upsert batch
 HEALTH_TIMEOUT_S = 2.0
+PROBE_INTERVAL_S = 1.0  # how often a server taken as down is tried again, in the background
 # loading a collection builds its indexes in memory: 88k papers took Milvus Lite over 10 s after
 # a sync's flush (bench/milvus.py), a cluster loading millions of rows takes minutes
 LOAD_TIMEOUT_S = 600.0
@@ -36,6 +39,13 @@ def _is_unreachable(exc: BaseException) -> bool:
     text = str(exc).lower()
     return code in (2, 1) or any(w in text for w in (
         "unavailable", "connect", "deadline", "timed out", "timeout", "refused", "closed channel"))
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    """A call that waited its whole timeout: the server is there but does not answer (hung,
+    overloaded). A refused connection fails at once and needs no fast path."""
+    text = str(exc).lower()
+    return getattr(exc, "code", None) == 4 or any(w in text for w in ("deadline", "timed out", "timeout"))
 
 
 def describe(uri: str) -> str:
@@ -73,6 +83,8 @@ class MilvusConnection:
         self._client: Any = None
         self.last_error = ""
         self.log = CallLog()
+        self._down = threading.Event()  # set from a timeout until a probe is answered
+        self._probe_lock = threading.Lock()
 
     def client(self) -> Any:
         if self._client is None:
@@ -93,6 +105,8 @@ class MilvusConnection:
     def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         """`client.method(*args, **kwargs)` with a timeout; failures as our two error types."""
         kwargs.setdefault("timeout", CALL_TIMEOUT_S)
+        if self._down.is_set():
+            raise MilvusUnavailable(self.last_error or f"Milvus at {describe(self.uri)} does not answer")
         client = self.client()
         started = time.perf_counter()
         try:
@@ -130,7 +144,10 @@ class MilvusConnection:
         self.call("load_collection", collection, timeout=LOAD_TIMEOUT_S)
 
     def healthy(self) -> bool:
-        """Whether the server answers now (one cheap call, `HEALTH_TIMEOUT_S` at most)."""
+        """Whether the server answers now (one cheap call, `HEALTH_TIMEOUT_S` at most; none
+        while it is taken as down)."""
+        if self._down.is_set():
+            return False
         try:
             self.call("list_collections", timeout=HEALTH_TIMEOUT_S)
         except (MilvusUnavailable, MilvusError) as exc:
@@ -143,8 +160,29 @@ class MilvusConnection:
         message = getattr(exc, "message", "") or str(exc)
         if _is_unreachable(exc):
             self.last_error = f"Milvus at {describe(self.uri)} is unreachable: {message}"
+            if _is_timeout(exc):
+                self._taken_down()
             return MilvusUnavailable(self.last_error)
         return MilvusError(f"Milvus at {describe(self.uri)}: {message}")
+
+    def _taken_down(self) -> None:
+        """From now on calls fail at once; a daemon thread tries the server every
+        `PROBE_INTERVAL_S` and lets calls through again when it answers."""
+        with self._probe_lock:
+            if self._down.is_set():
+                return
+            self._down.set()
+        threading.Thread(target=self._probe_until_up, name="milvus-probe", daemon=True).start()
+
+    def _probe_until_up(self) -> None:
+        while self._down.is_set():
+            time.sleep(PROBE_INTERVAL_S)
+            try:
+                self.client().list_collections(timeout=HEALTH_TIMEOUT_S)
+            except Exception:
+                continue
+            self.last_error = ""
+            self._down.clear()
 
     def close(self) -> None:
         if self._client is not None:

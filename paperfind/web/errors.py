@@ -87,9 +87,11 @@ def install_error_handlers(app: FastAPI, error_page: ErrorPage) -> None:
     async def _unavailable(request: Request, exc: Exception) -> Response:
         # the search engine (a Milvus cluster) is down or unreachable: the page says so, the API
         # answers 503, and a client may retry; nothing of ours is broken, so no traceback
+        # what went wrong (the engine's own error text, its address) is for the log: a client
+        # is told what it can do
         log.warning("search backend unavailable on %s: %s", request.url.path, exc)
         response = respond(request, 503, "unavailable",
-                           f"search is unavailable right now: {exc}; try again in a moment")
+                           "search is unavailable right now; try again in a moment")
         response.headers["Retry-After"] = "10"
         return response
 

@@ -3,6 +3,8 @@ that says so when Milvus is gone."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from paperfind.core import Paperfind
@@ -91,7 +93,8 @@ def test_the_portal_answers_503_while_milvus_is_down(tmp_path, slice_db):
                     continue
                 assert r.status_code == 503, path
                 body = r.json()["error"]
-                assert body["code"] == "unavailable" and "unreachable" in body["message"]
+                assert body == {"status": 503, "code": "unavailable",
+                                "message": "search is unavailable right now; try again in a moment"}
                 assert r.headers["retry-after"] == "10"
             page = portal.get("/?q=bandit+regret", headers={"accept": "text/html"})
             assert page.status_code == 503 and "text/html" in page.headers["content-type"]
@@ -99,12 +102,54 @@ def test_the_portal_answers_503_while_milvus_is_down(tmp_path, slice_db):
             stats = portal.get("/api/stats")
             assert stats.status_code == 200
             assert stats.json()["backend"] == {"store": "sqlite", "semantic": False, "search": "milvus",
-                                               "healthy": False, "uri": server.uri,
-                                               "collection": "paperfind_slice"}
+                                               "healthy": False, "collection": "paperfind_slice"}
+            assert str(server.port) not in stats.text  # the engine's address is not shown
             server.start()
             again = portal.get("/api/search", params={"q": "bandit regret"})
             assert again.status_code == 200 and again.json()["total"] > 0
             assert portal.get("/api/stats").json()["backend"]["healthy"] is True
+    finally:
+        server.kill()
+
+
+def test_a_hung_milvus_costs_one_timeout_then_fails_fast_until_it_answers(tmp_path, slice_db):
+    """A Milvus that hangs (SIGSTOP: its port open, nothing answering) costs the first request
+    its timeout; later requests, /api/stats included, make no engine call at all (they answer
+    503 at once) while a probe in the background waits for it. Neither the engine's error text
+    nor its address reaches the client; the next request after it answers again is served."""
+    from paperfind.milvus.sync import sync_store
+    from paperfind.milvus.client import MilvusConnection
+    from paperfind.store import Store
+    from tests.web.conftest import serve
+
+    server = start_server(tmp_path)
+    try:
+        sync_store(Store(slice_db), MilvusConnection(server.uri), "paperfind_slice")
+        app = Paperfind(Settings(db_path=slice_db, semantic=False, backend="milvus", milvus_uri=server.uri,
+                                 search=SearchSettings(result_cache=0)))
+        with serve(app) as portal:
+            assert portal.get("/api/search", params={"q": "graph neural network"}).status_code == 200
+            server.hang()
+            first = portal.get("/api/search", params={"q": "bandit regret"})
+            assert first.status_code == 503
+            conn = app.milvus()
+            before, _ = conn.log.snapshot()
+            for path in ("/api/search?q=online+learning", "/?q=kernels", "/api/search/trend?q=bandits"):
+                r = portal.get(path)
+                assert r.status_code == 503, path
+                assert "grpc" not in r.text.lower() and str(server.port) not in r.text
+                assert "deadline" not in r.text.lower() and "Traceback" not in r.text
+            stats = portal.get("/api/stats")
+            assert stats.status_code == 200 and stats.json()["backend"]["healthy"] is False
+            after, _ = conn.log.snapshot()
+            assert after == before  # no call waited on the hung server
+            server.resume()
+            for _ in range(300):  # the probe retries every second
+                if portal.get("/api/stats").json()["backend"]["healthy"]:
+                    break
+                time.sleep(0.1)
+            again = portal.get("/api/search", params={"q": "bandit regret"})
+            assert again.status_code == 200 and again.json()["total"] > 0
     finally:
         server.kill()
 
