@@ -2,7 +2,8 @@
 
 It is also where request size is bounded, before any route runs: the portal is read-only, so
 a request with a body is refused (413), as are a query string or headers far beyond what any
-page or client sends (414, 431). The server would otherwise read and parse them in full.
+page or client sends (414, 431; paperfind.web.protocol bounds them before parsing) and a
+parameter whose %-escapes are not UTF-8 (422).
 
 A plain ASGI middleware (not Starlette's BaseHTTPMiddleware) so it costs almost nothing per
 request and can still answer with the error shape when a route raised before responding.
@@ -10,7 +11,7 @@ request and can still answer with the error shape when a route raised before res
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, unquote_to_bytes
 
 from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
@@ -36,8 +37,23 @@ MAX_QUERY_STRING_BYTES = 32_768
 MAX_HEADER_BYTES = 32_768
 
 
-def request_too_large(scope: Scope) -> WebError | None:
-    """The error for a request beyond our limits, or None."""
+def undecodable_parameter(query: bytes) -> WebError | None:
+    """The error for a parameter whose %-escapes do not decode to UTF-8 (`q=%E4%B8`, half a
+    character), or None. Decoded leniently it would be searched as U+FFFD, a query no one typed."""
+    for pair in query.split(b"&"):
+        for part in pair.partition(b"=")[::2]:
+            try:
+                unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8")
+            except UnicodeDecodeError:
+                name = unquote_to_bytes(pair.partition(b"=")[0]).decode("utf-8", "replace")[:60]
+                shown = pair.decode("latin-1")[:80]
+                return WebError(422, "invalid_parameter",
+                                f"parameter '{name}': its %-escapes are not UTF-8 text (got {shown!r})")
+    return None
+
+
+def request_refused(scope: Scope) -> WebError | None:
+    """The error for a request beyond our limits or not decodable, or None."""
     if len(scope.get("query_string", b"")) > MAX_QUERY_STRING_BYTES:
         return WebError(414, "uri_too_long",
                         f"the query string is longer than {MAX_QUERY_STRING_BYTES:,} bytes")
@@ -48,7 +64,7 @@ def request_too_large(scope: Scope) -> WebError | None:
     for name, value in headers:
         if (name == b"content-length" and value.strip() not in (b"", b"0")) or name == b"transfer-encoding":
             return WebError(413, "too_large", "requests carry no body here; this site is read-only")
-    return None
+    return undecodable_parameter(scope.get("query_string", b""))
 
 
 def requested_language(scope: Scope) -> str | None:
@@ -89,7 +105,7 @@ class PortalMiddleware:
                 message = {**message, "body": b""}
             await send(message)
 
-        refused = request_too_large(scope)
+        refused = request_refused(scope)
         if refused is not None:
             request = Request(scope)
             response = request.app.state.respond_error(request, refused.status, refused.code,

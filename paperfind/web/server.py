@@ -11,6 +11,15 @@ from fastapi import FastAPI
 from paperfind.core import Paperfind
 from paperfind.settings import Settings
 from paperfind.web.app import create_app
+from paperfind.web.protocol import PortalHttpProtocol
+
+# what every uvicorn serving the portal is given (the tests' servers too): the HTTP protocol
+# that bounds a request before parsing it; no proxy headers trusted, no server banner;
+# keep-alive 30 s, not uvicorn's 5: under load a response can take seconds, and a client
+# reusing a connection the server is closing sees a dropped request (browsers retry, API
+# clients often do not); an idle connection costs a socket.
+UVICORN_OPTIONS = dict(http=PortalHttpProtocol, proxy_headers=False, server_header=False,
+                       timeout_keep_alive=30)
 
 
 def run(paperfind: Paperfind) -> None:
@@ -20,11 +29,7 @@ def run(paperfind: Paperfind) -> None:
     they rebuild the same settings from the environment (`Settings.to_env`, `create_app_from_env`).
     """
     settings = paperfind.settings
-    # keep-alive 30 s, not uvicorn's 5: under load a response can take seconds, and a client
-    # reusing a connection the server is closing sees a dropped request (browsers retry, API
-    # clients often do not); an idle connection costs a socket.
-    options = dict(host=settings.host, port=settings.port, log_level="warning",
-                   proxy_headers=False, server_header=False, timeout_keep_alive=30)
+    options = dict(host=settings.host, port=settings.port, log_level="warning", **UVICORN_OPTIONS)
     line = (f"paperfind: serving http://{settings.host}:{settings.port}/ "
             f"({settings.workers} worker{'s' if settings.workers > 1 else ''})")
     if settings.workers > 1:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -20,6 +21,7 @@ import uvicorn
 from paperfind.core import Paperfind
 from paperfind.settings import Settings
 from paperfind.web.app import create_app
+from paperfind.web.server import UVICORN_OPTIONS
 from bench.server import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -78,7 +80,7 @@ def live_portal(db: Path) -> Iterator[LivePortal]:
     port = free_port()
     pf = Paperfind(Settings(db_path=db, port=port, semantic=False))
     server = uvicorn.Server(uvicorn.Config(create_app(pf), host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
+                                           log_level="warning", lifespan="off", **UVICORN_OPTIONS))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
@@ -95,13 +97,30 @@ def live_portal(db: Path) -> Iterator[LivePortal]:
 
 def raw_request(url: str, request: bytes) -> bytes:
     """Send raw bytes to the portal (for requests httpx refuses to build); the status line back."""
+    return raw_response(url, request)[0]
+
+
+def raw_response(url: str, request: bytes) -> tuple[bytes, dict[str, str], bytes]:
+    """Send raw bytes to the portal in 64 KiB writes, stopping if it answers or closes first;
+    (status line, headers, body) of what it answered."""
     host, port = url.removeprefix("http://").split(":")
+    data = b""
     with socket.create_connection((host, int(port)), timeout=30) as sock:
-        sock.sendall(request)
-        data = b""
         try:
-            while b"\r\n" not in data and (chunk := sock.recv(65536)):
+            for start in range(0, len(request), 65536):
+                sock.sendall(request[start:start + 65536])
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server answered and closed before reading it all
+        try:
+            while chunk := sock.recv(65536):
                 data += chunk
-        except ConnectionResetError:
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = re.search(rb"(?im)^content-length: *(\d+)", head)
+                if length and len(body) >= int(length.group(1)):
+                    break
+        except (ConnectionResetError, TimeoutError):
             pass
-    return data.split(b"\r\n", 1)[0]
+    head, _, body = data.partition(b"\r\n\r\n")
+    status, *lines = head.split(b"\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.decode("latin-1").partition(":") for line in lines)}
+    return status, headers, body

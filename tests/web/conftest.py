@@ -18,6 +18,7 @@ import uvicorn
 from paperfind.core import Paperfind
 from paperfind.settings import Settings
 from paperfind.web.app import create_app
+from paperfind.web.server import UVICORN_OPTIONS
 from tests.realdata import load_paperlist, pick, write_slice
 from tests.web.bundled import bundled_portal, bundled_slice  # noqa: F401 - fixtures: a bundled-corpus slice
 from bench.server import free_port
@@ -71,7 +72,7 @@ def serve(pf: Paperfind) -> Iterator[Portal]:
     """The portal of `pf` served by uvicorn on a free port in a background thread."""
     port = free_port()
     config = uvicorn.Config(create_app(pf), host="127.0.0.1", port=port, log_level="warning",
-                            lifespan="off")
+                            lifespan="off", **UVICORN_OPTIONS)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
