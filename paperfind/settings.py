@@ -51,6 +51,10 @@ class Settings:
     # query's cost is mostly the hits it returns) and may change deep results and make the
     # counts approximate (bench/RESULTS.md, Milvus per-query profile)
     milvus_first_stage: int = 0
+    # where users reach the portal (https://papers.example.org): the base of the absolute links
+    # an export writes; "" writes them relative (/papers/KEY). Never the request's Host header,
+    # which any client sets
+    public_url: str = ""
 
     # Where derived files live: decided here only, so every stage finds the same files.
     @property
@@ -121,6 +125,18 @@ def _path(name: str, text: str) -> Path:
 
 def _text(name: str, text: str) -> str:
     return text
+
+
+def _public_url(name: str, text: str) -> str:
+    """An http(s) URL with a host and nothing after its path ("" is none)."""
+    from urllib.parse import urlsplit
+
+    if not text:
+        return ""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ValueError(f"{name} must be an http(s) URL like https://papers.example.org, not {text!r}")
+    return text.rstrip("/")
 
 
 def _number(name: str, text: str) -> int:
@@ -208,6 +224,9 @@ ENV: tuple[EnvSetting, ...] = (
     EnvSetting("PAPERFIND_MILVUS_FIRST_STAGE", "milvus_first_stage", _number,
                "papers each Milvus search returns at most (default 0: as many as the searcher asks, "
                "the local index's answers)"),
+    EnvSetting("PAPERFIND_PUBLIC_URL", "public_url", _public_url,
+               "where users reach the portal (https://papers.example.org): the base of an export's "
+               "links (default none: links relative to the site)"),
 )
 
 

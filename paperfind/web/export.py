@@ -53,7 +53,8 @@ def to_bibtex(papers: Iterable[dict[str, Any]]) -> str:
 
 
 def to_csv(papers: Iterable[dict[str, Any]], base_url: str = "") -> str:
-    """One row per paper; cells that a spreadsheet would run as a formula are quoted with '."""
+    """One row per paper; cells that a spreadsheet would run as a formula are quoted with '.
+    A paper's link starts with `base_url` (the configured public URL; "" writes it relative)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
@@ -69,6 +70,8 @@ def to_csv(papers: Iterable[dict[str, Any]], base_url: str = "") -> str:
 
 
 def _csv_cell(value: object) -> object:
-    if isinstance(value, str) and value.startswith(_CSV_FORMULA_START):
+    # spreadsheets skip leading spaces before a formula (" =HYPERLINK(...)" runs too)
+    if isinstance(value, str) and (value.startswith(_CSV_FORMULA_START)
+                                   or value.lstrip().startswith(_CSV_FORMULA_START)):
         return "'" + value
     return value

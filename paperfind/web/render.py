@@ -63,6 +63,14 @@ def area_url(name: str) -> str:
     return "/areas/" + quote(name, safe="")
 
 
+def same_site_path(path: str) -> str:
+    """`path` as a link that stays on this site. The path of a 404 is whatever was asked for:
+    `//evil.example/x` (or `/%09/evil.example/x`: browsers drop tabs and newlines, and read `\\`
+    as `/`) written back into an href is a link to another host. Quoted, control characters and
+    backslashes are escapes, and one leading slash is left."""
+    return "/" + quote(path, safe="/-._~!$&'()*+,;=:@").lstrip("/")
+
+
 def static_version(directory: Path) -> str:
     """A short hash of the static files, so browsers refetch them after an upgrade."""
     digest = hashlib.sha256()
@@ -99,7 +107,7 @@ class Pages:
                     params.pop(name, None)
                 else:
                     params[name] = str(value)
-            return request.url.path + query_string(list(params.items()))
+            return same_site_path(request.url.path) + query_string(list(params.items()))
 
         other = "en" if lang == "zh" else "zh"
         context.setdefault("json_url", None)

@@ -104,7 +104,7 @@ def _export(pf: Paperfind, keys: list[str], fmt: str, stem: str, request: Reques
         text = "".join(json.dumps(c, ensure_ascii=False) + "\n"
                        for c in pf.store().paper_cards(keys, abstracts=True))
     elif fmt == "csv":
-        text = export.to_csv(pf.store().paper_records(keys), str(request.base_url).rstrip("/"))
+        text = export.to_csv(pf.store().paper_records(keys), pf.settings.public_url)
     else:
         text = export.to_bibtex(pf.store().paper_records(keys))
     return _file(text, f"{safe}.{suffix}", f"{media}; charset=utf-8")
@@ -209,7 +209,7 @@ def build_api_router(pf: Paperfind) -> APIRouter:
                   paging: Paging = Depends(paging_params)) -> JSONResponse:
         return JSONResponse(venue_view(_pf(request), slug, year, paging))
 
-    @router.get("/areas/{name}", summary="Papers of one area", operation_id="getArea",
+    @router.get("/areas/{name:path}", summary="Papers of one area", operation_id="getArea",
                 response_model=schemas.AreaPage, responses={**NOT_FOUND, **_links(
                     paper=("getPaper", {"key": "$response.body#/papers/0/key"}))})
     def api_area(request: Request, name: AreaPath,

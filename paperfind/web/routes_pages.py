@@ -78,7 +78,8 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
         data = venue_view(app_pf(request), slug, year, paging)
         return pages.page(request, "venue.html", {"venue": data})
 
-    @router.get("/areas/{name}", response_class=HTMLResponse)
+    # an area is the data's own text: "Vision / Robotics" is one area (its %2F arrives as /)
+    @router.get("/areas/{name:path}", response_class=HTMLResponse)
     def area(request: Request, name: SlugPath,
              paging: Paging = Depends(paging_params)) -> HTMLResponse:
         data = area_view(app_pf(request), name, paging)

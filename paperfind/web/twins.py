@@ -32,7 +32,7 @@ TWINS: dict[str, Twin] = {
     "/authors/{author_id}": Twin(query=False),
     "/institutions/{slug}": Twin(),
     "/venues/{slug}": Twin(),
-    "/areas/{name}": Twin(),
+    "/areas/{name:path}": Twin(),
     "/stats": Twin(query=False),
     "/docs": Twin("/openapi.json", query=False),
     "/trend": Twin("/api/search/trend"),  # the chart fragment the results script fetches
