@@ -120,3 +120,20 @@ def test_a_work_shows_its_accepted_version_with_the_other_folded_under_it(browse
     cards.locator(".card-versions a").click()  # to the folded version's own page
     sync_api.expect(page.locator(".paper-meta")).to_contain_text("ICLR 2025")
     context.close()
+
+
+def test_names_and_titles_are_bidi_isolated_on_cards_drawn_either_way(page):
+    """A stray U+202E in a name ("Alice \u202eEvil") must not reverse the co-authors after it:
+    every name and title is its own bidi isolate, on the server's cards and on the ones the
+    script draws as the user types."""
+    isolated = """sel => [...document.querySelectorAll(sel)].map(e => getComputedStyle(e).unicodeBidi)"""
+    page.goto("/?q=benchmark")
+    for selector in ("#cards .card-authors .author", "#cards .card-title"):
+        styles = page.evaluate(isolated, selector)
+        assert styles and set(styles) == {"isolate"}, (selector, styles)
+    page.locator("#q").fill("")
+    page.locator("#q").press_sequentially("language", delay=20)
+    sync_api.expect(page.locator("#cards .card mark", has_text=re.compile("language", re.I)).first
+                    ).to_be_visible(timeout=DEBOUNCE_BUDGET_MS)
+    styles = page.evaluate(isolated, "#cards .card-authors .author")
+    assert styles and set(styles) == {"isolate"}, styles
