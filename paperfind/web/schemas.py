@@ -326,8 +326,6 @@ class Backend(Strict):
                                     "Milvus collection.", examples=["local-index", "milvus"])
     healthy: bool = Field(description="Whether that engine answers now (a Milvus that is down: "
                                       "false, and searches answer 503).")
-    uri: str | None = Field(None, description="The Milvus server (milvus only; never its token).",
-                            examples=["http://milvus:19530"])
     collection: str | None = Field(None, description="The Milvus collection (milvus only).",
                                    examples=["paperfind_paperfind"])
     semantic: bool = Field(description="Whether vector (semantic) search is available.")
