@@ -24,6 +24,29 @@ from tests.realdata import EXTRA, REAL_EXTRA
 
 realdata = pytest.mark.realdata
 HISTORY = "papercopilot-paperlists-history"
+# venue-year → (spine file, other files), relative to extra/ (what bench/missing_years.py ingested;
+# its figures: bench/RESULTS.md, "The missing years")
+YEARS: dict[tuple[str, int], tuple[str, list[str]]] = {
+    ("iclr", 2019): (f"{HISTORY}/iclr2019.json.gz", []),
+    ("iclr", 2020): (f"{HISTORY}/iclr2020.json.gz", ["iclr2020-virtual-site/papers.json.gz",
+                                                     "iclr2020-virtual-site/oral_schedule.yml.gz"]),
+    ("iclr", 2021): (f"{HISTORY}/iclr2021.json.gz", ["iclr2021-evanzd/paperlist.tsv.gz",
+                                                     "iclr2021-evanzd/ratings.tsv.gz"]),
+    ("iclr", 2022): (f"{HISTORY}/iclr2022.json.gz", ["iclr2022-evanzd-pr3/paperlist-end.tsv.gz"]),
+    ("iclr", 2023): (f"{HISTORY}/iclr2023.json.gz", []),
+    ("icml", 2020): ("airas-papers-db/icml-2020.json.gz", [f"{HISTORY}/icml2020.json.gz"]),
+    ("icml", 2021): ("airas-papers-db/icml-2021.json.gz", [f"{HISTORY}/icml2021.json.gz"]),
+    ("icml", 2022): ("airas-papers-db/icml-2022.json.gz", [f"{HISTORY}/icml2022.json.gz"]),
+    ("icml", 2023): ("papercopilot-openreview/venues_icml_icml2023.json.gz",
+                     ["airas-papers-db/icml-2023.json.gz"]),
+    ("nips", 2019): ("neurips-proceedings-thuinanutshell/neurips_abstract_2019.csv.gz",
+                     [f"{HISTORY}/nips2019.json.gz", "neurips2019-msalvaris/neurips2019.csv.gz"]),
+    ("nips", 2020): ("airas-papers-db/neurips-2020.json.gz",
+                     ["neurips-proceedings-thuinanutshell/neurips_abstract_2020.csv.gz",
+                      f"{HISTORY}/nips2020.json.gz"]),
+    ("nips", 2021): (f"{HISTORY}/nips2021.json.gz",
+                     ["neurips-proceedings-thuinanutshell/neurips_abstract_2021.csv.gz"]),
+}
 
 
 def read(path: Path) -> list[Record | BadRecord]:
@@ -198,8 +221,6 @@ def test_icml2023_abstracts_join_by_title_and_the_rest_is_told(tmp_path: Path) -
 def test_every_new_venue_year_joins_on_the_slices(tmp_path: Path) -> None:
     """The slices keep records that pair across their files: each venue-year stores just its
     spine's papers, each abstract or status source finds its paper, nothing is left unpaired."""
-    from bench.missing_years import YEARS
-
     files = sorted({f for spine, others in YEARS.values() for f in [spine, *others]})
     store = _ingest(tmp_path, files, data=EXTRA)
     assert store.notes == []
