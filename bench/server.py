@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import socket
 import subprocess
@@ -11,7 +10,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 
@@ -71,14 +69,3 @@ def stop_server(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-
-
-@contextlib.contextmanager
-def running_server(db: Path, workers: int = 1, semantic: bool = True, timeout: float = 600) -> Iterator[str]:
-    """The base URL of a server on `db` for the duration of the block."""
-    port = free_port()
-    proc = start_server(db, port, workers=workers, semantic=semantic, timeout=timeout)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_server(proc)
