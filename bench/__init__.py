@@ -1,6 +1,112 @@
 """paperfind's benches: each `python -m bench.NAME` prints a table and records it in bench/RESULTS.md.
 
-Shared parts: `corpus` (the corpora as databases built by paperfind's own ingest, and the dev
-sets), `metrics` (runs, scoring, percentiles), `baselines` (bm25s), `server` (a real
-`paperfind serve` for the HTTP benches) and `results` (the results file).
+`BENCHES` below is the index, one entry a bench that guards a figure the product states;
+`python -m bench` prints it and `python -m bench NAME [args]` runs one. A finished experiment
+leaves bench/ once its conclusion is in RESULTS.md ("Retired experiments" names the commit
+where its script can still be read).
+
+Shared parts (`HELPERS`): `corpus` (the corpora as databases built by paperfind's own ingest,
+and the dev sets), `metrics` (runs, scoring, percentiles), `baselines` (bm25s), `server` (a real
+`paperfind serve` for the HTTP benches), `results` (the results file) and `parity_worker` (one
+side of bench.parity, run as a file).
 """
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LOCKS = {"heavy": "flock /tmp/paperfind-heavy.lock nice ", "timing": "flock /tmp/paperfind-timing.lock nice ",
+         "nice": "nice "}
+
+
+@dataclass(frozen=True)
+class Bench:
+    name: str  # bench/NAME.py, run as `python -m bench.NAME`
+    promise: str  # the figure it guards, as the product states it
+    takes: str  # how long a run takes on the 2-core machine: "(RESULTS)" measured there, "(est.)" not
+    args: str = ""  # the usual arguments (each bench's --help has the rest)
+    lock: str = ""  # a key of LOCKS: how RESULTS.md's figures were taken (alone on the machine)
+
+    @property
+    def command(self) -> str:
+        return f"{LOCKS.get(self.lock, '')}.venv/bin/python -m bench.{self.name} {self.args}".rstrip()
+
+
+# (group, benches): the promise a group keeps, then its benches
+GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
+    ("quality per dev set (../shared/eval-dev, bm25s in the same run)", (
+        Bench("search_quality", "lexical nDCG@10 / MRR@10 / R@k of every dev set above bm25s",
+              "~1 min at 16k once its database is built (est.)", "[--corpus full] [--sets tldr_dev,...]"),
+        Bench("modes_quality", "lexical, semantic and hybrid (the default) per dev set: hybrid at least "
+              "lexical everywhere; hybrid p95 <= 80 ms with the query embedding",
+              "~2 min at 16k (est.)", "[--corpus default|bundled]"),
+        Bench("learned_ranking", "the learned re-ranker on vs off per dev set and query kind: it is "
+              "applied only to the kinds it lifts (SearchSettings.learned_kinds); its latency",
+              "~1-2 min at 16k (RESULTS: two corpora in 19:03-19:04)", "[--corpus default|bundled]", "heavy"),
+        Bench("similar_quality", "similar papers on CSFCube (nDCG@20, target >= .65, not met: .591) "
+              "above bm25s; similar_papers latency", "~2 min, + ~1-2 min to embed CSFCube once (est.)",
+              "[--embed-only | --append-results]", "timing"),
+    )),
+    ("latency per query kind", (
+        Bench("search_latency", "warm p50 / p95 per kind (title fragment, question, author, typo, "
+              "filter-only): at 88k p50 <= 10 ms, p95 <= 50 ms", "~3 min for both corpora (est.)",
+              "[--corpus default|full|both]", "timing"),
+    )),
+    ("a change against its base: quality and latency together", (
+        Bench("parity", "a change against a base ref in one run: every dev set (lexical, hybrid, similar) "
+              "and p50 / p95 per kind, each side with its own code: nothing moves unless meant to",
+              "~10 min at 16k (est.); longer with --corpus 88k", "--base REF [--corpus 16k,88k]", "heavy"),
+    )),
+    ("load and soak (HTTP, 2 cores)", (
+        Bench("web_load", "/api/search req/s and p50 / p95 at 1, 8, 32 clients: >= 300 req/s at "
+              "p95 <= 100 ms (issue 5)", "~4 min at --seconds 30 (6 rows + start, est.)",
+              "--db DB --seconds 30 [--workers 2]", "nice"),
+        Bench("web_soak", "50 clients for minutes: 0 errors, p50-max latency, anonymous memory flat "
+              "in the last minutes", "--seconds + ~1 min (RESULTS: 600 s run)", "--db DB --seconds 600",
+              "nice"),
+    )),
+    ("the API answers every request", (
+        Bench("api_contract", "schemathesis --checks all against /openapi.json: 0 failures",
+              "~2 min (RESULTS: 104 s) + the server's start", "--db DB"),
+        Bench("query_fuzz", "100,000 generated queries in process, 5,000 over HTTP: 0 exceptions, "
+              "no 500", "~12 min (RESULTS: 659 s + 64 s)", "--db DB", "nice"),
+    )),
+    ("first start", (
+        Bench("first_minute", "fresh clone -> scripts/serve -> first answered query within 60 s, "
+              "its steps, against a baseline ref", "~2 min a run (RESULTS: two clones of ~55 s)",
+              "--cold --runs 6", "heavy"),
+        Bench("first_query", "the first query of each kind after `serve` starts is as fast as later "
+              "ones (issue 13)", "~2 min once the database exists (est.)", "[--restarts 5]", "heavy"),
+        Bench("same_first_start", "a first start builds the baseline's database, index files and "
+              "answers, byte for byte", "~3 min: two first starts (est.)", "[--baseline-ref main]", "heavy"),
+    )),
+    ("ingest", (
+        Bench("ingest", "wall time and peak memory of `paperfind ingest`: paperlists < 60 s "
+              "(README: about 30 s on two free cores)",
+              "~4 min; --with-extra ~10 min (RESULTS, summed steps)", "[--with-extra]", "timing"),
+    )),
+    ("crash safety", (
+        Bench("crash_ingest", "kill -9 during ingest: the database intact after every kill, the "
+              "re-run reaches the reference", "~20 min at --kills 20 (RESULTS, before ingest got faster)",
+              "--kills 20", "nice"),
+        Bench("readers_during_writes", "search and HTTP keep answering, complete, while another process "
+              "ingests: 0 errors or half-updated answers", "~35 min on the full data (RESULTS); "
+              "--small: seconds", "[--small]", "nice"),
+    )),
+    ("Milvus backend (issue 16)", (
+        Bench("milvus", "the same metrics as the local index on every dev set; latency per set, "
+              "facets and sync against the local index", "~5 min at 16.5k (RESULTS); 88k: 10-17 min "
+              "a set (RESULTS)", "--corpora default", "heavy"),
+    )),
+    ("open issues", (
+        Bench("nicknames", "issue 27: papers by their names (R@1 .253 -> .716), other dev sets and "
+              "latency unchanged", "~10 min on the bundled corpus (est.)", "[--build]", "heavy"),
+        Bench("inst_topic", "issue 28: institution + topic queries (P@10 .030 -> .964), zh dev with "
+              "the learned ranking, Chinese latency", "~10 min on the bundled corpus (est.)",
+              "[--build]", "heavy"),
+        Bench("glossary_coverage", "issue 28: the corpus's top 600 keywords a Chinese query reaches "
+              "through the glossary (586 of 600)", "< 1 min (est.)", "[--missing] [--record]"),
+    )),
+)
+BENCHES: tuple[Bench, ...] = tuple(bench for _, group in GROUPS for bench in group)
+HELPERS = ("baselines", "corpus", "metrics", "parity_worker", "results", "server")
