@@ -19,7 +19,7 @@ import zlib
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from paperfind.ingest.errors import SourceError
+from paperfind.ingest.errors import SourceError, json_problem
 from paperfind.model import BadRecord, Record
 from paperfind.text.clean import text_problem, usable_id
 
@@ -50,7 +50,7 @@ def read_export(path: Path) -> Iterator[Record | BadRecord]:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
-            yield BadRecord(source, number, f"not JSON ({exc.msg} at column {exc.colno})")
+            yield BadRecord(source, number, f"not JSON ({json_problem(exc, line=False)})")
             continue
         except RecursionError:
             yield BadRecord(source, number, "not JSON (nested too deeply)")

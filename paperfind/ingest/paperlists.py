@@ -23,7 +23,7 @@ from typing import Any, Iterator
 
 from paperfind.catalog.institutions import resolve_affiliation
 from paperfind.catalog.venues import normalize_status
-from paperfind.ingest.errors import SourceError
+from paperfind.ingest.errors import SourceError, json_problem
 from paperfind.model import Affiliation, AuthorSlot, BadRecord, Record
 from paperfind.text.clean import clean_text, clean_title, text_problem, usable_id
 from paperfind.text.names import clean_name, split_authors
@@ -105,8 +105,7 @@ def _load_list(path: Path) -> list[Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as problem:
-        raise SourceError(source, f"not valid JSON: {problem.msg} at line {problem.lineno}, "
-                                  f"column {problem.colno}") from None
+        raise SourceError(source, f"not valid JSON: {json_problem(problem)}") from None
     if not isinstance(data, list):
         raise SourceError(source, f"expected a JSON list of paper records, found {_kind(data)}")
     return data

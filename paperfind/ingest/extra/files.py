@@ -16,7 +16,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterator
 
-from paperfind.ingest.errors import SourceError
+from paperfind.ingest.errors import SourceError, json_problem
 from paperfind.model import BadRecord
 
 csv.field_size_limit(1 << 24)  # abstracts with quoted newlines exceed the 128 KiB default
@@ -45,8 +45,7 @@ def read_json(path: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SourceError(str(path), f"not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                                     f"{exc.msg})") from None
+        raise SourceError(str(path), f"not valid JSON ({json_problem(exc)})") from None
 
 
 def read_json_array(path: Path) -> list[Any]:
@@ -68,7 +67,7 @@ def read_json_lines(path: Path) -> Iterator[tuple[int, Any] | BadRecord]:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise SourceError(str(path), f"not valid JSON (line {exc.lineno}: {exc.msg})") from None
+            raise SourceError(str(path), f"not valid JSON ({json_problem(exc)})") from None
         if not isinstance(data, list):
             raise SourceError(str(path), "expected JSON Lines or a JSON array")
         yield from enumerate(data)
@@ -80,7 +79,8 @@ def read_json_lines(path: Path) -> Iterator[tuple[int, Any] | BadRecord]:
         try:
             yield index, json.loads(line)
         except json.JSONDecodeError as exc:
-            yield BadRecord(str(path), index, f"line {line_no} is not valid JSON ({exc.msg})")
+            yield BadRecord(str(path), index, f"line {line_no} is not valid JSON "
+                                              f"({json_problem(exc, line=False)})")
         index += 1
 
 

@@ -1,0 +1,74 @@
+"""Hostile-input probe, issue 34 item 7: what `paperfind ingest` says about a user's broken export
+lines (a missing field, two lines of one paper, a NUL, a BOM, a JSON error), naming the file,
+the line and the field, with true counts and no traceback."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from paperfind.ingest.errors import SourceError
+from paperfind.ingest.extra.files import read_json, read_json_lines
+from paperfind.ingest.jsonl import read_export
+from paperfind.ingest.paperlists import read_paperlists
+from paperfind.ingest.readahead import read_source
+from paperfind.model import AuthorSlot, BadRecord, Record
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _line(n: int, **fields: object) -> str:
+    """One export line as `paperfind export` writes it (with its key)."""
+    record = Record(venue="iclr", year=2024, source_id=f"paper{n}", title=f"Paper number {n}",
+                    abstract=f"What paper {n} found.", key=f"iclr2024:paper{n}",
+                    authors=[AuthorSlot(name="Alice Smith"), AuthorSlot(name="Bob Jones")])
+    return json.dumps(record.to_json() | fields, ensure_ascii=True)
+
+
+def _write(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _ingest(*args: str | Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PAPERFIND_SEMANTIC": "0"}
+    return subprocess.run([sys.executable, "-m", "paperfind.cli", "ingest", "--no-index",
+                           *map(str, args)], capture_output=True, text=True, cwd=REPO, env=env,
+                          timeout=300)
+
+
+# -- e. the JSON error message says "at" once ----------------------------------------------
+
+
+def test_a_json_error_says_where_once(tmp_path: Path) -> None:
+    unterminated = '{"venue": "iclr", "title": "unfinished'
+    export = _write(tmp_path / "mine.jsonl", [_line(1), unterminated, '{"title": "\x01"}'])
+    [_, first, second] = list(read_export(export))
+    assert str(first) == (f"{export}: record 2: not JSON "
+                          "(Unterminated string starting at column 28)")
+    assert str(second) == f"{export}: record 3: not JSON (Invalid control character at column 12)"
+
+    listing = tmp_path / "iclr2024.json"
+    listing.write_text('[{"title": "ok"},\n {"title": "unfinished', encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        list(read_paperlists(listing, "iclr", 2024))
+    assert caught.value.reason == "not valid JSON: Unterminated string starting at line 2, column 12"
+
+    other = tmp_path / "other.json"
+    other.write_text('{"a": "\x01"}', encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        read_json(other)
+    assert caught.value.reason == "not valid JSON (Invalid control character at line 1, column 8)"
+    lines = tmp_path / "other.jsonl"
+    lines.write_text('{"a": 1}\n{"a": "x\n', encoding="utf-8")
+    [_, bad] = list(read_json_lines(lines))
+    assert bad.reason == "line 2 is not valid JSON (Unterminated string starting at column 7)"
+    for message in (str(first), str(second), caught.value.reason, bad.reason):
+        assert "at at" not in message
