@@ -84,6 +84,9 @@ def checked_export_line(data: Any) -> dict[str, Any]:
                          f"(got {_shown(data.get('year'))})")
     if not (data.get("title") or "").strip():
         raise ValueError("field 'title' must be a non-empty string")
+    if "source_id" not in data:  # the one field `Record` has no default for
+        raise ValueError("field 'source_id' is missing (the paper's id in its source; "
+                         "\"\" or null when it has none)")
     key = data.get("key") or ""
     if key and not _KEY.fullmatch(key):
         raise ValueError("field 'key' must look like 'iclr2024:abc123' (no spaces or slashes, "

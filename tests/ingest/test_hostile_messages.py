@@ -72,3 +72,23 @@ def test_a_json_error_says_where_once(tmp_path: Path) -> None:
     assert bad.reason == "line 2 is not valid JSON (Unterminated string starting at column 7)"
     for message in (str(first), str(second), caught.value.reason, bad.reason):
         assert "at at" not in message
+
+
+# -- a. a line without `source_id` ----------------------------------------------------------
+
+
+def test_a_line_without_source_id_is_refused_naming_the_field(tmp_path: Path) -> None:
+    line = json.loads(_line(2))
+    del line["source_id"]
+    export = _write(tmp_path / "mine.jsonl", [_line(1), json.dumps(line), _line(3)])
+    items = list(read_export(export))
+    assert [r.source_id for r in items if isinstance(r, Record)] == ["paper1", "paper3"]
+    [bad] = [r for r in items if isinstance(r, BadRecord)]
+    assert str(bad) == (f"{export}: record 2: field 'source_id' is missing (the paper's id in "
+                        "its source; \"\" or null when it has none)")
+    assert "__init__" not in bad.reason and "positional" not in bad.reason
+    # null is the hand-written way to say "no id", as for the other texts
+    line["source_id"] = None
+    [record] = list(read_export(_write(tmp_path / "null.jsonl", [json.dumps(line)])))
+    assert isinstance(record, Record) and record.source_id == ""
+
