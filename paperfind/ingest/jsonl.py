@@ -11,6 +11,7 @@ transaction of its whole file (or reach a page) later.
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import json
@@ -198,6 +199,8 @@ def _read_lines(path: Path) -> list[str]:
     # them (914 MB for the bundled corpus's 229 MB), all of it fresh memory
     lines: list[str] = []
     offset = 0
+    if blob.startswith(codecs.BOM_UTF8):  # some editors save UTF-8 so: not part of line 1
+        blob, offset = blob[len(codecs.BOM_UTF8):], len(codecs.BOM_UTF8)
     try:
         for raw in io.BytesIO(blob):  # split at b"\n" only, which no UTF-8 sequence contains
             lines.append(raw.decode("utf-8").rstrip("\n").rstrip("\r"))

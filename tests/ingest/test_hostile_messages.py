@@ -92,3 +92,20 @@ def test_a_line_without_source_id_is_refused_naming_the_field(tmp_path: Path) ->
     [record] = list(read_export(_write(tmp_path / "null.jsonl", [json.dumps(line)])))
     assert isinstance(record, Record) and record.source_id == ""
 
+
+# -- d. a UTF-8 byte order mark --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["mine.jsonl", "mine.jsonl.gz"])
+def test_a_byte_order_mark_does_not_cost_the_first_line(tmp_path: Path, name: str) -> None:
+    blob = b"\xef\xbb\xbf" + ("\n".join([_line(1), _line(2)]) + "\n").encode("utf-8")
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(blob) if name.endswith(".gz") else blob)
+    records = list(read_export(path))
+    assert [r.source_id for r in records] == ["paper1", "paper2"], records
+    # a bad byte is still told at its offset in the file, the mark counted
+    blob = b"\xef\xbb\xbf" + _line(1).encode() + b"\n\xff\n"
+    path.write_bytes(gzip.compress(blob) if name.endswith(".gz") else blob)
+    with pytest.raises(SourceError, match=rf"not valid UTF-8 \(byte {len(_line(1)) + 4}\)"):
+        list(read_export(path))
+
