@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-CARD_FIELDS = ("key", "title", "authors", "institutions", "venue", "venue_name", "year", "status",
-               "track", "area", "citations", "links", "versions")
+CARD_FIELDS = ("key", "title", "abstract", "authors", "institutions", "venue", "venue_name", "year",
+               "status", "track", "area", "citations", "links", "versions", "also_known_as")
 VERSION_FIELDS = ("key", "venue", "venue_name", "year", "status", "track")
 
 UNDER_REVIEW = frozenset({"under review", "submitted", "pending"})
@@ -26,15 +26,18 @@ TURNED_DOWN = frozenset({"reject", "rejected", "desk reject", "desk rejected", "
 def paper_card(*, key: str, title: str, authors: Iterable[tuple[str, str]],
                institutions: Iterable[str], venue: str, venue_name: str, year: int,
                status: str, track: str, area: str, citations: int | None,
-               links: Mapping[str, str], versions: Iterable[Mapping[str, Any]] = ()) -> dict[str, Any]:
+               links: Mapping[str, str], versions: Iterable[Mapping[str, Any]] = (),
+               abstract: str = "") -> dict[str, Any]:
     """A card from its fields; `authors` are (id, name) pairs in order, id "" for an
-    unresolved name; `versions` the work's other versions (cards or version entries)."""
-    return {"key": key, "title": title,
+    unresolved name; `versions` the work's other versions (cards or version entries).
+    `also_known_as` (the names the index mined for the work) is the searcher's to fill
+    (Searcher.name_cards): every list names them, the store does not know them."""
+    return {"key": key, "title": title, "abstract": abstract or "",
             "authors": [{"id": person or "", "name": name} for person, name in authors],
             "institutions": list(institutions), "venue": venue, "venue_name": venue_name or venue,
             "year": int(year), "status": status or "", "track": track or "", "area": area or "",
             "citations": citations, "links": dict(links or {}),
-            "versions": [version_entry(v) for v in versions]}
+            "versions": [version_entry(v) for v in versions], "also_known_as": []}
 
 
 def version_entry(card: Mapping[str, Any]) -> dict[str, Any]:

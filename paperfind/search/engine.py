@@ -158,9 +158,32 @@ class Searcher:
         best = {k: best_first([c, *c["versions"]])[0]["key"] for k, c in cards.items()}
         cards.update((c["key"], c) for c in store.paper_cards(
             [b for k, b in best.items() if b != k]))
-        return [dict(cards[best[p.key]], **{k: v for k, v in p.to_json().items()
-                                            if k not in ("title", "key")})
-                for p in found if p.key in cards and best[p.key] in cards]
+        return self._name_cards(backend, [dict(cards[best[p.key]], **{
+            k: v for k, v in p.to_json().items() if k not in ("title", "key")})
+            for p in found if p.key in cards and best[p.key] in cards])
+
+    def name_cards(self, cards: list[dict]) -> list[dict]:
+        """`cards` (of any list: an author's, a venue's, an export) with the names their works
+        go by, as search results carry them; none while no index is open."""
+        backend = self.backend()
+        return cards if backend is None else self._name_cards(backend, cards)
+
+    @staticmethod
+    def _name_cards(backend: SearchBackend, cards: list[dict]) -> list[dict]:
+        """Each card's `also_known_as`: the names of the version shown, then of the work's
+        other versions on the card, once each. One rule for every list, so a paper's card is the
+        same wherever it appears."""
+        keys = [[c["key"], *(v["key"] for v in c.get("versions", ()))] for c in cards]
+        flat = [k for ks in keys for k in ks]
+        handles = [int(h) for h in backend.handles_of(flat)] if flat else []
+        known = [h for h in handles if h >= 0]
+        names = dict(zip(known, backend.also_known_as(known))) if known else {}
+        at = 0
+        for card, ks in zip(cards, keys):
+            own = handles[at:at + len(ks)]
+            at += len(ks)
+            card["also_known_as"] = list(dict.fromkeys(n for h in own if h >= 0 for n in names[h]))
+        return cards
 
     # -- search -------------------------------------------------------------------------------
     def _read(self, backend: SearchBackend, q: ParsedQuery, filters: Filters, mode: str) -> Query:
@@ -231,10 +254,7 @@ class Searcher:
         handles = [int(pool.handles[j]) for j in page]
         results = [self._result(versions, float(pool.relevance[j]), marker)
                    for j, versions in zip(page, backend.work_versions(handles, restriction))]
-        shown = backend.handles_of([r["key"] for r in results])
-        for result, found, own in zip(results, backend.also_known_as(handles),
-                                      backend.also_known_as(shown.tolist())):
-            result["also_known_as"] = list(dict.fromkeys(own + found))  # the shown version's first
+        self._name_cards(backend, results)
         if explained:
             for j, result in zip(page, results):
                 if int(j) in explained:

@@ -66,7 +66,8 @@ def stored_card(doc: dict, versions: list[dict] | None = None) -> dict:
                       institutions=doc["institutions"], venue=doc["venue"],
                       venue_name=doc["venue_name"], year=doc["year"], status=doc["status"],
                       track=doc.get("track", ""), area=doc["area"], citations=doc.get("citations"),
-                      links=doc.get("links") or {}, versions=best_first(versions or []))
+                      links=doc.get("links") or {}, versions=best_first(versions or []),
+                      abstract=doc.get("abstract") or "")
 
 
 def author_card(card: dict) -> dict:

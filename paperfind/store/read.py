@@ -23,21 +23,14 @@ class ReadMixin:
 
     # -- papers --------------------------------------------------------------------------
 
-    def paper_cards(self, keys: list[str], *, abstracts: bool = False) -> list[dict[str, Any]]:
+    def paper_cards(self, keys: list[str]) -> list[dict[str, Any]]:
         """The cards of `keys` (paperfind.cards), in the order given (unknown keys are left
-        out), each with its work's other versions best first; with `abstracts`, each card also
-        carries its abstract (the listing pages show its first lines)."""
-        return self._cards(self.paper_records(keys), abstracts)
+        out), each with its work's other versions best first."""
+        return self._cards(self.paper_records(keys))
 
-    def _cards(self, records: list[dict[str, Any]], abstracts: bool) -> list[dict[str, Any]]:
+    def _cards(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         versions = self._versions_of(records)
-        cards = []
-        for record in records:
-            card = card_of(record, versions.get(record["work_id"], []))
-            if abstracts:
-                card["abstract"] = record["abstract"]
-            cards.append(card)
-        return cards
+        return [card_of(record, versions.get(record["work_id"], [])) for record in records]
 
     def paper_records(self, keys: list[str]) -> list[dict[str, Any]]:
         """Every stored field of the papers `keys`, in the order given (unknown keys are left
@@ -165,7 +158,7 @@ class ReadMixin:
             "WHERE pa.author_id = ? ORDER BY p.year DESC, p.key", (author_id,))]
         records = self.paper_records(keys)
         shown = set(self._folded(keys))  # a work once, by its best version
-        papers = self._cards([r for r in records if r["key"] in shown], abstracts=True)
+        papers = self._cards([r for r in records if r["key"] in shown])
         coauthors: Counter[tuple[str, str]] = Counter()
         per_year: Counter[int] = Counter()
         venues: Counter[str] = Counter()
@@ -216,7 +209,7 @@ class ReadMixin:
             "JOIN authors a ON a.id = pa.author_id WHERE af.institution = ? "
             "GROUP BY a.id ORDER BY n DESC, a.name LIMIT 20", (slug,)).fetchall()
         return {"slug": row[0], "name": row[1], "country": row[2], "paper_count": len(keys),
-                "papers": self.paper_cards(keys[offset:offset + limit], abstracts=True),
+                "papers": self.paper_cards(keys[offset:offset + limit]),
                 "per_year": [tuple(r) for r in per_year],
                 "top_authors": [{"id": s, "name": n, "papers": c} for s, n, c in top]}
 
@@ -225,7 +218,7 @@ class ReadMixin:
         keys = [k for (k,) in self.conn.execute(
             f"SELECT key FROM papers WHERE {where} ORDER BY year DESC, key LIMIT ? OFFSET ?",
             params + (limit, offset))]
-        return total, self.paper_cards(keys, abstracts=True)
+        return total, self.paper_cards(keys)
 
     def venue(self, slug: str, year: int | None = None, limit: int = 50,
               offset: int = 0) -> dict[str, Any] | None:
@@ -357,7 +350,8 @@ def card_of(record: dict[str, Any], work_versions: list[dict[str, Any]]) -> dict
                       institutions=record["institutions"], venue=record["venue"],
                       venue_name=record["venue_name"], year=record["year"],
                       status=record["status"], track=record["track"], area=record["area"],
-                      citations=record["citations"], links=record["links"], versions=others)
+                      citations=record["citations"], links=record["links"], versions=others,
+                      abstract=record["abstract"])
 
 
 def _chunks(items: list, size: int) -> Iterator[list]:

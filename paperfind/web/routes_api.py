@@ -102,7 +102,7 @@ def _export(pf: Paperfind, keys: list[str], fmt: str, stem: str, request: Reques
     media, suffix = FILE_TYPES[fmt]
     if fmt == "jsonl":
         text = "".join(json.dumps(c, ensure_ascii=False) + "\n"
-                       for c in pf.store().paper_cards(keys, abstracts=True))
+                       for c in pf.searcher().name_cards(pf.store().paper_cards(keys)))
     elif fmt == "csv":
         text = export.to_csv(pf.store().paper_records(keys), pf.settings.public_url)
     else:

@@ -50,8 +50,7 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
         # the JSON link gives the very list the page shows
         similar_query = [("limit", SIMILAR_ON_PAGE), *([("aspect", aspect)] if aspect else [])]
         similar_url = twin_url(request) + "/similar" + query_string(similar_query)
-        versions = app_pf(request).store().paper_cards([v["key"] for v in data["versions"]],
-                                                       abstracts=True)
+        versions = app_pf(request).store().paper_cards([v["key"] for v in data["versions"]])
         return pages.page(request, "paper.html", {
             "paper": data, "version_cards": versions,
             "similar": similar, "similar_url": similar_url, "aspect": aspect,

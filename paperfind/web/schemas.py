@@ -50,8 +50,13 @@ class PaperCard(Strict):
     track: str
     area: str = Field(description="Area of /api/areas/{name}; may be empty.")
     citations: int | None
+    abstract: str = Field(description="The whole abstract; empty when the source has none.")
     links: dict[str, str] = Field(description="pdf, openreview, site, code, ... URLs.")
     versions: list[Version]
+    also_known_as: list[str] = Field(description="Names the work goes by (its title's lead, what "
+                                                 "its abstract introduces, what later papers call "
+                                                 "it): a search for one of them puts it first.",
+                                     examples=[["BigGAN"]])
 
 
 class Highlights(Strict):
@@ -71,10 +76,6 @@ class Ranking(Strict):
 
 class SearchResult(PaperCard):
     score: float
-    also_known_as: list[str] = Field(description="Names the paper goes by (its title's lead, what "
-                                                 "its abstract introduces, what later papers call "
-                                                 "it): a search for one of them puts it first.",
-                                     examples=[["BigGAN"]])
     highlights: Highlights
     ranking: Ranking | None = Field(None, description="With explain=1, on results the learned "
                                                       "model ordered: what placed them.")
@@ -86,12 +87,6 @@ class SimilarPaper(PaperCard):
     signals: dict[str, float]
     shared_authors: list[str]
     shared_keywords: list[str]
-
-
-class ListedPaper(PaperCard):
-    """A card on an author, institution, venue or area page, which shows the abstract's start."""
-
-    abstract: str
 
 
 class PersonCard(Strict):
@@ -270,7 +265,7 @@ class AuthorPage(Strict):
     profile_id: str
     paper_count: int
     aliases: list[str]
-    papers: list[ListedPaper]
+    papers: list[PaperCard]
     coauthors: list[CoAuthor]
     institutions: list[AuthorInstitution]
     venues: list[VenueCount]
@@ -282,7 +277,7 @@ class InstitutionPage(Strict):
     name: str
     country: str
     paper_count: int
-    papers: list[ListedPaper]
+    papers: list[PaperCard]
     per_year: list[YearCount]
     top_authors: list[CoAuthor]
     paging: PageInfo
@@ -297,14 +292,14 @@ class VenuePage(Strict):
     year: int | None
     years: list[YearCount]
     total: int
-    papers: list[ListedPaper]
+    papers: list[PaperCard]
     paging: PageInfo
 
 
 class AreaPage(Strict):
     name: str
     total: int
-    papers: list[ListedPaper]
+    papers: list[PaperCard]
     paging: PageInfo
     per_year: list[YearCount] = Field(description="[year, papers] of the area, for its chart")
 

@@ -70,6 +70,7 @@ def author_view(pf: Paperfind, author_id: str) -> dict[str, Any]:
     if author is None:
         raise not_found(f"no author with id {author_id!r}")
     author["per_year"] = [list(p) for p in author["per_year"]]
+    pf.searcher().name_cards(author["papers"])
     return author
 
 
@@ -79,6 +80,7 @@ def institution_view(pf: Paperfind, slug: str, paging: Paging) -> dict[str, Any]
         raise not_found(f"no institution {slug!r}")
     inst["per_year"] = [list(p) for p in inst["per_year"]]
     inst["paging"] = page_info(paging, inst["paper_count"])
+    pf.searcher().name_cards(inst["papers"])
     return inst
 
 
@@ -90,6 +92,7 @@ def venue_view(pf: Paperfind, slug: str, year: int | None, paging: Paging) -> di
     if year is not None and year not in {y for y, _ in venue["years"]}:
         raise not_found(f"venue {slug!r} has no papers in {year}")
     venue["paging"] = page_info(paging, venue["total"])
+    pf.searcher().name_cards(venue["papers"])
     return venue
 
 
@@ -98,6 +101,7 @@ def area_view(pf: Paperfind, name: str, paging: Paging) -> dict[str, Any]:
     if area is None:
         raise not_found(f"no area named {name!r}")
     area["paging"] = page_info(paging, area["total"])
+    pf.searcher().name_cards(area["papers"])
     return area
 
 

@@ -3,6 +3,8 @@ have one id (their slug), and a work with several versions is shown by its best 
 
 from __future__ import annotations
 
+from urllib.parse import quote, urlencode
+
 import httpx
 
 from paperfind.cards import CARD_FIELDS, best_first, standing
@@ -60,13 +62,49 @@ def test_every_route_that_lists_papers_gives_the_same_card(portal):
                      "authors": [{"id": a["id"], "name": a["name"]} for a in paper_page["authors"]]}
     for route, card in seen.items():
         assert card == expected, route
+    assert expected["abstract"]  # the abstract is on every card, search results' too
+
+
+def _twin(portal: Portal, page: str) -> dict:
+    """The JSON twin a page names in its Link header, fetched."""
+    link = portal.get(page, headers={"accept": "text/html"}).headers["link"]
+    return portal.get(link[1:link.index(">")]).json()
+
+
+def test_a_people_first_and_a_chinese_result_is_the_card_every_list_gives(portal):
+    """The first result of a search for a person (the people-first reading) and of a Chinese
+    query carries the same card, field for field, as the venue, author, institution and area
+    lists and the pages' twins give for that paper."""
+    paper = a_paper_on_every_list(portal)
+    person = paper["authors"][0]["name"]
+    for query in (person, "强化学习", "大语言模型 推理"):
+        hits = portal.get("/api/search", params={"q": query}).json()["results"]
+        assert hits, query
+        hit = hits[0] if query != person else next(h for h in hits if h["key"] == paper["key"])
+        key, expected = hit["key"], card_fields(hit)
+        lists = {"venue": listed(portal, f"/api/venues/{hit['venue']}", key, year=hit["year"]),
+                 "author": listed(portal, f"/api/authors/{hit['authors'][0]['id']}", key)}
+        if hit["institutions"]:
+            lists["institution"] = listed(portal, f"/api/institutions/{hit['institutions'][0]}", key)
+        if hit["area"]:
+            lists["area"] = listed(portal, f"/api/areas/{quote(hit['area'], safe='')}", key)
+        twin = _twin(portal, "/?" + urlencode({"q": query}))["results"]
+        lists["search page twin"] = next(r for r in twin if r["key"] == key)
+        author_twin = _twin(portal, f"/authors/{hit['authors'][0]['id']}")["papers"]
+        lists["author page twin"] = next(r for r in author_twin if r["key"] == key)
+        for route, card in lists.items():
+            assert card is not None and card_fields(card) == expected, (query, route)
 
 
 def test_each_route_adds_only_its_own_extras(portal):
+    """The card's fields are the paper's, the same set on every list; a route adds only what
+    is about the list (a search's score and highlights, a similar list's reasons)."""
     paper = a_paper_on_every_list(portal)
     hit = portal.get("/api/search", params={"q": paper["title"]}).json()["results"][0]
-    assert set(hit) == set(CARD_FIELDS) | {"score", "highlights", "also_known_as"}
-    assert set(paper) == set(CARD_FIELDS) | {"abstract"}
+    assert set(hit) == set(CARD_FIELDS) | {"score", "highlights"}
+    assert set(paper) == set(CARD_FIELDS)
+    people_first = portal.get("/api/search", params={"q": paper["authors"][0]["name"]}).json()["results"][0]
+    assert set(people_first) == set(CARD_FIELDS) | {"score", "highlights"}
     similar = portal.get(f"/api/papers/{paper['key']}/similar").json()["results"][0]
     assert set(similar) - set(CARD_FIELDS) == {"score", "reasons", "signals", "shared_authors",
                                                "shared_keywords"}
