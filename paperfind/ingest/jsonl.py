@@ -7,6 +7,12 @@ Export lines are trusted to be normalised already (no cleaning happens), so each
 checked field by field against the shape `Record.to_json` writes before it is built: a
 hand-edited or hostile file must be refused line by line here, not fail the database
 transaction of its whole file (or reach a page) later.
+
+An export has one line per paper, so two lines of one paper (the same `key`, or the key their
+venue, year and id make, or the same title and authors without any id) are a mistake the store
+would merge into one paper, or make two of, unseen: the first line is stored and each later
+one is refused, naming the line it repeats, so nothing is overwritten by a line the user did
+not know was there and the counts say what went in.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from pathlib import Path
 from typing import IO, Any, Iterator
 
 from paperfind.ingest.errors import SourceError, json_problem
-from paperfind.model import BadRecord, Record
+from paperfind.model import BadRecord, Record, content_key, paper_key
 from paperfind.text.clean import text_problem, usable_id
 
 _TEXT_FIELDS = ("source_id", "title", "abstract", "tldr", "status", "track", "area", "bibtex",
@@ -45,6 +51,7 @@ def read_export(path: Path) -> Iterator[Record | BadRecord]:
     lines = _read_lines(path)
     if not any(line.strip() for line in lines):
         raise SourceError(source, "the file is empty")
+    first_line: dict[str, int] = {}  # paper key → the line that has it
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -61,8 +68,29 @@ def read_export(path: Path) -> Iterator[Record | BadRecord]:
         except (TypeError, ValueError) as exc:
             yield BadRecord(source, number, str(exc))
             continue
+        key, said = _paper_of(record)
+        if key in first_line:
+            yield BadRecord(source, number, f"{said} line {first_line[key]}: one paper on two "
+                            f"lines; line {first_line[key]} is stored, not line {number}")
+            continue
+        first_line[key] = number
         record.source_index = number
         yield record
+
+
+def _paper_of(record: Record) -> tuple[str, str]:
+    """(the paper key the store files a line under, how to say two lines share it).
+
+    As `Store._assign_key` does for the first line of an id: its key, else its venue, year and
+    forum id or id; a line without any id is known by its title and authors (`content_key`)."""
+    if record.key:
+        return record.key, f"key '{record.key}' is already on"
+    for name in ("forum_id", "source_id"):
+        ident = getattr(record, name)
+        if ident:
+            key = paper_key(record.venue, record.year, ident)
+            return key, f"paper '{key}' (from venue, year and {name}) is already on"
+    return content_key(record), "the same venue, year, title and authors, without an id, are on"
 
 
 def checked_export_line(data: Any) -> dict[str, Any]:

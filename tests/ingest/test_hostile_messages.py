@@ -109,3 +109,47 @@ def test_a_byte_order_mark_does_not_cost_the_first_line(tmp_path: Path, name: st
     with pytest.raises(SourceError, match=rf"not valid UTF-8 \(byte {len(_line(1)) + 4}\)"):
         list(read_export(path))
 
+
+# -- b. two lines of one paper ---------------------------------------------------------------
+
+
+def test_two_lines_of_one_paper_the_first_is_stored_and_the_counts_are_true(tmp_path: Path) -> None:
+    export = _write(tmp_path / "mine.jsonl", [_line(1), _line(2), _line(3), _line(4),
+                                              _line(2, title="Paper two, edited")])
+    db = tmp_path / "pf.db"
+    done = _ingest("--db", db, export)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "records: 4 added, 0 updated, 1 skipped" in done.stdout
+    assert "database: 4 papers" in done.stdout
+    skipped = [line for line in done.stderr.splitlines() if line.startswith("skipped: ")]
+    assert skipped == [f"skipped: {export}: record 5: key 'iclr2024:paper2' is already on line 2: "
+                       "one paper on two lines; line 2 is stored, not line 5"]
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT title FROM papers WHERE key = 'iclr2024:paper2'").fetchall() == [
+        ("Paper number 2",)]
+
+
+def test_two_lines_of_one_paper_without_keys(tmp_path: Path) -> None:
+    """The store would file the second line of an id as a paper of its own, and two id-less
+    lines of one title and authors as two papers: both are the same paper twice."""
+    def unkeyed(n: int, **fields: object) -> str:
+        return _line(n, key="", **fields)
+
+    export = _write(tmp_path / "mine.jsonl", [
+        unkeyed(1), unkeyed(2), unkeyed(1, abstract="Edited."),
+        unkeyed(3, source_id="", forum_id="F3"), unkeyed(4, forum_id="F3"),
+        unkeyed(5, source_id=""), unkeyed(5, source_id="", abstract="Edited."),
+        _line(6, key="iclr2024:paper2")])
+    items = list(read_export(export))
+    assert [(r.source_index, r.title) for r in items if isinstance(r, Record)] == [
+        (1, "Paper number 1"), (2, "Paper number 2"), (4, "Paper number 3"), (6, "Paper number 5")]
+    assert [(r.index, r.reason) for r in items if isinstance(r, BadRecord)] == [
+        (3, "paper 'iclr2024:paper1' (from venue, year and source_id) is already on line 1: "
+            "one paper on two lines; line 1 is stored, not line 3"),
+        (5, "paper 'iclr2024:F3' (from venue, year and forum_id) is already on line 4: "
+            "one paper on two lines; line 4 is stored, not line 5"),
+        (7, "the same venue, year, title and authors, without an id, are on line 6: "
+            "one paper on two lines; line 6 is stored, not line 7"),
+        (8, "key 'iclr2024:paper2' is already on line 2: one paper on two lines; "
+            "line 2 is stored, not line 8")]
