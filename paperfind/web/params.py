@@ -1,25 +1,33 @@
 """Query parameters, declared once with their limits, for the pages and the API alike.
 
 FastAPI validates them and our error handler turns a violation into a 422 naming the
-parameter; the free-text query is the one exception: too long is cut, not refused.
+parameter; the free-text query is the one exception: too long is cut, not refused. A parameter
+an API operation does not declare is refused too (`reject_unknown_parameters`).
 """
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from fastapi import Query
+from fastapi import Query, Request
+from fastapi.routing import APIRoute
 
 from paperfind.limits import MAX_PAGE, MAX_PAGE_SIZE
 from paperfind.search.filters import Filters
+from paperfind.web.errors import WebError
 from paperfind.web.views import Paging
 
-YEAR_PATTERN = r"^\s*\d{4}\s*(\.\.\s*\d{4}\s*)?$"
+# spaces only around the years: \s took in newlines and vertical tabs (year=%0A5831%0B was
+# accepted and echoed back in `filters`)
+YEAR_PATTERN = r"^ *(19|20)\d\d *(\.\. *(19|20)\d\d *)?$"
 
 PageParam = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page number.")]
 SizeParam = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE,
-                                  description=f"Results per page (at most {MAX_PAGE_SIZE}).")]
+                                  description=f"Results per page (at most {MAX_PAGE_SIZE}). There is "
+                                              "no `limit`: it, like any parameter an operation "
+                                              "does not take, is refused (422 unknown_parameter).")]
 YearParam = Annotated[int | None, Query(ge=1900, le=2100, description="Only this year.")]
 Sort = Literal["relevance", "newest", "citations", "influence"]
 Mode = Literal["lexical", "semantic", "hybrid"]
@@ -64,7 +72,8 @@ def search_params(
                                             "them, citations where known).")] = "relevance",
     mode: Annotated[Mode | None, Query(description="Retrieval mode (default: the best available).")] = None,
     venue: Annotated[list[str], Query(max_length=20, description="Venue slug (repeatable).")] = [],  # noqa: B006
-    year: Annotated[str | None, Query(pattern=YEAR_PATTERN, description="2024 or 2017..2019.")] = None,
+    year: Annotated[str | None, Query(pattern=YEAR_PATTERN, description="2024 or 2017..2019 "
+                                                                        "(years 1900 to 2099).")] = None,
     status: Annotated[list[str], Query(max_length=20, description="Oral, Poster, ... (repeatable).")] = [],  # noqa: B006
     area: Annotated[list[str], Query(max_length=20, description="Area (repeatable).")] = [],  # noqa: B006
     inst: Annotated[list[str], Query(max_length=20, description="Institution slug (repeatable).")] = [],  # noqa: B006
@@ -88,3 +97,55 @@ def _clean(values: list[str]) -> tuple[str, ...]:
 
 def paging_params(page: PageParam = 1, size: SizeParam = 50) -> Paging:
     return Paging(page, size)
+
+
+# what clients of other APIs send, and the parameter that does it here
+SYNONYMS = {"limit": ("size", "the page size"), "per_page": ("size", "the page size"),
+            "page_size": ("size", "the page size"), "pagesize": ("size", "the page size"),
+            "rows": ("size", "the page size"), "count": ("size", "the page size"),
+            "n": ("size", "the page size"), "offset": ("page", "the page number"),
+            "start": ("page", "the page number"), "query": ("q", "the query"),
+            "search": ("q", "the query"), "text": ("q", "the query"), "order": ("sort", "the order"),
+            "sort_by": ("sort", "the order"), "orderby": ("sort", "the order"),
+            "venues": ("venue", "a venue"), "years": ("year", "the year"),
+            "institutions": ("inst", "an institution"), "affiliation": ("inst", "an institution")}
+
+
+def known_parameters(route: APIRoute) -> frozenset[str]:
+    """The query parameters `route` declares (its own and its dependencies'): a walk of a few
+    nodes, so done per request rather than cached (a route is not hashable)."""
+    names, todo = set(), [route.dependant]
+    while todo:
+        dependant = todo.pop()
+        names.update(p.alias for p in dependant.query_params)
+        todo.extend(dependant.dependencies)
+    return frozenset(names)
+
+
+def unknown_parameter_message(name: str, known: frozenset[str]) -> str:
+    """'unknown parameter `limit`; the page size is `size`': the nearest known one named."""
+    head = f"unknown parameter '{name[:60]}'"
+    synonym = SYNONYMS.get(name.casefold())
+    if synonym and synonym[0] in known:
+        return f"{head}; {synonym[1]} is '{synonym[0]}'"
+    close = difflib.get_close_matches(name.casefold(), sorted(known | SYNONYMS.keys()), n=1, cutoff=0.6)
+    if close and close[0] in known:
+        return f"{head}; did you mean '{close[0]}'?"
+    if close and SYNONYMS[close[0]][0] in known:  # limt: a misspelt limit
+        return f"{head}; {SYNONYMS[close[0]][1]} is '{SYNONYMS[close[0]][0]}'"
+    return f"{head}; this operation takes {', '.join(sorted(known))}" if known else \
+        f"{head}; this operation takes no query parameters"
+
+
+def reject_unknown_parameters(request: Request) -> None:
+    """The API's every operation refuses a parameter it does not know (a 422 naming it), as it
+    refuses a bad value: a client still sending a renamed parameter (`limit` for `size`) was
+    answered as if it had not sent it. Pages stay lenient (`page_query` drops what they do not
+    know, so tracking parameters never reach a link or a twin)."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):
+        return
+    known = known_parameters(route)
+    for name in dict.fromkeys(request.query_params.keys()):
+        if name not in known:
+            raise WebError(422, "unknown_parameter", unknown_parameter_message(name, known))

@@ -22,7 +22,7 @@ from paperfind.web import export, schemas
 from paperfind.web.api_examples import EXAMPLES
 from paperfind.web.errors import error_body
 from paperfind.web.params import (AspectParam, Format, Paging, SearchParams, YearParam,
-                                  paging_params, search_params)
+                                  paging_params, reject_unknown_parameters, search_params)
 from paperfind.web.searching import search_view
 from paperfind.web.views import (Paging as _Paging, area_view, author_view, institution_view,
                                  paper_view, renamed_author, similar_view, stats_view,
@@ -51,7 +51,9 @@ def _error(description: str, status: int, code: str, message: str) -> dict[str, 
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    422: _error("A parameter is invalid; the message names it.", 422, "invalid_parameter",
+    422: _error("A parameter is invalid (code invalid_parameter) or not one the operation takes "
+                "(code unknown_parameter: `limit` is not the page size, `size` is); the message "
+                "names it.", 422, "invalid_parameter",
                 f"parameter 'size': Input should be less than or equal to {MAX_PAGE_SIZE} "
                 f"(got '{MAX_PAGE_SIZE + 1}')"),
     503: _error("Not ready to answer (the index is being built); try again shortly.", 503,
@@ -121,7 +123,8 @@ def _moved(request: Request, author_id: str) -> Response | None:
 
 
 def build_api_router(pf: Paperfind) -> APIRouter:
-    router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
+    router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS,
+                       dependencies=[Depends(reject_unknown_parameters)])
 
     @router.get("/search", summary="Search papers and people", operation_id="search",
                 response_model=schemas.SearchResponse, responses=_links(

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 
 from paperfind.core import Paperfind
 from paperfind.web import schemas
-from paperfind.web.params import SearchParams, search_params
+from paperfind.web.params import SearchParams, reject_unknown_parameters, search_params
 from paperfind.web.render import Pages
 from paperfind.web.routes_api import ERRORS
 from paperfind.web.searching import trend_view
@@ -26,7 +26,7 @@ def build_trend_router(pages: Pages) -> APIRouter:
 
     @router.get("/api/search/trend", tags=["api"], summary="A query's matching works per year, "
                 "as a share of each year's works, overall and per venue",
-                response_model=schemas.TrendResponse)
+                response_model=schemas.TrendResponse, dependencies=[Depends(reject_unknown_parameters)])
     def api_trend(request: Request, params: SearchParams = Depends(search_params)) -> JSONResponse:
         return JSONResponse(trend_view(app_pf(request), params))
 

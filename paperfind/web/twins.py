@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
+from fastapi.routing import APIRoute
 from starlette.requests import Request
 
 LANGUAGE_PARAM = "lang"
@@ -41,8 +42,15 @@ HOME_TWIN = Twin("/api/stats", query=False)  # the home page without a query: wh
 
 
 def page_query(request: Request) -> list[tuple[str, str]]:
-    """The request's query parameters, in order and repeated ones kept, without `lang`."""
-    return [(k, v) for k, v in request.query_params.multi_items() if k != LANGUAGE_PARAM]
+    """The request's query parameters the page's route knows, in order and repeated ones kept,
+    without `lang`: a parameter it does not know (utm_source=...) opens the page but is carried
+    into none of its links, so its JSON twin (which refuses unknown parameters) opens too."""
+    from paperfind.web.params import known_parameters
+
+    route = request.scope.get("route")
+    known = known_parameters(route) if isinstance(route, APIRoute) else None
+    return [(k, v) for k, v in request.query_params.multi_items()
+            if k != LANGUAGE_PARAM and (known is None or k in known)]
 
 
 def query_string(pairs: list[tuple[str, object]]) -> str:

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from urllib.parse import quote
+
 import httpx
 
 from paperfind import __version__
@@ -83,3 +85,61 @@ def test_schemathesis_finds_no_contract_failure(bundled_portal: BundledPortal, t
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     operations = sum(len(m) for m in httpx.get(f"{bundled_portal.url}/openapi.json").json()["paths"].values())
     assert f"Tested: {operations}" in summary, summary  # every operation was exercised
+    # and reached: an operation answering 404 to every case (no example that resolves) is a
+    # warning, as is one whose every case was refused
+    assert "warning" not in run.stdout.lower(), run.stdout[run.stdout.lower().find("warning") - 200:][:3000]
+
+
+def _example_url(path: str, op: dict) -> str:
+    """`path` with each path parameter replaced by its schema example."""
+    for p in op.get("parameters", []):
+        if p["in"] == "path":
+            example = next(iter(p["examples"].values()))["value"]
+            path = path.replace("{" + p["name"] + "}", quote(str(example), safe=""))
+    return path
+
+
+def test_every_operation_refuses_a_parameter_it_does_not_take(bundled_portal: BundledPortal):
+    """A client still sending a renamed parameter (`limit` for `size`) was answered as if it had
+    not: 20 results and no word of why. Every operation of the schema now names it in a 422."""
+    schema = httpx.get(f"{bundled_portal.url}/openapi.json").json()
+    with httpx.Client(base_url=bundled_portal.url) as client:
+        for path, methods in schema["paths"].items():
+            op = methods["get"]
+            url = _example_url(path, op)
+            assert client.get(url).status_code in (200, 308), url  # the examples resolve
+            takes = {p["name"] for p in op.get("parameters", [])}
+            for unknown in {"limit", "utm_source", "qq"} - takes:
+                r = client.get(url, params={unknown: "5"})
+                assert r.status_code == 422, (url, unknown)
+                error = r.json()["error"]
+                assert error["code"] == "unknown_parameter" and f"'{unknown}'" in error["message"], error
+        known = {p["name"] for p in schema["paths"]["/api/search"]["get"]["parameters"]}
+        assert "limit" not in known and "size" in known
+        said = client.get("/api/search", params={"q": "x", "limit": 5}).json()["error"]["message"]
+        assert said == "unknown parameter 'limit'; the page size is 'size'"
+        assert "did you mean 'venue'" in client.get("/api/search", params={"venu": "iclr"}).json()["error"]["message"]
+        assert client.get("/api/search", params={"q": "x", "size": 5}).json()["paging"]["size"] == 5
+        # the export's own `limit` (papers in the file) is a parameter it takes
+        assert client.get("/api/search/export", params={"q": "x", "limit": 3, "format": "csv"}).status_code == 200
+
+
+def test_pages_open_with_parameters_they_do_not_know_but_carry_them_nowhere(bundled_portal: BundledPortal):
+    with httpx.Client(base_url=bundled_portal.url) as client:
+        for page in ("/?q=transformers&utm_source=mail&fbclid=x", f"/authors/{EXAMPLES['author']}?utm_source=x",
+                     f"/venues/{EXAMPLES['venue']}?year=2024&ref=tw"):
+            r = client.get(page, headers={"accept": "text/html"})
+            assert r.status_code == 200, page
+            assert "utm_source" not in r.text and "fbclid" not in r.text and "ref=tw" not in r.text, page
+            twin = r.headers["link"][1:r.headers["link"].index(">")]
+            assert client.get(twin).status_code == 200, twin
+
+
+def test_a_year_with_control_characters_is_refused_not_echoed(bundled_portal: BundledPortal):
+    with httpx.Client(base_url=bundled_portal.url) as client:
+        for year in ("\n5831\x0b", "2024\n", "\t2024", "5831", "2017..\n2019", "0000"):
+            r = client.get("/api/search", params={"q": "x", "year": year})
+            assert r.status_code == 422, repr(year)
+            assert r.json()["error"]["code"] == "invalid_parameter"
+        ok = client.get("/api/search", params={"q": "x", "year": " 2017 .. 2019 "}).json()
+        assert ok["filters"]["year"] == ["2017..2019"]
