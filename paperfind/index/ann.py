@@ -2,7 +2,7 @@
 
 Why: exact search is one matrix product over every stored vector, 7.9 ms per query at 80k x 384
 on one core here and growing with the corpus; the HNSW graph answers in 2.4 ms with recall@10
-0.987 against exact (bench/vector_index.py, where faiss-cpu, hnswlib and usearch were compared
+0.987 against exact (bench/RESULTS.md, retired vector_index, where faiss-cpu, hnswlib and usearch were compared
 on the real title vectors; faiss: wheels on PyPI, filtered search, recall as good as hnswlib,
 which has no wheel and compiles at install). Below `ANN_MIN_VECTORS` exact search takes under
 3 ms, the graph saves at most ~1 ms a query and costs a build, so small corpora have none.

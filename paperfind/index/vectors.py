@@ -10,7 +10,7 @@ without loading them whole, and the bundled default corpus can ship its vectors.
 them is computed by `paperfind.embed.build` (incrementally, by text hash); this module only
 stores and searches them. Search is exact (one matrix product) below `ANN_MIN_VECTORS`; at and
 above it an HNSW graph built from the stored vectors (paperfind/index/ann.py) answers instead,
-falling back to exact whenever the graph is missing or stale (bench/vector_index.py).
+falling back to exact whenever the graph is missing or stale (bench/RESULTS.md, retired vector_index).
 """
 
 from __future__ import annotations

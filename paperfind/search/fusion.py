@@ -14,7 +14,7 @@ modes"), so a larger weight undoes more right lexical answers than it fixes, and
 plateaued at lexical's MRR. Where the semantic list does help is a near-tie at the lexical top:
 when the lexical score of its first choice is within a few percent of the lexical best (and
 among the lexical top 3), the meaning decides rank 1 (`near_tie`). When lexical is confident,
-its order stands (bench/fusion_sweep.py, bench/RESULTS.md).
+its order stands (bench/RESULTS.md, the retired fusion_sweep).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class QueryKind:
     near_tie: float = 0.0
 
 
-# One weight per kind of query, chosen by bench/fusion_sweep.py on the whole default corpus
+# One weight per kind of query, chosen by the retired fusion sweep (bench/RESULTS.md) on the whole default corpus
 # (bench/RESULTS.md, "Fusion weight per query kind"), swept with title vectors and with the
 # shipped words24 ones, which pick the same weights. With words24: short keyword queries lost
 # at every weight (topical nDCG@10 .694 at 0, .678 at 0.05); Chinese queries gained most at 0.2

@@ -24,7 +24,7 @@ from tests.realdata import EXTRA, REAL_EXTRA
 
 realdata = pytest.mark.realdata
 HISTORY = "papercopilot-paperlists-history"
-# venue-year → (spine file, other files), relative to extra/ (what bench/missing_years.py ingested;
+# venue-year → (spine file, other files), relative to extra/ (what the retired missing_years bench ingested, bench/RESULTS.md;
 # its figures: bench/RESULTS.md, "The missing years")
 YEARS: dict[tuple[str, int], tuple[str, list[str]]] = {
     ("iclr", 2019): (f"{HISTORY}/iclr2019.json.gz", []),

@@ -29,7 +29,7 @@ MINICPM = "colm2024:3X2L2TFr0f"  # 24 authors: the Chinese card cuts after ten w
 SLICES = [("3dv", 2025, {"1xLfRYErqk"}), ("colm", 2024, {"dkpeWQRmlc", "Ti67584b98", "3X2L2TFr0f"}),
           ("corl", 2022, {"80vpxjt3vq"}), ("ijcai", 2021, set())]  # ijcai has areas
 # One address of each kind of page the portal serves, over the slices above (for the layout
-# tests at phone and desktop widths and bench/desktop_layout.py).
+# tests at phone and desktop widths and the retired desktop_layout bench, bench/RESULTS.md).
 PAGE_KINDS = {
     "home": "/",
     "search": "/?q=learning",  # results from all four venues: every facet has several values

@@ -4,7 +4,7 @@ Every kind of page must fit the screen (no sideways scrolling), the search page'
 behind a "Filters" control whose set filters stay in view as chips, the controls a thumb uses are
 at least 40 px tall, and the search box stays put while an on-screen keyboard takes half the
 screen. At desktop widths the narrow-screen controls stay out of the layout (the before/after box
-comparison of the desktop layout is bench/desktop_layout.py). Writes a few phone screenshots to
+comparison of the desktop layout was the retired desktop_layout bench, bench/RESULTS.md). Writes a few phone screenshots to
 bench/screenshots/phone-*.png.
 """
 
