@@ -70,6 +70,9 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "~2 min (RESULTS: 104 s) + the server's start", "--db DB"),
         Bench("query_fuzz", "100,000 generated queries in process, 5,000 over HTTP: 0 exceptions, "
               "no 500", "~12 min (RESULTS: 659 s + 64 s)", "--db DB", "nice"),
+        Bench("probe", "issue 34: hostile parameters and request lines on both backends, hostile "
+              "records, Milvus killed and hung, a mixed query sequence against the local index: "
+              "0 failures", "~4 min at --cases 1500 (est.)", "[--cases 1500]", "nice"),
     )),
     ("first start", (
         Bench("first_minute", "fresh clone -> scripts/serve -> first answered query within 60 s, "

@@ -1,14 +1,17 @@
 """A real `paperfind serve` for the benches that measure HTTP: started on a free port, ready when
-/api/stats answers, stopped on the way out."""
+/api/stats answers, stopped on the way out. And a real Milvus to serve from (`MilvusServer`:
+`milvus-lite server`, the gRPC server Milvus Standalone speaks), for the benches and the tests."""
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -69,3 +72,57 @@ def stop_server(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+MILVUS_LITE = Path(sys.executable).with_name("milvus-lite")
+
+
+@dataclass
+class MilvusServer:
+    """One `milvus-lite server` process over `data_dir`; `kill()` stops it for real (SIGKILL),
+    `start()` again; `hang()` freezes it (SIGSTOP: its port open, nothing answering),
+    `resume()` lets it go on. `start` raises RuntimeError when it does not come up."""
+
+    data_dir: Path
+    port: int
+    process: subprocess.Popen | None = None
+
+    @property
+    def uri(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60) -> None:
+        from paperfind.milvus.client import MilvusConnection
+
+        log = open(self.data_dir.with_suffix(".log"), "ab")
+        self.process = subprocess.Popen(
+            [str(MILVUS_LITE), "server", "--data-dir", str(self.data_dir), "--host", "127.0.0.1",
+             "--port", str(self.port)], stdout=log, stderr=log)
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"milvus-lite server exited with {self.process.returncode}")
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", self.port)) == 0:
+                    break
+            if time.monotonic() > deadline:
+                raise RuntimeError("milvus-lite server did not open its port")
+            time.sleep(0.1)
+        conn = MilvusConnection(self.uri)
+        while not conn.healthy():  # the port opens a moment before the servicer answers
+            if time.monotonic() > deadline:
+                raise RuntimeError("milvus-lite server does not answer")
+            time.sleep(0.1)
+        conn.close()
+
+    def hang(self) -> None:
+        os.kill(self.process.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        os.kill(self.process.pid, signal.SIGCONT)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGCONT)  # a hung process is killed all the same
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
