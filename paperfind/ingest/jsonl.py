@@ -34,8 +34,8 @@ _TEXT_FIELDS = ("source_id", "title", "abstract", "tldr", "status", "track", "ar
                 "forum_id", "source", "key")
 _AFFILIATION_FIELDS = ("raw", "slug", "name", "country")
 _VENUE = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
-# A key is the public id in URLs (/papers/{key}): `{venue}{year}:{id}`, no spaces or slashes.
-_KEY = re.compile(r"[a-z0-9_-]+\d{4}:[^\s/?#%\\]{1,200}")  # `usable_id` after the colon
+# A key is the public id in URLs (/papers/{key}): `{venue}{year}:{id}`, a `usable_id` after the colon.
+_KEY_PREFIX = re.compile(r"[a-z0-9_-]+\d{4}")
 _MIN_YEAR, _MAX_YEAR = 1900, 2100
 _MAX_CITATIONS = 10**9
 _MAX_ITEMS = 5000  # authors, keywords or affiliations of one paper
@@ -117,13 +117,15 @@ def checked_export_line(data: Any) -> dict[str, Any]:
         raise ValueError("field 'source_id' is missing (the paper's id in its source; "
                          "\"\" or null when it has none)")
     key = data.get("key") or ""
-    if key and not _KEY.fullmatch(key):
-        raise ValueError("field 'key' must look like 'iclr2024:abc123' (no spaces or slashes, "
-                         f"at most 200 characters after the colon; got {_shown(key)})")
+    if key and not _is_key(key):
+        raise ValueError("field 'key' must look like 'iclr2024:abc123' (no spaces, slashes or "
+                         "control or invisible characters, at most 200 characters after the "
+                         f"colon; got {_shown(key)})")
     for name in ("source_id", "forum_id"):
         if data.get(name) and not usable_id(data[name]):
-            raise ValueError(f"field '{name}' must be an id without spaces, slashes, '?', '#', '%' "
-                             f"or backslashes, at most 200 characters (got {_shown(data[name])})")
+            raise ValueError(f"field '{name}' must be an id without spaces, slashes, '?', '#', '%', "
+                             "backslashes or control or invisible characters, at most 200 "
+                             f"characters (got {_shown(data[name])})")
     citations = data.get("citations")
     if citations is not None and (not isinstance(citations, int) or isinstance(citations, bool)
                                   or not 0 <= citations <= _MAX_CITATIONS):
@@ -156,6 +158,11 @@ def checked_export_line(data: Any) -> dict[str, Any]:
         _check(f"links.{name}", name)
         _check(f"links.{name}", url)
     return data
+
+
+def _is_key(key: str) -> bool:
+    venue_year, colon, ident = key.partition(":")
+    return bool(colon and _KEY_PREFIX.fullmatch(venue_year) and usable_id(ident))
 
 
 def _text(data: dict[str, Any], name: str, where: str | None = None) -> None:

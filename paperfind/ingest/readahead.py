@@ -25,6 +25,7 @@ from typing import Iterator
 
 from paperfind.ingest.errors import SourceError
 from paperfind.ingest.readers import Reader, choose_reader
+from paperfind.ingest.scrub import scrub_prepared
 from paperfind.store.db import Prepared, prepare
 
 # files read beyond the one being written, per worker: enough that the writer never waits,
@@ -60,6 +61,9 @@ class FileJob:
 def read_source(path: Path | str, source: str, reader: Reader | None = None) -> Prepared:
     """Read one file and prepare its records; a file that cannot be read is a `SourceError`.
 
+    Every reader's records pass through here, and through `scrub_prepared` on the way: no NUL,
+    bidi or zero-width control reaches the store from any source.
+
     Runs in a worker process too, where the reader is chosen again from the path (only the
     path and the source name are sent).
     """
@@ -72,7 +76,7 @@ def read_source(path: Path | str, source: str, reader: Reader | None = None) -> 
             raise
         except (OSError, EOFError, UnicodeDecodeError, ValueError) as exc:
             raise SourceError(str(path), f"cannot read file: {exc}") from None
-        return prepare(items, source)
+        return scrub_prepared(prepare(items, source), str(path))
 
 
 @contextmanager

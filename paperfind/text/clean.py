@@ -46,7 +46,20 @@ _NOT_ASCII_ALNUM = re.compile(r"[^0-9a-z]+")
 # The longest field of the real data is a 16,262-character abstract; a field far beyond
 # that is a broken or hostile file, and would cost seconds of cleaning and a huge page.
 MAX_FIELD_CHARS = 100_000
-_USABLE_ID = re.compile(r"[^\s/?#%\\]{1,200}")
+# Format characters that are invisible yet change how the text around them is shown or read:
+# the bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069: "Alice \u202eEvil"
+# prints every co-author after it backwards), the bidi marks (U+200E, U+200F, U+061C), the
+# zero-width space and word joiners (U+200B, U+2060, U+FEFF), the invisible operators
+# (U+2061-U+2064), the deprecated format controls (U+206A-U+206F); and NUL, which a JSON
+# "\u0000" escapes to and at which C strings (and what is built on them) end.
+INVISIBLE_CHARS = r"\x00\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+_INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]+")
+# ZWNJ and ZWJ (U+200C, U+200D) are part of how Persian and the Indic scripts spell words, and
+# they join emoji: kept between two characters that are neither ASCII nor space, dropped next to
+# ASCII, a space or an end, where they mean nothing (the real data has "process\u200c." and
+# "\u200cNavigating the MIL Trade-Off" in English text).
+_STRAY_JOINER = re.compile(r"(?:\A|(?<=[\x00-\x7f\s]))[\u200c\u200d]+|[\u200c\u200d]+(?=[\x00-\x7f\s]|\Z)")
+_USABLE_ID = re.compile(r"[^\s/?#%\\\x00-\x1f\x7f" + INVISIBLE_CHARS + r"\u200c\u200d]{1,200}")
 
 
 def clean_text(s: str | None) -> str:
@@ -86,8 +99,33 @@ def text_problem(field: str, value: str) -> str | None:
 
 def usable_id(ident: str) -> bool:
     """Whether a source's id can become part of a paper key, which is a URL path segment
-    (`/papers/iclr2024:abc`): no spaces, slashes, `?`, `#`, `%` or backslashes, not too long."""
+    (`/papers/iclr2024:abc`): no spaces, slashes, `?`, `#`, `%` or backslashes, no control or
+    invisible characters (`strip_invisible`, ZWNJ and ZWJ too), not too long."""
     return bool(_USABLE_ID.fullmatch(ident))
+
+
+def strip_invisible(s: str) -> str:
+    """The text without NUL and the invisible bidi and zero-width controls (`INVISIBLE_CHARS`).
+
+    A stray U+202E in one author's name reverses what follows it on a page or a terminal,
+    and a zero-width space makes two equal titles or names differ, all unseen. ZWNJ and ZWJ
+    are kept where a script needs them (between two non-ASCII characters: Persian, Devanagari,
+    emoji sequences). Text that was single-spaced stays so where a character went. ASCII text
+    without NUL is returned as it is, at the cost of one scan.
+    """
+    if s.isascii():
+        if "\x00" not in s:
+            return s
+        out = s.replace("\x00", "")
+    else:
+        out = _INVISIBLE.sub("", s)
+        if "\u200c" in out or "\u200d" in out:
+            out = _STRAY_JOINER.sub("", out)
+        if out == s:
+            return s
+    if _WHITESPACE.sub(" ", s).strip() == s:  # it was single-spaced: keep it so
+        out = _WHITESPACE.sub(" ", out).strip()
+    return out
 
 
 def clean_title(s: str | None) -> str:
