@@ -193,6 +193,7 @@ def _items(data: dict[str, Any], name: str, where: str | None = None) -> list[An
 
 
 def _affiliations(data: dict[str, Any], name: str, where: str) -> None:
+    """Check the affiliations of a paper or an author slot; null parts become "" (in place)."""
     for i, aff in enumerate(_items(data, name, where)):
         if isinstance(aff, str):
             _check(f"{where}[{i}]", aff)
@@ -204,6 +205,12 @@ def _affiliations(data: dict[str, Any], name: str, where: str) -> None:
             raise ValueError(f"field '{where}[{i}]' has unknown field(s): {', '.join(unknown)}")
         for part in _AFFILIATION_FIELDS:
             _text(aff, part, f"{where}[{i}].{part}")
+            if aff.get(part, "") is None:
+                aff[part] = ""
+        if not isinstance(aff.get("raw"), str) or not aff["raw"].strip():
+            # the one part `Affiliation` has no default for; null failed the file's transaction
+            raise ValueError(f"field '{where}[{i}].raw' must be a non-empty string "
+                             "(the affiliation as printed)")
 
 
 def _kind(value: Any) -> str:

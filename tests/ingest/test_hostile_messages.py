@@ -153,3 +153,41 @@ def test_two_lines_of_one_paper_without_keys(tmp_path: Path) -> None:
             "one paper on two lines; line 6 is stored, not line 7"),
         (8, "key 'iclr2024:paper2' is already on line 2: one paper on two lines; "
             "line 2 is stored, not line 8")]
+
+
+# -- a, continued: an affiliation without `raw` ----------------------------------------------
+
+
+def test_an_affiliation_without_raw_is_refused_naming_the_field(tmp_path: Path) -> None:
+    """Missing, it was refused with Python's own text; null, it failed the NOT NULL constraint
+    of the whole file's transaction, with a traceback, and the files after it were not read."""
+    def with_affiliations(n: int, where: str, affiliations: list) -> str:
+        line = json.loads(_line(n))
+        if where == "paper":
+            line["paper_affiliations"] = affiliations
+        else:
+            line["authors"][1]["affiliations"] = affiliations
+        return json.dumps(line)
+
+    export = _write(tmp_path / "mine.jsonl", [
+        _line(1),
+        with_affiliations(2, "author", [{"raw": "MIT", "slug": None}, {"name": "MIT"}]),
+        with_affiliations(3, "paper", [{"raw": None, "name": "MIT"}]),
+        with_affiliations(4, "author", [{"raw": "MIT", "slug": None, "name": None}])])
+    later = _write(tmp_path / "later.jsonl", [_line(5)])
+    db = tmp_path / "pf.db"
+    done = _ingest("--db", db, export, later)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 0
+    skipped = [line for line in done.stderr.splitlines() if line.startswith("skipped: ")]
+    assert skipped == [
+        f"skipped: {export}: record 2: field 'authors[1].affiliations[1].raw' must be a non-empty "
+        "string (the affiliation as printed)",
+        f"skipped: {export}: record 3: field 'paper_affiliations[0].raw' must be a non-empty "
+        "string (the affiliation as printed)"]
+    assert "records: 3 added, 0 updated, 2 skipped" in done.stdout
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT raw FROM paper_affiliations").fetchall() == [("MIT",)]
+    [(data,)] = conn.execute("SELECT data FROM records WHERE ident = 'iclr2024:paper4'").fetchall()
+    assert json.loads(data)["authors"][1]["affiliations"] == [
+        {"raw": "MIT", "slug": "", "name": "", "country": ""}]  # null parts are ""
