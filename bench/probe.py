@@ -17,7 +17,7 @@ what a hostile client can send (control bytes, malformed %-escapes, 1 MiB lines)
 - mixed sequence: every kind of query through one server process, totals and first 100 keys of
   the Milvus portal against the local one.
 
-    .venv/bin/python -m bench.probe [--cases 1500] [--seed 34]
+    .venv/bin/python -m bench.probe [--cases 1500] [--seed 34] [--base REF]
 """
 
 from __future__ import annotations
@@ -193,7 +193,8 @@ def raw_run(port: int) -> tuple[int, list[str]]:
 
 
 # records: (what, a JSON Lines text, what a correct ingest says or stores)
-RECORDS = [
+RECORDS = [  # the file starts with a BOM: its first line is the one a BOM once cost
+    {"venue": "colm", "year": 2024, "source_id": "bom1", "title": "Bom first line"},
     {"venue": "colm", "year": 2024, "source_id": "bidi1", "title": "Bidi \u202etitle\u202c here",
      "authors": [{"name": "Alice \u202eEvil"}, {"name": "Bob\u200b Zero"}, {"name": "Carol \u2066Iso\u2069"}],
      "abstract": "An abstract with a NUL \u0000 inside."},
@@ -214,8 +215,8 @@ def records_run(root: Path) -> tuple[int, list[str]]:
                          capture_output=True, text=True, cwd=REPO)
     failures, said = [], run.stderr + run.stdout
     cases = 0
-    for expect, why in ((r"hostile\.jsonl.*(line|record) 4.*source_id", "the record without source_id named by file, line, field"),
-                        (r"hostile\.jsonl.*(line|record)s? 2.*3|dup1", "the two lines with one key named"),
+    for expect, why in ((r"hostile\.jsonl.*(line|record) 5.*field 'source_id' is missing", "the record without source_id named by file, line, field"),
+                        (r"hostile\.jsonl.*(line|record) 4.*line 3", "the two lines with one key named"),
                         (r"at at", None)):
         cases += 1
         found = re.search(expect, said, re.I | re.S)
@@ -224,21 +225,22 @@ def records_run(root: Path) -> tuple[int, list[str]]:
     cases += 1
     if "Traceback" in said:
         failures.append("a traceback")
-    import sqlite3
-
     cases += 3
     if db.exists():
-        conn = sqlite3.connect(db)
-        titles = [r[0] for r in conn.execute("SELECT title FROM papers")]
-        names = [r[0] for r in conn.execute("SELECT name FROM authors")]
-        abstracts = [r[0] for r in conn.execute("SELECT abstract FROM papers")]
-        if any(CONTROLS.search(t) for t in titles + names + abstracts):
+        from paperfind.store import Store
+
+        with Store(db, readonly=True) as store:
+            keys = [r[0] for r in store.conn.execute("SELECT key FROM papers")]
+            papers = store.paper_records(keys)
+        texts = [p["title"] for p in papers] + [p["abstract"] or "" for p in papers]
+        texts += [a["name"] for p in papers for a in p["authors"]]
+        if any(CONTROLS.search(t) for t in texts):
             failures.append("bidi, zero-width or NUL characters stored")
-        if not any(t.startswith("Bidi") for t in titles):
+        if not any(p["title"].startswith("Bom") for p in papers):
             failures.append("the BOM file's first record was lost")
         added = re.search(r"(\d+) added", said)
-        if added and int(added.group(1)) != len(titles):
-            failures.append(f"counted {added.group(1)} added for {len(titles)} papers")
+        if added and int(added.group(1)) != len(papers):
+            failures.append(f"counted {added.group(1)} added for {len(papers)} papers")
     else:
         failures.append("no database")
     return cases, failures
@@ -300,13 +302,8 @@ def outage_run(port: int, milvus: MilvusServer) -> tuple[int, list[str]]:
     return cases, failures
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=1500, help="generated requests per backend")
-    parser.add_argument("--seed", type=int, default=34)
-    parser.add_argument("--no-write", action="store_true", help="Print only; leave RESULTS.md.")
-    args = parser.parse_args()
-    started = time.perf_counter()
+def run_probe(cases_n: int, seed: int) -> list[tuple[str, str, int, list[str]]]:
+    """Every group of the probe on this source tree: (probe, backend, cases, failures) rows."""
     root = Path(tempfile.mkdtemp(prefix="paperfind-probe-"))
     db = root / "probe.db"
     subprocess.run([sys.executable, "-m", "paperfind.cli", "ingest", "--db", str(db),
@@ -325,7 +322,7 @@ def main() -> None:
                    "SELECT area FROM papers WHERE area != '' ORDER BY key LIMIT 1").fetchone() or ["Vision / Robotics"])[0]}
     conn.close()
     rows: list[tuple[str, str, int, list[str]]] = []
-    cases = generated_cases(random.Random(args.seed), args.cases, samples)
+    cases = generated_cases(random.Random(seed), cases_n, samples)
     milvus = MilvusServer(root / "milvus.db", free_port())
     milvus.start()
     servers = {}
@@ -349,15 +346,59 @@ def main() -> None:
             stop_server(proc)
         milvus.kill()
     rows.append(("hostile records (ingest)", "-", *records_run(root)))
+    return rows
+
+
+def base_rows(ref: str, cases_n: int, seed: int) -> list[tuple[str, str, int, list[str]]]:
+    """The same probe on `ref`'s source tree (a git worktree with this probe copied in), for
+    the baseline of the same run."""
+    tree = Path(tempfile.mkdtemp(prefix="paperfind-probe-base-")) / "tree"
+    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(tree), ref], cwd=REPO, check=True)
+    try:
+        for name in ("probe.py", "server.py"):
+            (tree / "bench" / name).write_text((REPO / "bench" / name).read_text("utf-8"), "utf-8")
+        out = tree / "rows.json"
+        subprocess.run([sys.executable, "-m", "bench.probe", "--cases", str(cases_n), "--seed", str(seed),
+                        "--json", str(out)], cwd=tree, env={**__import__("os").environ, "PYTHONPATH": str(tree)})
+        return [tuple(r) for r in json.loads(out.read_text("utf-8"))]
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=REPO)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=1500, help="generated requests per backend")
+    parser.add_argument("--seed", type=int, default=34)
+    parser.add_argument("--base", help="also probe this git ref (the baseline of the same run)")
+    parser.add_argument("--json", type=Path, help="write the rows here (what --base reads)")
+    parser.add_argument("--no-write", action="store_true", help="Print only; leave RESULTS.md.")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    rows = run_probe(args.cases, args.seed)
+    if args.json:
+        args.json.write_text(json.dumps(rows), "utf-8")
+        return
+    base = {(r[0], r[1]): r for r in base_rows(args.base, args.cases, args.seed)} if args.base else {}
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    lines = ["| probe | backend | cases | failures | first failures |", "|---|---|---:|---:|---|"]
-    lines += [f"| {name} | {backend} | {n:,} | {len(f)} | {'; '.join(f[:3])[:300]} |"
-              for name, backend, n, f in rows]
+    head = "| probe | backend | cases | failures |" + (f" failures at `{args.base}` | first of them |" if base else " first failures |")
+    lines = [head, "|---|---|---:|---:|" + ("---:|---|" if base else "---|")]
+    for name, backend, n, failed in rows:
+        line = f"| {name} | {backend} | {n:,} | {len(failed)} |"
+        if base:
+            then = base.get((name, backend))
+            line += (f" {len(then[3])} | {'; '.join(then[3][:2])[:260]} |" if then else " - | |")
+        else:
+            line += f" {'; '.join(failed[:3])[:300]} |"
+        lines.append(line)
     total_cases, total_failures = sum(r[2] for r in rows), sum(len(r[3]) for r in rows)
     lines += ["", f"Measured {when}, seed {args.seed}, in {time.perf_counter() - started:.0f} s: "
-              f"{total_cases:,} cases, {total_failures} failures. The slices of COLT 2019, CoRL 2022 "
-              f"and ICLR 2017 from tests/data, served by `paperfind serve` from its index and from a "
-              f"synced `milvus-lite server`; every request over a raw socket."]
+              f"{total_cases:,} cases, {total_failures} failures"
+              + (f" (at `{args.base}`, the same cases: {sum(len(r[3]) for r in base.values())} failures)" if base else "")
+              + ". The slices of COLT 2019, CoRL 2022 and ICLR 2017 from tests/data, served by "
+              "`paperfind serve` from its index and from a synced `milvus-lite server`; every "
+              "request over a raw socket."]
+    if total_failures:
+        lines.append("Failures: " + "; ".join(f for r in rows for f in r[3])[:1500])
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
