@@ -11,6 +11,8 @@ import io
 import re
 from typing import Any, Iterable
 
+from paperfind.cards import standing
+
 CSV_COLUMNS = ("key", "title", "authors", "venue", "year", "status", "area", "institutions",
                "citations", "url")
 _UNSAFE_KEY = re.compile(r"[^A-Za-z0-9_:\-.]")
@@ -18,19 +20,25 @@ _CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def bibtex_entry(paper: dict[str, Any]) -> str:
-    """The paper's own BibTeX when it has one, else an @inproceedings entry from its fields."""
+    """The paper's own BibTeX when it has one, else an entry from its fields: @inproceedings
+    for a paper the venue accepted (or a published list without decisions), @misc "Submitted
+    to ICLR 2022" for one under review, rejected or withdrawn, which no proceedings hold."""
     own = (paper.get("bibtex") or "").strip()
     if own:
         return own
     names = [a["name"] if isinstance(a, dict) else str(a) for a in paper.get("authors", [])]
+    venue = paper.get("venue_name") or paper.get("venue", "")
+    accepted = standing(paper.get("status") or "") == 0
     fields = [("title", paper.get("title", "")), ("author", " and ".join(names)),
-              ("booktitle", paper.get("venue_name") or paper.get("venue", "")),
+              ("booktitle" if accepted else "note",
+               venue if accepted else f"Submitted to {venue} {paper.get('year', '')}".strip()),
               ("year", str(paper.get("year", "")))]
     url = (paper.get("links") or {}).get("site") or (paper.get("links") or {}).get("openreview")
     if url:
         fields.append(("url", url))
     body = ",\n".join(f"  {name} = {{{_bibtex_value(value)}}}" for name, value in fields if value)
-    return f"@inproceedings{{{_UNSAFE_KEY.sub('_', paper['key'])},\n{body}\n}}"
+    kind = "inproceedings" if accepted else "misc"
+    return f"@{kind}{{{_UNSAFE_KEY.sub('_', paper['key'])},\n{body}\n}}"
 
 
 def _bibtex_value(text: str) -> str:

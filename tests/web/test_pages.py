@@ -170,3 +170,19 @@ def test_exports_survive_braces_and_formulas():
     entry = bibtex_entry(paper)
     assert entry.startswith("@inproceedings{x2024:a_b,") and entry.count("{") == entry.count("}")
     assert "'=cmd()" in to_csv([paper])
+
+
+@pytest.mark.parametrize("status,kind", [("Poster", "inproceedings"), ("Oral", "inproceedings"), ("", "inproceedings"),
+                                         ("Reject", "misc"), ("Withdraw", "misc"), ("Desk Reject", "misc"),
+                                         ("Under Review", "misc")])
+def test_only_an_accepted_paper_is_cited_as_in_the_proceedings(status, kind):
+    """A rejected, withdrawn or under-review paper built as @inproceedings{booktitle = {ICLR}}
+    was a wrong citation: it is @misc, "Submitted to ICLR 2022"."""
+    paper = {"key": "iclr2022:q4pQkTlImdk", "title": "T", "authors": [{"name": "A B"}],
+             "venue_name": "ICLR", "year": 2022, "status": status, "links": {}}
+    entry = bibtex_entry(paper)
+    assert entry.startswith(f"@{kind}{{iclr2022:q4pQkTlImdk,")
+    if kind == "misc":
+        assert "note = {Submitted to ICLR 2022}" in entry and "booktitle" not in entry
+    else:
+        assert "booktitle = {ICLR}" in entry
