@@ -26,6 +26,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "search_button": "搜索",
         "switch_language": "English",
         "results_count": "共 {total} 条结果",
+        "results_count_one": "共 {total} 条结果",
         "counts_approximate": "计数为近似值：按检索引擎的前若干候选统计",
         "results_took": "用时 {ms} 毫秒",
         "no_results": "没有找到匹配的论文。",
@@ -57,6 +58,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "export_bibtex": "导出 BibTeX",
         "export_csv": "导出 CSV",
         "papers_count": "{count} 篇论文",
+        "papers_count_one": "{count} 篇论文",
         "paper_authors": "作者",
         "abstract": "摘要",
         "abstract_missing": "暂无摘要。",
@@ -136,6 +138,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "search_button": "Search",
         "switch_language": "中文",
         "results_count": "{total} results",
+        "results_count_one": "{total} result",
         "counts_approximate": "approximate counts: over the search engine's top candidates",
         "results_took": "in {ms} ms",
         "no_results": "No papers match.",
@@ -167,6 +170,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "export_bibtex": "Export BibTeX",
         "export_csv": "Export CSV",
         "papers_count": "{count} papers",
+        "papers_count_one": "{count} paper",
         "paper_authors": "Authors",
         "abstract": "Abstract",
         "abstract_missing": "Abstract not available.",
@@ -275,7 +279,11 @@ class Translator:
         self.strings = STRINGS[self.lang]
 
     def __call__(self, key: str, **values: Any) -> str:
+        """The string `key` with `values`; its `_one` form where a count is 1 and the language
+        has one ("1 paper", not "1 papers"; Chinese has no plural)."""
         text = self.strings[key]
+        if any(str(v) == "1" for v in values.values()):
+            text = self.strings.get(key + "_one", text)
         return text.format(**values) if values else text
 
     def number(self, value: int) -> str:
@@ -293,5 +301,6 @@ class Translator:
         keys = ("results_count", "counts_approximate", "results_took", "no_results", "did_you_mean",
                 "et_al", "abstract_missing", "searching", "papers_count", "also_in", "also_known_as",
                 "understood_as", "remove_institution", "reading_as_words", "reading_as_institution")
-        return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang],
-                "strings": {k: self.strings[k] for k in keys}}
+        strings = {k: self.strings[k] for k in keys}
+        strings.update((k + "_one", self.strings[k + "_one"]) for k in keys if k + "_one" in self.strings)
+        return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang], "strings": strings}

@@ -186,3 +186,12 @@ def test_only_an_accepted_paper_is_cited_as_in_the_proceedings(status, kind):
         assert "note = {Submitted to ICLR 2022}" in entry and "booktitle" not in entry
     else:
         assert "booktitle = {ICLR}" in entry
+
+
+def test_one_is_singular_and_counts_have_separators():
+    en, zh = Translator("en"), Translator("zh")
+    assert en("papers_count", count=en.number(1)) == "1 paper"
+    assert en("papers_count", count=en.number(1298)) == "1,298 papers"
+    assert en("results_count", total=en.number(1)) == "1 result"
+    assert zh("papers_count", count=zh.number(1)) == "1 篇论文"
+    assert en.client_strings()["strings"]["papers_count_one"] == "{count} paper"

@@ -13,6 +13,12 @@
   function format(template, values) {
     return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
   }
+  // the string `key` of `strings`, in its "_one" form where a count is 1 ("1 paper"), as the
+  // server's Translator picks it
+  function counted(strings, key, values) {
+    const one = Object.values(values).some((v) => String(v) === "1");
+    return format(one && strings[key + "_one"] ? strings[key + "_one"] : strings[key], values);
+  }
   function number(n) { return Number(n).toLocaleString("en-US"); }
   // Highlights come escaped with <mark> tags: keep the marks, treat everything else as text.
   function appendMarked(parent, html) {
@@ -88,7 +94,7 @@
     card.appendChild(el("span", { class: "avatar" }, a.name.slice(0, 1)));
     const body = el("span", { class: "author-card-body" });
     body.appendChild(el("strong", {}, a.name));
-    let line = format(cfg.strings.papers_count, { count: a.paper_count });
+    let line = counted(cfg.strings, "papers_count", { count: number(a.paper_count) });
     if (a.years && a.years[0]) line += " · " + a.years[0] + "–" + a.years[1];
     body.appendChild(el("span", { class: "muted" }, line));
     const tags = el("span", { class: "tags" });
@@ -122,7 +128,7 @@
       // an engine that counted over its top candidates says so, as the server's page does
       const approximate = data.counts === "approximate";
       const count = el("span", { class: "results-count", id: "results-count" },
-        format(cfg.strings.results_count, { total: (approximate ? "≈ " : "") + number(data.total) }));
+        counted(cfg.strings, "results_count", { total: (approximate ? "≈ " : "") + number(data.total) }));
       if (approximate) {
         count.appendChild(document.createTextNode(" "));
         count.appendChild(el("span", { class: "muted", title: cfg.strings.counts_approximate },
