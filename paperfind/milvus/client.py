@@ -95,11 +95,18 @@ class MilvusConnection:
             # pymilvus logs every failed call with its traceback (and query iterators warn about
             # timestamps); the failures reach the caller as our errors, said once
             logging.getLogger("pymilvus").setLevel(logging.CRITICAL)
-            try:
-                kwargs = {"token": self._token} if self._token else {}
-                self._client = MilvusClient(uri=self.uri, timeout=HEALTH_TIMEOUT_S, **kwargs)
-            except Exception as exc:
-                raise self._error(exc) from None
+            kwargs = {"token": self._token} if self._token else {}
+            for attempt in (1, 2):
+                try:
+                    self._client = MilvusClient(uri=self.uri, timeout=HEALTH_TIMEOUT_S, **kwargs)
+                    break
+                except Exception as exc:
+                    # gRPC shares a subchannel between clients of one address: one the server
+                    # sent a GOAWAY on (too_many_pings from an idle client) fails a new connect
+                    # once, and the next connect is clean
+                    if attempt == 2 or not _is_unreachable(exc):
+                        raise self._error(exc) from None
+                    time.sleep(0.2)
         return self._client
 
     def call(self, method: str, *args: Any, **kwargs: Any) -> Any:

@@ -20,14 +20,15 @@ def card_fields(card: dict) -> dict:
 
 
 def listed(portal: Portal, path: str, key: str, **params) -> dict | None:
-    """The card of `key` on a paged listing route, or None."""
+    """The card of `key` on a listing route (paged, but an author's: one list), or None."""
     page = 1
+    paged = not path.startswith("/api/authors/")  # the API refuses parameters a route does not take
     while True:
-        data = portal.get(path, params={**params, "page": page, "size": 100}).json()
+        data = portal.get(path, params={**params, "page": page, "size": 100} if paged else params).json()
         found = [p for p in data["papers"] if p["key"] == key]
         if found:
             return found[0]
-        if page >= data["paging"]["pages"]:
+        if not paged or page >= data["paging"]["pages"]:
             return None
         page += 1
 

@@ -67,7 +67,7 @@ def test_longer_queries_and_people_are_not_read_as_names(portal):
 
 
 def test_influence_orders_by_standing(portal):
-    data = portal.get("/api/search", params={"q": "weight decay", "sort": "influence", "limit": 5}).json()
+    data = portal.get("/api/search", params={"q": "weight decay", "sort": "influence", "size": 5}).json()
     assert data["results"]
     standings = [portal.get(f"/api/papers/{r['key']}").json()["standing"]["score"] for r in data["results"]]
     assert standings == sorted(standings, reverse=True)
