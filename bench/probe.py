@@ -26,7 +26,6 @@ import argparse
 import json
 import random
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -37,7 +36,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from bench.corpus import REPO
-from bench.server import MilvusServer, free_port, start_server, stop_server
+from bench.server import MilvusServer, free_port, raw_exchange, start_server, stop_server
 
 SLICES = REPO / "tests" / "data" / "slices" / "paperlists"
 SLICE = [("colt", 2019), ("corl", 2022), ("iclr", 2017)]
@@ -55,30 +54,10 @@ HOSTILE = ["", "x", "-1", "0", "101", "10001", "1e9", "NaN", "true", "2024", "20
 def raw(port: int, request: bytes, timeout: float = 60) -> tuple[int, dict[str, str], bytes, float]:
     """(status, headers, body, seconds) of one raw request on a new connection."""
     started = time.perf_counter()
-    data = b""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        try:
-            for start in range(0, len(request), 65536):
-                sock.sendall(request[start:start + 65536])
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        try:
-            while chunk := sock.recv(65536):
-                data += chunk
-                head, _, body = data.partition(b"\r\n\r\n")
-                length = re.search(rb"(?im)^content-length: *(\d+)", head)
-                if length and len(body) >= int(length.group(1)):
-                    break
-        except (ConnectionResetError, TimeoutError):
-            pass
-    seconds = time.perf_counter() - started
-    head, _, body = data.partition(b"\r\n\r\n")
-    status_line, *lines = head.split(b"\r\n")
+    status_line, headers, body = raw_exchange(port, request, timeout=timeout)
     parts = status_line.split()
     status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-    headers = {k.strip().lower(): v.strip() for k, _, v in
-               (line.decode("latin-1").partition(":") for line in lines)}
-    return status, headers, body, seconds
+    return status, headers, body, time.perf_counter() - started
 
 
 def get(port: int, target: bytes, accept: str = "application/json", extra: bytes = b"") -> tuple:

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -17,6 +18,34 @@ from pathlib import Path
 import httpx
 
 from bench.corpus import REPO
+
+
+def raw_exchange(port: int, request: bytes, host: str = "127.0.0.1",
+                 timeout: float = 60) -> tuple[bytes, dict[str, str], bytes]:
+    """Send raw bytes (a request httpx would refuse to build) in 64 KiB writes on a new
+    connection, stopping if the server answers or closes first; (status line, headers, body)
+    of its answer. For the probes of what a hostile client can send (bench.probe, the tests)."""
+    data = b""
+    with socket.create_connection((host, port), timeout=timeout) as sock:
+        try:
+            for start in range(0, len(request), 65536):
+                sock.sendall(request[start:start + 65536])
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server answered and closed before reading it all
+        try:
+            while chunk := sock.recv(65536):
+                data += chunk
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = re.search(rb"(?im)^content-length: *(\d+)", head)
+                if length and len(body) >= int(length.group(1)):
+                    break
+        except (ConnectionResetError, TimeoutError):
+            pass
+    head, _, body = data.partition(b"\r\n\r\n")
+    status_line, *lines = head.split(b"\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in
+               (line.decode("latin-1").partition(":") for line in lines)}
+    return status_line, headers, body
 
 
 def free_port() -> int:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -22,7 +20,7 @@ from paperfind.core import Paperfind
 from paperfind.settings import Settings
 from paperfind.web.app import create_app
 from paperfind.web.server import UVICORN_OPTIONS
-from bench.server import free_port
+from bench.server import free_port, raw_exchange
 
 REPO = Path(__file__).resolve().parents[2]
 # Tables a source file's ingest writes (people resolution is checked separately).
@@ -101,26 +99,6 @@ def raw_request(url: str, request: bytes) -> bytes:
 
 
 def raw_response(url: str, request: bytes) -> tuple[bytes, dict[str, str], bytes]:
-    """Send raw bytes to the portal in 64 KiB writes, stopping if it answers or closes first;
-    (status line, headers, body) of what it answered."""
+    """(status line, headers, body) the portal at `url` answers to raw bytes (bench.server)."""
     host, port = url.removeprefix("http://").split(":")
-    data = b""
-    with socket.create_connection((host, int(port)), timeout=30) as sock:
-        try:
-            for start in range(0, len(request), 65536):
-                sock.sendall(request[start:start + 65536])
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the server answered and closed before reading it all
-        try:
-            while chunk := sock.recv(65536):
-                data += chunk
-                head, _, body = data.partition(b"\r\n\r\n")
-                length = re.search(rb"(?im)^content-length: *(\d+)", head)
-                if length and len(body) >= int(length.group(1)):
-                    break
-        except (ConnectionResetError, TimeoutError):
-            pass
-    head, _, body = data.partition(b"\r\n\r\n")
-    status, *lines = head.split(b"\r\n")
-    headers = {k.strip().lower(): v.strip() for k, _, v in (line.decode("latin-1").partition(":") for line in lines)}
-    return status, headers, body
+    return raw_exchange(int(port), request, host=host, timeout=30)
