@@ -13,7 +13,6 @@ import pytest
 from tests.realdata import REAL_DATA, load_paperlist, real_data_missing
 
 REQUIRE_ENV = "PAPERFIND_REQUIRE_REALDATA"
-_skipped = pytest.StashKey[list[str]]()
 
 
 def _required() -> bool:
@@ -21,7 +20,7 @@ def _required() -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[_skipped] = []
+    config.pluginmanager.register(RealdataSkips(), "realdata-skips")
     if _required() and (why := real_data_missing()):
         raise pytest.UsageError(f"{REQUIRE_ENV}=1 but {why}")
 
@@ -31,24 +30,46 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.skip(why)
 
 
+def _skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    return (longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)).removeprefix("Skipped: ")
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
-    if report.skipped and item.get_closest_marker("realdata"):
-        longrepr = report.longrepr
-        reason = (longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)).removeprefix("Skipped: ")
-        if _required():
-            report.outcome = "failed"
-            report.longrepr = f"a real-data test was skipped although {REQUIRE_ENV}=1: {reason}"
-        else:
-            item.config.stash[_skipped].append(reason)
+    if report.skipped and item.get_closest_marker("realdata") and _required():
+        report.outcome = "failed"
+        report.longrepr = f"a real-data test was skipped although {REQUIRE_ENV}=1: {_skip_reason(report)}"
     return report
+
+
+class RealdataSkips:
+    """The reasons of the skipped real-data tests, counted where reports arrive (under xdist the
+    controller, which prints the summary, not the workers that ran the tests)."""
+
+    def __init__(self) -> None:
+        self.reasons: list[str] = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.skipped and "realdata" in report.keywords:
+            self.reasons.append(_skip_reason(report))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under `scripts/test`'s workers (pytest-xdist, --dist loadgroup) a file's tests run in one
+    worker, so a module's fixtures are built once, and every test of the bundled-corpus database
+    runs in the same worker, so the three minutes it takes to build are spent once."""
+    for item in items:
+        uses_bundled = "bundled_db" in getattr(item, "fixturenames", ())
+        group = "bundled-corpus" if uses_bundled else item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> Generator[None, None, None]:
     yield  # after pytest's own summaries, so this is the last line before the totals
-    reasons = config.stash[_skipped]
+    reasons = config.pluginmanager.get_plugin("realdata-skips").reasons
     if reasons:
         n = len(reasons)
         why = "; ".join(sorted(set(reasons)))
