@@ -202,7 +202,7 @@ def _epub(entries: dict[str, str]) -> bytes:
     (b"this is not a zip file", "not a readable EPUB"),
     (_epub({"mimetype": "application/epub+zip", "content.opf": "<package/>"}), "no index_split_NNN.html"),
     ((EXTRA / BOOK_FILES[2023]).read_bytes()[:20_000], "not a readable EPUB"),
-])
+], ids=["not-a-zip", "no-chapters", "truncated-book"])  # ids, as a zip's bytes hold the time it was made
 def test_broken_epub_is_a_file_error_naming_the_file(tmp_path: Path, data: bytes, reason: str) -> None:
     path = _write(tmp_path, BOOK_FILES[2023], data)
     with pytest.raises(SourceError) as err:
