@@ -205,7 +205,7 @@ class Searcher:
         below those ranks below them too, so the page is the same unless it reaches down
         there (a deep page), and then it is made from every match."""
         needed = offset + limit
-        k = None  # the newest and citations orders, and filter-only queries, sort every match
+        k = None  # the date and citations orders, and filter-only queries, sort every match
         if sort == "relevance" and query.plan.groups:
             k = max(self.settings.phrase_check_depth, FUSION_DEPTH + self.settings.rerank_depth,
                     2 * needed)

@@ -20,17 +20,24 @@ class Filters:
     insts: tuple[str, ...] = ()
     areas: tuple[str, ...] = ()
     statuses: tuple[str, ...] = ()
+    # "new since": papers of this year on, whatever years the query's text names (a feed of
+    # `year:2017..2025` with since=2024 lists 2024 and 2025)
+    since: int | None = None
 
     def empty(self) -> bool:
         return not (self.venues or self.insts or self.areas or self.statuses
-                    or self.year_from is not None or self.year_to is not None)
+                    or self.year_from is not None or self.year_to is not None
+                    or self.since is not None)
 
 
 def merge_filters(chosen: Filters, q: ParsedQuery) -> Filters:
     """The filters a request chose (web form, CLI flags) and those its query text names
-    (`venue:iclr year:2019`), combined: values add up, a year in the text wins."""
-    return Filters(venues=chosen.venues + tuple(q.venues),
-                   year_from=q.year_from if q.year_from is not None else chosen.year_from,
+    (`venue:iclr year:2019`), combined: values add up, a year in the text wins, and `since`
+    raises the first year of either."""
+    year_from = q.year_from if q.year_from is not None else chosen.year_from
+    if chosen.since is not None:
+        year_from = chosen.since if year_from is None else max(year_from, chosen.since)
+    return Filters(venues=chosen.venues + tuple(q.venues), year_from=year_from,
                    year_to=q.year_to if q.year_to is not None else chosen.year_to,
                    insts=chosen.insts + tuple(q.insts), areas=chosen.areas + tuple(q.areas),
                    statuses=chosen.statuses + tuple(q.statuses))

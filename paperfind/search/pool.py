@@ -57,7 +57,7 @@ class Pool:
         k = needed
         while True:
             order = self.sort(sort, k)
-            complete = len(order) >= len(self.handles)  # the newest/citations orders sort every row at once
+            complete = len(order) >= len(self.handles)  # the date/citations orders sort every row at once
             _, first = np.unique(self.works[order], return_index=True)
             order = order[np.sort(first)]
             if len(order) >= needed or complete:
@@ -67,7 +67,7 @@ class Pool:
     def sort(self, sort: str, k: int) -> np.ndarray:
         """Positions of the first `k` in display order; every order ends with the handle."""
         rows, relevance, years, cites = self.handles, self.relevance, self.years, self.citations
-        if sort == "newest":
+        if sort in ("date", "newest"):
             return np.lexsort((rows, -relevance, -years))
         if sort == "citations":
             return np.lexsort((rows, -relevance, -cites))

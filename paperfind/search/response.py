@@ -10,7 +10,8 @@ from paperfind.cards import best_first, paper_card
 from paperfind.search.filters import Filters
 from paperfind.search.highlight import Marker
 
-SORTS = ("relevance", "newest", "citations", "influence")  # influence: the papers' standing
+# date: newest year first (the feeds' order); newest is its older name, kept for links made with it
+SORTS = ("relevance", "date", "newest", "citations", "influence")  # influence: the papers' standing
 MODES = ("lexical", "semantic", "hybrid")
 
 
@@ -19,7 +20,7 @@ class SearchRequest:
     q: str = ""
     limit: int = 10
     offset: int = 0
-    sort: str = "relevance"  # relevance | newest | citations
+    sort: str = "relevance"  # one of SORTS
     filters: Filters = field(default_factory=Filters)  # besides those the query text names
     mode: str = "hybrid"  # lexical | semantic | hybrid; without vectors all three are lexical
     explain: bool = False  # results the learned model ordered name the features that decided

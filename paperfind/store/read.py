@@ -143,9 +143,10 @@ class ReadMixin:
         row = self.conn.execute("SELECT slug FROM authors WHERE id = ?", (number,)).fetchone()
         return row[0] if row else None
 
-    def author(self, slug: str) -> dict[str, Any] | None:
+    def author(self, slug: str, since: int | None = None) -> dict[str, Any] | None:
         """The author page: who, their works newest first (each by its best version),
-        co-authors, institutions by year."""
+        co-authors, institutions by year. `since` keeps the works of that year on in `papers`
+        (what their feed lists); the rest of the page describes the whole person."""
         row = self.conn.execute("SELECT id, slug, name, profile_id, paper_count FROM authors "
                                 "WHERE slug = ?", (slug,)).fetchone()
         if row is None:
@@ -177,6 +178,8 @@ class ReadMixin:
             for person in paper["authors"]:
                 if person["id"] and person["id"] != slug:
                     coauthors[(person["id"], person["name"])] += 1
+        if since is not None:
+            papers = [p for p in papers if p["year"] >= since]
         return {
             "id": row[1], "name": row[2], "profile_id": row[3], "paper_count": row[4],
             "aliases": aliases, "papers": papers,
@@ -191,7 +194,10 @@ class ReadMixin:
 
     # -- institutions, venues, areas -------------------------------------------------------
 
-    def institution(self, slug: str, limit: int = 50, offset: int = 0) -> dict[str, Any] | None:
+    def institution(self, slug: str, limit: int = 50, offset: int = 0,
+                    since: int | None = None) -> dict[str, Any] | None:
+        """An institution's works newest first (each by its best version), a page of them; with
+        `since` those of that year on, which `paper_count` then counts (it pages the list)."""
         row = self.conn.execute("SELECT slug, name, country FROM institutions WHERE slug = ?",
                                 (slug,)).fetchone()
         if row is None:
@@ -203,6 +209,8 @@ class ReadMixin:
         year_of = dict(rows)
         keys = self._folded([k for k, _ in rows])  # a work once, by its best version
         per_year = sorted(Counter(year_of[k] for k in keys).items())
+        if since is not None:
+            keys = [k for k in keys if year_of[k] >= since]
         top = self.conn.execute(
             "SELECT a.slug, a.name, COUNT(DISTINCT pa.paper_id) AS n FROM paper_affiliations af "
             "JOIN paper_authors pa ON pa.paper_id = af.paper_id AND pa.position = af.position "

@@ -21,6 +21,7 @@ from paperfind.web.errors import install_error_handlers
 from paperfind.web.middleware import PortalMiddleware
 from paperfind.web.render import STATIC_DIR, Pages
 from paperfind.web.routes_api import build_api_router
+from paperfind.web.routes_feeds import build_feed_router
 from paperfind.web.routes_pages import build_page_router
 from paperfind.web.routes_trend import build_trend_router
 
@@ -92,6 +93,7 @@ def create_app(paperfind: Paperfind, on_ready: Callable[[float], None] | None = 
     app.state.pages = pages
     install_error_handlers(app, pages.error_page)
     app.include_router(build_api_router(paperfind))
+    app.include_router(build_feed_router())
     app.include_router(build_page_router(paperfind, pages))
     app.include_router(build_trend_router(pages))
     app.include_router(build_docs_router(app, pages))

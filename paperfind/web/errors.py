@@ -49,9 +49,10 @@ def error_body(status: int, code: str, message: str) -> dict[str, Any]:
 
 
 def wants_json(request: Request) -> bool:
-    """API routes always answer JSON; pages answer HTML unless the client asks only for JSON."""
+    """API routes and feeds always answer JSON; pages answer HTML unless the client asks only
+    for JSON."""
     path = request.url.path
-    if path.startswith("/api/") or path == "/api" or path.endswith(".json"):
+    if path.startswith(("/api/", "/feeds/")) or path == "/api" or path.endswith(".json"):
         return True
     accept = request.headers.get("accept", "")
     return "application/json" in accept and "text/html" not in accept

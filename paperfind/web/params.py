@@ -29,7 +29,13 @@ SizeParam = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE,
                                               "no `limit`: it, like any parameter an operation "
                                               "does not take, is refused (422 unknown_parameter).")]
 YearParam = Annotated[int | None, Query(ge=1900, le=2100, description="Only this year.")]
-Sort = Literal["relevance", "newest", "citations", "influence"]
+Sort = Literal["relevance", "date", "newest", "citations", "influence"]
+ListSort = Literal["date"]  # an author's or an institution's works: newest venue-year first
+SinceParam = Annotated[int | None, Query(ge=1900, le=2100, description="New since: only papers of "
+                                         "this year or later (with `year`, the later first year "
+                                         "wins).")]
+ListSortParam = Annotated[ListSort, Query(description="The list's order: `date`, newest venue-year "
+                                                      "first (the only one; the same as its feed).")]
 Mode = Literal["lexical", "semantic", "hybrid"]
 Format = Literal["bibtex", "csv", "jsonl"]
 Aspect = Literal["background", "method", "result"]  # paperfind.search.aspects.ASPECTS
@@ -56,6 +62,8 @@ class SearchParams:
                   "inst": list(f.insts)}
         if self.year:
             chosen["year"] = [self.year]
+        if f.since is not None:
+            chosen["since"] = [str(f.since)]
         return {k: v for k, v in chosen.items() if v}
 
 
@@ -67,7 +75,8 @@ def search_params(
                                               "filter": {"value": "venue:iclr year:2024"}})] = "",
     page: PageParam = 1,
     size: SizeParam = 20,
-    sort: Annotated[Sort, Query(description="Result order: relevance, newest first, most cited, or "
+    sort: Annotated[Sort, Query(description="Result order: relevance, date (newest venue-year "
+                                            "first; `newest` is its older name), most cited, or "
                                             "influence (the papers' standing: later papers naming "
                                             "them, citations where known).")] = "relevance",
     mode: Annotated[Mode | None, Query(description="Retrieval mode (default: the best available).")] = None,
@@ -81,12 +90,13 @@ def search_params(
                                                                        "(repeatable).")] = [],  # noqa: B006
     explain: Annotated[bool, Query(description="Results the learned model ordered name the "
                                                "features that placed them (`ranking`).")] = False,
+    since: SinceParam = None,
 ) -> SearchParams:
     year = year.replace(" ", "") if year else None
     low, _, high = (year or "").partition("..")
     filters = Filters(venues=_clean(venue), year_from=int(low) if low else None,
                       year_to=int(high or low) if low else None, insts=_clean(inst + institution),
-                      areas=_clean(area), statuses=_clean(status))
+                      areas=_clean(area), statuses=_clean(status), since=since)
     return SearchParams(q=q, paging=Paging(page, size), sort=sort, mode=mode, filters=filters,
                         year=year, explain=explain)
 

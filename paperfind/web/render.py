@@ -18,7 +18,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from paperfind.limits import MAX_QUERY_CHARS
+from paperfind.web.atom import ATOM_TYPE
 from paperfind.web.charts import trend_layout, year_chart
+from paperfind.web.feeds import feed_url
 from paperfind.web.i18n import COOKIE, Translator, choose_language
 from paperfind.web.twins import (LANGUAGE_PARAM, Twin, link_header, page_query, query_string,
                                  twin_url)
@@ -111,6 +113,7 @@ class Pages:
 
         other = "en" if lang == "zh" else "zh"
         context.setdefault("json_url", None)
+        context.setdefault("feed_url", None)
         page = self.env.get_template(template).render(
             **context, t=t, lang=lang, url_with=url_with,
             switch_url=url_with(lang=other), static_version=self.static_version)
@@ -119,10 +122,15 @@ class Pages:
     def page(self, request: Request, template: str, context: dict[str, Any],
              twin: Twin | None = None) -> HTMLResponse:
         """A page with its JSON twin (paperfind.web.twins: the route's row unless `twin` is
-        given) named in its head, its footer and its `Link` header."""
+        given) named in its head, its footer and its `Link` header, and the feed of its list
+        (paperfind.web.feeds; none for a page shown with another twin) in its head and a
+        button."""
         url = twin_url(request, twin)
-        response = self.render(request, template, {**context, "json_url": url})
+        feed = feed_url(request, request_language(request)) if twin is None else None
+        response = self.render(request, template, {**context, "json_url": url, "feed_url": feed})
         response.headers["link"] = link_header(url)
+        if feed:
+            response.headers.append("link", f'<{feed}>; rel="alternate"; type="{ATOM_TYPE}"')
         return response
 
     def error_page(self, request: Request, status: int, code: str, message: str) -> HTMLResponse:

@@ -21,8 +21,10 @@ from paperfind.limits import MAX_EXPORT, MAX_PAGE_SIZE, MAX_SIMILAR_PER_REQUEST
 from paperfind.web import export, schemas
 from paperfind.web.api_examples import EXAMPLES
 from paperfind.web.errors import error_body
-from paperfind.web.params import (AspectParam, Format, Paging, SearchParams, YearParam,
-                                  paging_params, reject_unknown_parameters, search_params)
+from paperfind.web.feeds import feed_url
+from paperfind.web.params import (AspectParam, Format, ListSortParam, Paging, SearchParams,
+                                  SinceParam, YearParam, paging_params, reject_unknown_parameters,
+                                  search_params)
 from paperfind.web.searching import search_view
 from paperfind.web.views import (Paging as _Paging, area_view, author_view, institution_view,
                                  paper_view, renamed_author, similar_view, stats_view,
@@ -134,7 +136,7 @@ def build_api_router(pf: Paperfind) -> APIRouter:
                                  {"slug": "$response.body#/results/0/institutions/0"}),
                     person=("getAuthor", {"author_id": "$response.body#/authors/0/id"})))
     def api_search(request: Request, params: SearchParams = Depends(search_params)) -> JSONResponse:
-        return JSONResponse(search_view(_pf(request), params))
+        return JSONResponse({**search_view(_pf(request), params), "feed": feed_url(request)})
 
     @router.get("/search/export", summary="Export a result list as BibTeX, CSV or JSON Lines",
                 operation_id="exportSearch", response_class=Response,
@@ -179,9 +181,11 @@ def build_api_router(pf: Paperfind) -> APIRouter:
                     coauthor=("getAuthor", {"author_id": "$response.body#/coauthors/0/id"}),
                     institution=("getInstitution",
                                  {"slug": "$response.body#/institutions/0/slug"}))})
-    def api_author(request: Request, author_id: AuthorPath) -> Response:
+    def api_author(request: Request, author_id: AuthorPath, since: SinceParam = None,
+                   sort: ListSortParam = "date") -> Response:
         moved = _moved(request, author_id)
-        return moved or JSONResponse(author_view(_pf(request), author_id))
+        return moved or JSONResponse({**author_view(_pf(request), author_id, since=since),
+                                      "feed": feed_url(request)})
 
     @router.get("/authors/{author_id}/export",
                 summary="An author's works as BibTeX, CSV or JSON Lines", operation_id="exportAuthor",
@@ -202,22 +206,25 @@ def build_api_router(pf: Paperfind) -> APIRouter:
                     paper=("getPaper", {"key": "$response.body#/papers/0/key"}),
                     author=("getAuthor", {"author_id": "$response.body#/top_authors/0/id"}))})
     def api_institution(request: Request, slug: InstitutionPath,
-                        paging: Paging = Depends(paging_params)) -> JSONResponse:
-        return JSONResponse(institution_view(_pf(request), slug, paging))
+                        paging: Paging = Depends(paging_params), since: SinceParam = None,
+                        sort: ListSortParam = "date") -> JSONResponse:
+        return JSONResponse({**institution_view(_pf(request), slug, paging, since=since),
+                             "feed": feed_url(request)})
 
     @router.get("/venues/{slug}", summary="One venue, optionally one year", operation_id="getVenue",
                 response_model=schemas.VenuePage, responses={**NOT_FOUND, **_links(
                     paper=("getPaper", {"key": "$response.body#/papers/0/key"}))})
     def api_venue(request: Request, slug: VenuePath, year: YearParam = None,
                   paging: Paging = Depends(paging_params)) -> JSONResponse:
-        return JSONResponse(venue_view(_pf(request), slug, year, paging))
+        return JSONResponse({**venue_view(_pf(request), slug, year, paging),
+                             "feed": feed_url(request)})
 
     @router.get("/areas/{name:path}", summary="Papers of one area", operation_id="getArea",
                 response_model=schemas.AreaPage, responses={**NOT_FOUND, **_links(
                     paper=("getPaper", {"key": "$response.body#/papers/0/key"}))})
     def api_area(request: Request, name: AreaPath,
                  paging: Paging = Depends(paging_params)) -> JSONResponse:
-        return JSONResponse(area_view(_pf(request), name, paging))
+        return JSONResponse({**area_view(_pf(request), name, paging), "feed": feed_url(request)})
 
     @router.get("/stats", summary="Counts of papers, people, venues and years; version, backend",
                 operation_id="getStats", response_model=schemas.Stats)

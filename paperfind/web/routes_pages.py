@@ -11,8 +11,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from paperfind.core import Paperfind
 from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
-from paperfind.web.params import (AspectParam, Paging, SearchParams, YearParam, paging_params,
-                                  search_params)
+from paperfind.web.params import (AspectParam, ListSortParam, Paging, SearchParams, SinceParam,
+                                  YearParam, paging_params, search_params)
 from paperfind.web.examples import examples
 from paperfind.web.render import Pages, request_language
 from paperfind.web.searching import search_view
@@ -57,18 +57,20 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
             "aspects": ASPECT_CHOICES})
 
     @router.get("/authors/{author_id}", response_class=HTMLResponse)
-    def author(request: Request, author_id: SlugPath) -> Response:
+    def author(request: Request, author_id: SlugPath, since: SinceParam = None,
+               sort: ListSortParam = "date") -> Response:
         slug = renamed_author(app_pf(request), author_id)
         if slug is not None:
             query = request.url.query
             return RedirectResponse(f"/authors/{quote(slug, safe='')}" + ("?" + query if query else ""),
                                     status_code=308)
-        return pages.page(request, "author.html", {"author": author_view(app_pf(request), author_id)})
+        return pages.page(request, "author.html",
+                          {"author": author_view(app_pf(request), author_id, since=since)})
 
     @router.get("/institutions/{slug}", response_class=HTMLResponse)
-    def institution(request: Request, slug: SlugPath,
-                    paging: Paging = Depends(paging_params)) -> HTMLResponse:
-        data = institution_view(app_pf(request), slug, paging)
+    def institution(request: Request, slug: SlugPath, paging: Paging = Depends(paging_params),
+                    since: SinceParam = None, sort: ListSortParam = "date") -> HTMLResponse:
+        data = institution_view(app_pf(request), slug, paging, since=since)
         return pages.page(request, "institution.html", {"inst": data})
 
     @router.get("/venues/{slug}", response_class=HTMLResponse)

@@ -189,6 +189,9 @@ class SearchResponse(Strict):
     understood: Understood | None = Field(
         None, description="The institutions the query names (清华, THU, Stanford), now filters, "
                           "and the words left; null when it names none")
+    feed: str = Field(description="The list's Atom feed (its first page, newest first; "
+                                  "/feeds/...), with the list's filters.",
+                      examples=["/feeds/search.atom?q=diffusion&since=2024"])
 
 
 class Affiliation(Strict):
@@ -270,6 +273,9 @@ class AuthorPage(Strict):
     institutions: list[AuthorInstitution]
     venues: list[VenueCount]
     per_year: list[YearCount]
+    feed: str = Field(description="The list's Atom feed (its first page, newest first; "
+                                  "/feeds/...), with the list's filters.",
+                      examples=["/feeds/search.atom?q=diffusion&since=2024"])
 
 
 class InstitutionPage(Strict):
@@ -281,6 +287,9 @@ class InstitutionPage(Strict):
     per_year: list[YearCount]
     top_authors: list[CoAuthor]
     paging: PageInfo
+    feed: str = Field(description="The list's Atom feed (its first page, newest first; "
+                                  "/feeds/...), with the list's filters.",
+                      examples=["/feeds/search.atom?q=diffusion&since=2024"])
 
 
 class VenuePage(Strict):
@@ -294,6 +303,9 @@ class VenuePage(Strict):
     total: int
     papers: list[PaperCard]
     paging: PageInfo
+    feed: str = Field(description="The list's Atom feed (its first page, newest first; "
+                                  "/feeds/...), with the list's filters.",
+                      examples=["/feeds/search.atom?q=diffusion&since=2024"])
 
 
 class AreaPage(Strict):
@@ -302,6 +314,9 @@ class AreaPage(Strict):
     papers: list[PaperCard]
     paging: PageInfo
     per_year: list[YearCount] = Field(description="[year, papers] of the area, for its chart")
+    feed: str = Field(description="The list's Atom feed (its first page, newest first; "
+                                  "/feeds/...), with the list's filters.",
+                      examples=["/feeds/search.atom?q=diffusion&since=2024"])
 
 
 class VenueYear(Strict):

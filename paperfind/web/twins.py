@@ -30,7 +30,7 @@ class Twin:
 TWINS: dict[str, Twin] = {
     "/": Twin("/api/search"),  # the results; a first visit shows HOME_TWIN's data instead
     "/papers/{key}": Twin(query=False),  # ?aspect= picks the similar list, which has its own link
-    "/authors/{author_id}": Twin(query=False),
+    "/authors/{author_id}": Twin(),  # since, sort
     "/institutions/{slug}": Twin(),
     "/venues/{slug}": Twin(),
     "/areas/{name:path}": Twin(),

@@ -65,8 +65,8 @@ def renamed_author(pf: Paperfind, author_id: str) -> str | None:
     return pf.store().author_slug(int(author_id))
 
 
-def author_view(pf: Paperfind, author_id: str) -> dict[str, Any]:
-    author = pf.store().author(author_id)
+def author_view(pf: Paperfind, author_id: str, since: int | None = None) -> dict[str, Any]:
+    author = pf.store().author(author_id, since=since)
     if author is None:
         raise not_found(f"no author with id {author_id!r}")
     author["per_year"] = [list(p) for p in author["per_year"]]
@@ -74,8 +74,9 @@ def author_view(pf: Paperfind, author_id: str) -> dict[str, Any]:
     return author
 
 
-def institution_view(pf: Paperfind, slug: str, paging: Paging) -> dict[str, Any]:
-    inst = pf.store().institution(slug, limit=paging.size, offset=paging.offset)
+def institution_view(pf: Paperfind, slug: str, paging: Paging,
+                     since: int | None = None) -> dict[str, Any]:
+    inst = pf.store().institution(slug, limit=paging.size, offset=paging.offset, since=since)
     if inst is None:
         raise not_found(f"no institution {slug!r}")
     inst["per_year"] = [list(p) for p in inst["per_year"]]

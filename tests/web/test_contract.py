@@ -57,7 +57,9 @@ def test_the_schema_documents_every_operation(bundled_portal: BundledPortal):
         if "{" in path:
             assert "404" in op["responses"], path
             assert all(p.get("examples") for p in op["parameters"] if p["in"] == "path"), path
-        if path.endswith(("/export", "/bibtex")):
+        if path.endswith(".atom"):  # a feed: Atom, or a 304 to a poll with its validators
+            assert set(ok) == {"application/atom+xml"} and "304" in op["responses"], path
+        elif path.endswith(("/export", "/bibtex")):
             assert "application/json" not in ok and "application/x-bibtex" in ok, path
         else:
             assert "$ref" in ok["application/json"]["schema"], path  # a model, not a bare object

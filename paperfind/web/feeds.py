@@ -1,0 +1,112 @@
+"""Which list has which feed, and answering a feed reader's repeated poll cheaply.
+
+A page (or its JSON twin) of a list names its feed: `FEEDS` maps the page's route to the feed's
+route and the query parameters the feed keeps (the list's filters; not its page or order: a
+feed is the list's first page, newest venue-year first). A feed is validated by an ETag made
+of what its body is computed from (the database's and the index's versions, the base URL, the
+language, the request, the entries' keys) before the body is built, so a 304 costs the list
+only, and by a Last-Modified that is its newest entry's stated date.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from email.utils import format_datetime, parsedate_to_datetime
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from paperfind.core import Paperfind
+from paperfind.web.atom import ATOM_TYPE
+from paperfind.web.twins import LANGUAGE_PARAM, query_string
+
+SEARCH_FILTERS = ("q", "venue", "year", "status", "area", "inst", "institution", "mode", "since",
+                  "size")
+
+
+@dataclass(frozen=True)
+class FeedOf:
+    """A list's feed: its route (path parameters as in the page's) and the parameters kept."""
+
+    path: str
+    keeps: tuple[str, ...]
+
+
+# page or twin route (without /api) -> its feed
+FEEDS: dict[str, FeedOf] = {
+    "/": FeedOf("/feeds/search.atom", SEARCH_FILTERS),
+    "/search": FeedOf("/feeds/search.atom", SEARCH_FILTERS),
+    "/authors/{author_id}": FeedOf("/feeds/authors/{author_id}.atom", ("since",)),
+    "/institutions/{slug}": FeedOf("/feeds/institutions/{slug}.atom", ("since", "size")),
+    "/venues/{slug}": FeedOf("/feeds/venues/{slug}.atom", ("year", "size")),
+    "/areas/{name:path}": FeedOf("/feeds/areas/{name}.atom", ("size",)),
+}
+
+
+def feed_url(request: Request, lang: str | None = None) -> str | None:
+    """The feed of the list `request` shows (a page or a JSON twin), relative, or None when it
+    shows no list; in `lang` when given (a page's feed is titled in the page's language)."""
+    route = request.scope.get("route")
+    path = getattr(route, "path", "")
+    feed = FEEDS.get(path.removeprefix("/api") or "/")
+    if feed is None:
+        return None
+    url = feed.path
+    for name, value in request.path_params.items():
+        url = url.replace("{" + name + "}", quote(str(value), safe=":" if name == "key" else ""))
+    pairs: list[tuple[str, object]] = [(k, v) for k, v in request.query_params.multi_items()
+                                       if k in feed.keeps]
+    if lang:
+        pairs.append((LANGUAGE_PARAM, lang))
+    return url + query_string(pairs)
+
+
+def base_url(pf: Paperfind, request: Request) -> str:
+    """Where the feed's links point: the configured public URL, else this request's base."""
+    return (pf.settings.public_url or str(request.base_url)).rstrip("/")
+
+
+def entity_tag(pf: Paperfind, request: Request, lang: str, keys: list[str]) -> str:
+    """The feed's ETag: a hash of everything its body is computed from."""
+    store = pf.store()
+    parts = [store.data_version(), store.meta("people_version"), pf.searcher().live.generation(),
+             base_url(pf, request), lang, request.url.path, sorted(request.query_params.multi_items()),
+             keys]
+    return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+
+
+def _tags(header: str) -> set[str]:
+    """The entity tags of an If-None-Match, weak ones compared as strong (RFC 9110 13.1.2)."""
+    return {t.strip().removeprefix("W/") for t in header.split(",") if t.strip()}
+
+
+def not_modified(request: Request, etag: str, last_modified: datetime) -> bool:
+    """Whether the client's copy is current: If-None-Match decides when sent (RFC 9110 13.2.2),
+    else If-Modified-Since (a date at or after the feed's newest entry's)."""
+    if_none_match = request.headers.get("if-none-match")
+    if if_none_match is not None:
+        tags = _tags(if_none_match)
+        return "*" in tags or etag in tags
+    since = request.headers.get("if-modified-since")
+    if not since:
+        return False
+    try:
+        when = parsedate_to_datetime(since)
+    except (TypeError, ValueError):
+        return False  # a date we cannot read validates nothing
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return last_modified <= when
+
+
+def feed_response(request: Request, etag: str, last_modified: datetime,
+                  body: "bytes | None") -> Response:
+    """The feed (`body`), or a 304 without one when `body` is None."""
+    headers = {"etag": etag, "last-modified": format_datetime(last_modified, usegmt=True),
+               "cache-control": "no-cache"}
+    if body is None:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=f"{ATOM_TYPE}; charset=utf-8", headers=headers)
