@@ -320,7 +320,8 @@ class Translator:
         """What the search-as-you-type script needs to draw cards like the server does."""
         keys = ("results_count", "counts_approximate", "results_took", "no_results", "did_you_mean",
                 "et_al", "abstract_missing", "searching", "papers_count", "also_in", "also_known_as",
-                "understood_as", "remove_institution", "reading_as_words", "reading_as_institution")
+                "understood_as", "remove_institution", "reading_as_words", "reading_as_institution",
+                "feed", "feed_hint")
         strings = {k: self.strings[k] for k in keys}
         strings.update((k + "_one", self.strings[k + "_one"]) for k in keys if k + "_one" in self.strings)
         return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang], "strings": strings}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import GPQA, MINICPM
+from tests.web.conftest import GPQA, MINICPM, PAGE_KINDS
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "bench" / "screenshots"
 DEBOUNCE_BUDGET_MS = 5000  # generous: the script waits 180 ms, the rest is the shared machine
@@ -137,3 +137,34 @@ def test_names_and_titles_are_bidi_isolated_on_cards_drawn_either_way(page):
                     ).to_be_visible(timeout=DEBOUNCE_BUDGET_MS)
     styles = page.evaluate(isolated, "#cards .card-authors .author")
     assert styles and set(styles) == {"isolate"}, styles
+
+
+@pytest.mark.parametrize("lang, label", [("en", "Feed"), ("zh", "订阅")])
+def test_every_list_page_shows_its_feed_in_both_languages(page, lang, label):
+    """The search, author, institution and venue pages name their feed in the head and show a
+    button to it, labelled in the page's language; the feed it leads to is Atom."""
+    for kind in ("search", "author", "institution", "venue"):
+        url = PAGE_KINDS[kind]
+        page.goto(url + ("&" if "?" in url else "?") + "lang=" + lang)
+        button = page.locator("#feed-button")
+        sync_api.expect(button).to_be_visible()
+        sync_api.expect(button).to_have_text(label)
+        href = button.get_attribute("href")
+        assert href.startswith("/feeds/") and href.endswith("lang=" + lang), kind
+        head = page.locator('head link[rel="alternate"][type="application/atom+xml"]')
+        assert head.get_attribute("href") == href, kind
+        feed = page.request.get(href)
+        assert feed.status == 200 and feed.headers["content-type"].startswith("application/atom+xml")
+        assert "<feed" in feed.text(), kind
+
+
+def test_search_as_you_type_moves_the_feed_to_the_new_query(page):
+    page.goto("/?q=learning&lang=en")
+    page.locator("#q").fill("")
+    page.locator("#q").press_sequentially("benchmark", delay=20)
+    button = page.locator("#feed-button")
+    sync_api.expect(button).to_have_attribute("href", "/feeds/search.atom?q=benchmark&lang=en",
+                                              timeout=DEBOUNCE_BUDGET_MS)
+    sync_api.expect(button).to_have_text("Feed")
+    head = page.locator('head link[rel="alternate"][type="application/atom+xml"]')
+    assert head.get_attribute("href") == "/feeds/search.atom?q=benchmark&lang=en"

@@ -104,6 +104,24 @@
     return card;
   }
 
+  // the results' feed, in the page's language, as the server draws it; the head's feed link
+  // follows it, so a reader subscribing from the address bar gets the list on screen
+  function feedButton(feed, cfg) {
+    const href = feed + (feed.includes("?") ? "&" : "?") + "lang=" + cfg.lang;
+    const a = el("a", { class: "export feed-button", id: "feed-button", href: href,
+      type: "application/atom+xml", title: cfg.strings.feed_hint });
+    a.appendChild(el("span", { class: "feed-icon", "aria-hidden": "true" }));
+    a.appendChild(document.createTextNode(cfg.strings.feed));
+    let link = document.querySelector('link[rel="alternate"][type="application/atom+xml"]');
+    if (!link) {
+      link = el("link", { rel: "alternate", type: "application/atom+xml" });
+      document.head.appendChild(link);
+    }
+    link.setAttribute("href", href);
+    link.setAttribute("title", cfg.strings.feed);
+    return a;
+  }
+
   function setupSearch() {
     const form = document.getElementById("search-form");
     const input = document.getElementById("q");
@@ -139,6 +157,7 @@
       const tools = el("span", { class: "results-tools" });
       tools.appendChild(el("a", { class: "export", href: "/api/search/export?" + qs + "&format=bibtex" }, "BibTeX"));
       tools.appendChild(el("a", { class: "export", href: "/api/search/export?" + qs + "&format=csv" }, "CSV"));
+      if (data.feed) tools.appendChild(feedButton(data.feed, cfg));
       head.appendChild(tools);
       results.appendChild(head);
       const understood = understoodLine(data.understood, qs);
