@@ -53,7 +53,8 @@ class Settings:
     milvus_first_stage: int = 0
     # where users reach the portal (https://papers.example.org): the base of the absolute links
     # an export writes; "" writes them relative (/papers/KEY). Never the request's Host header,
-    # which any client sets
+    # which any client sets -- but a feed's ids and links must be absolute (RFC 4287), so
+    # without it a feed names the request's own base (and its ETag depends on that base)
     public_url: str = ""
 
     # Where derived files live: decided here only, so every stage finds the same files.
@@ -226,7 +227,8 @@ ENV: tuple[EnvSetting, ...] = (
                "the local index's answers)"),
     EnvSetting("PAPERFIND_PUBLIC_URL", "public_url", _public_url,
                "where users reach the portal (https://papers.example.org): the base of an export's "
-               "links (default none: links relative to the site)"),
+               "links and a feed's (default none: an export's links relative to the site, a feed's "
+               "under the request's own base)"),
 )
 
 

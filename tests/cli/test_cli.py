@@ -101,3 +101,22 @@ def test_the_command_keeps_numpy_off_huge_pages_unless_told():
     # huge-page faults made most of a first start's system time on the project's VM
     assert _numpy_huge_pages({}) == "False"
     assert _numpy_huge_pages({"NUMPY_MADVISE_HUGEPAGE": "1"}) == "True"
+
+
+def test_search_since_and_sort_by_date(tmp_path):
+    write_slice(tmp_path / "data", "colt", 2019, load_paperlist("colt", 2019)[:15])
+    write_slice(tmp_path / "data", "corl", 2022, load_paperlist("corl", 2022)[:15])
+    db = tmp_path / "p.db"
+    assert run("ingest", "--db", str(db), str(tmp_path / "data")).returncode == 0
+
+    def years(*flags: str) -> list[int]:
+        proc = run("search", "learning", "--json", "--limit", "30", "--db", str(db), *flags,
+                   env={"PAPERFIND_SEMANTIC": "0"})
+        assert proc.returncode == 0, proc.stderr
+        return [r["year"] for r in json.loads(proc.stdout)["results"]]
+
+    every = years("--sort", "date")
+    assert set(every) == {2019, 2022} and every == sorted(every, reverse=True)
+    assert set(years("--since", "2022")) == {2022}
+    bad = run("search", "learning", "--since", "last year", "--db", str(db))
+    assert bad.returncode == 2 and "--since" in bad.stderr and "Traceback" not in bad.stderr
