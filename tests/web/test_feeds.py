@@ -221,3 +221,30 @@ def test_feed_links_use_the_public_url_when_one_is_set(portal_db, web_milvus):
         feed = parsed(running.get("/feeds/search.atom", params={"q": "Google-Proof"}))
     assert feed.entries[0].id == f"https://papers.example.org/papers/{GPQA}"
     assert feed.feed.id == "https://papers.example.org/feeds/search.atom?q=Google-Proof"
+
+
+def test_the_etag_changes_when_the_list_does(tmp_path, web_milvus):
+    """A paper added to a venue-year already in the feed moves no date (Last-Modified stays),
+    but the ETag moves with the list: a reader's next poll gets the new entry, not a 304."""
+    from tests.realdata import load_paperlist, write_slice
+
+    records = load_paperlist("colt", 2019)
+    write_slice(tmp_path / "data", "colt", 2019, records[:10])
+    settings = portal_settings(tmp_path / "grow.db", None)
+    assert not Paperfind(settings).ingest([tmp_path / "data"], progress=False).failed
+    settings = portal_settings(settings.db_path, web_milvus)
+    with serve(Paperfind(settings)) as running:
+        first = running.get("/feeds/venues/colt.atom")
+        etag = first.headers["etag"]
+        assert len(parsed(first).entries) == 10
+        write_slice(tmp_path / "data", "colt", 2019, records[:12])
+        assert not Paperfind(settings).ingest([tmp_path / "data"], progress=False).failed
+        if web_milvus is not None:
+            Paperfind(settings).sync_milvus(progress=False)
+        again = running.get("/feeds/venues/colt.atom", headers={"if-none-match": etag})
+        assert again.status_code == 200 and again.headers["etag"] != etag
+        assert again.headers["last-modified"] == first.headers["last-modified"]
+        assert len(parsed(again).entries) == 12
+        search = running.get("/feeds/search.atom", params={"q": "learning"})
+        assert running.get("/feeds/search.atom", params={"q": "learning"},
+                           headers={"if-none-match": search.headers["etag"]}).status_code == 304
