@@ -107,6 +107,9 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
         Bench("inst_topic", "issue 28: institution + topic queries (P@10 .030 -> .964), zh dev with "
               "the learned ranking, Chinese latency", "~10 min on the bundled corpus (est.)",
               "[--build]", "heavy"),
+        Bench("feeds", "issue 31: a feed's size and p50 / p95 against the same list's JSON (broad "
+              "search, venue-year, author), and the 304s of a repeated poll (every one)",
+              "~1 min once the database exists (est.)", "--db bench/out/bundled.db", "nice"),
         Bench("glossary_coverage", "issue 28: the corpus's top 600 keywords a Chinese query reaches "
               "through the glossary (586 of 600)", "< 1 min (est.)", "[--missing] [--record]"),
     )),
