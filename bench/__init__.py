@@ -109,7 +109,7 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "[--build]", "heavy"),
         Bench("feeds", "issue 31: a feed's size and p50 / p95 against the same list's JSON (broad "
               "search, venue-year, author), and the 304s of a repeated poll (every one)",
-              "~1 min once the database exists (est.)", "--db bench/out/bundled.db", "nice"),
+              "~75 s once the database exists (RESULTS: 74 s)", "--db bench/out/bundled.db", "nice"),
         Bench("glossary_coverage", "issue 28: the corpus's top 600 keywords a Chinese query reaches "
               "through the glossary (586 of 600)", "< 1 min (est.)", "[--missing] [--record]"),
     )),
