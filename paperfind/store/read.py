@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter, defaultdict
+from datetime import datetime
 from typing import Any, Iterator
 
 from paperfind.catalog.venues import full_name
@@ -251,6 +252,12 @@ class ReadMixin:
                 "per_year": [list(y) for y in per_year]}
 
     # -- statistics and streams ------------------------------------------------------------
+
+    def last_ingested(self) -> "datetime | None":
+        """When papers were last written (the newest source file's ingest, to the second; a
+        file ingested unchanged is skipped and keeps its time), or None for an empty store."""
+        row = self.conn.execute("SELECT MAX(ingested_at) FROM sources").fetchone()
+        return datetime.fromisoformat(row[0]) if row and row[0] else None
 
     def stats(self) -> dict[str, Any]:
         one = lambda sql: self.conn.execute(sql).fetchone()[0]  # noqa: E731

@@ -5,7 +5,7 @@ route and the query parameters the feed keeps (the list's filters; not its page 
 feed is the list's first page, newest venue-year first). A feed is validated by an ETag made
 of what its body is computed from (the database's and the index's versions, the base URL, the
 language, the request, the entries' keys) before the body is built, so a 304 costs the list
-only, and by a Last-Modified that is its newest entry's stated date.
+only, and by a Last-Modified: the later of its newest entry's stated date and the last ingest.
 """
 
 from __future__ import annotations
@@ -76,6 +76,14 @@ def entity_tag(pf: Paperfind, request: Request, lang: str, keys: list[str]) -> s
              base_url(pf, request), lang, request.url.path, sorted(request.query_params.multi_items()),
              keys]
     return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+
+
+def last_modified(pf: Paperfind, newest_entry: datetime) -> datetime:
+    """The feed's Last-Modified: the later of its newest entry's stated date and the store's
+    last ingest, so a client validating by date alone sees a paper added to a venue-year the
+    feed already holds (its dates do not move; the ETag moves too)."""
+    ingested = pf.store().last_ingested()
+    return max(newest_entry, ingested) if ingested is not None else newest_entry
 
 
 def _tags(header: str) -> set[str]:

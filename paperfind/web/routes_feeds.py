@@ -19,7 +19,8 @@ from paperfind.core import Paperfind
 from paperfind.limits import MAX_QUERY_CHARS
 from paperfind.web.api_examples import EXAMPLES
 from paperfind.web.atom import ATOM_TYPE, FeedMeta, atom_document, newest_date
-from paperfind.web.feeds import base_url, entity_tag, feed_response, not_modified
+from paperfind.web.feeds import (base_url, entity_tag, feed_response, last_modified,
+                                 not_modified)
 from paperfind.web.i18n import Translator
 from paperfind.web.params import (ListSortParam, Paging, SearchParams, SinceParam, YearParam,
                                   paging_params, reject_unknown_parameters, search_params)
@@ -68,16 +69,16 @@ def _feed(request: Request, cards: list[dict[str, Any]], title: Callable[[Transl
     """The feed of `cards`, or a 304 when the client's validators say it has it."""
     pf, lang = _pf(request), request_language(request)
     keys = [c["key"] for c in cards]
-    etag, last_modified = entity_tag(pf, request, lang, keys), newest_date(cards)
-    if not_modified(request, etag, last_modified):
-        return feed_response(request, etag, last_modified, None)
+    etag, modified = entity_tag(pf, request, lang, keys), last_modified(pf, newest_date(cards))
+    if not_modified(request, etag, modified):
+        return feed_response(request, etag, modified, None)
     base = base_url(pf, request)
     query = [(k, v) for k, v in request.query_params.multi_items() if k != LANGUAGE_PARAM]
     meta = FeedMeta(feed_id=base + request.url.path + query_string(query),
                     title=title(Translator(lang)),
                     self_url=base + request.url.path + query_string(request.query_params.multi_items()),
                     page_url=_page_url(base, page_path, request, page_extra), lang=lang)
-    return feed_response(request, etag, last_modified, atom_document(meta, cards, base))
+    return feed_response(request, etag, modified, atom_document(meta, cards, base))
 
 
 def _described(params: SearchParams) -> str:
