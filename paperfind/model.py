@@ -154,13 +154,14 @@ class IndexDoc:
     venue: str  # lower-case venue slug, `iclr`
     venue_name: str  # display name, `ICLR`
     year: int
-    status: str
+    status: str  # the status true today (paperfind.catalog.decisions.shown_status)
     area: str
     institutions: list[str]  # institution slugs
     citations: int | None
     work_id: int
     track: str = ""  # the venue's track, shown where a paper has no area
     links: dict[str, str] = field(default_factory=dict)  # pdf, openreview, site, ...: on its card
+    source_status: str | None = None  # what the sources said, when it differs from `status`
 
 
 @dataclass

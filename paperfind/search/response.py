@@ -65,6 +65,7 @@ def stored_card(doc: dict, versions: list[dict] | None = None) -> dict:
                       authors=[(slug, name) for slug, (_, name) in zip(slugs, doc["authors"])],
                       institutions=doc["institutions"], venue=doc["venue"],
                       venue_name=doc["venue_name"], year=doc["year"], status=doc["status"],
+                      source_status=doc.get("source_status"),
                       track=doc.get("track", ""), area=doc["area"], citations=doc.get("citations"),
                       links=doc.get("links") or {}, versions=best_first(versions or []),
                       abstract=doc.get("abstract") or "")

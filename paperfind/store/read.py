@@ -10,6 +10,7 @@ import sqlite3
 from collections import Counter, defaultdict
 from typing import Any, Iterator
 
+from paperfind.catalog.decisions import shown_status
 from paperfind.catalog.venues import full_name
 from paperfind.cards import best_first, fold_works, paper_card
 from paperfind.model import AuthorEntry, IndexDoc
@@ -74,7 +75,8 @@ class ReadMixin:
                     f"WHERE work_id IN ({marks}) OR (work_id IS NULL AND id IN ({marks})) "
                     f"ORDER BY key", chunk + chunk):
                 out[work].append({"key": key, "venue": venue, "venue_name": venues.get(venue, venue),
-                                  "year": year, "status": status, "track": track})
+                                  "year": year, "status": shown_status(venue, year, status),
+                                  "track": track})
         return out
 
     def works_of(self, keys: list[str]) -> dict[str, int]:
@@ -95,9 +97,10 @@ class ReadMixin:
         heads = []
         for chunk in _chunks(keys, 500):
             marks = ",".join("?" * len(chunk))
-            heads.extend({"key": k, "year": y, "status": s, "track": t} for k, y, s, t in
-                         self.conn.execute(f"SELECT key, year, status, track FROM papers "
-                                           f"WHERE key IN ({marks})", chunk))
+            heads.extend({"key": k, "year": y, "status": shown_status(v, y, s), "track": t}
+                         for k, v, y, s, t in self.conn.execute(
+                             f"SELECT key, venue, year, status, track FROM papers "
+                             f"WHERE key IN ({marks})", chunk))
         by_key = {h["key"]: h for h in heads}
         return [h["key"] for h in fold_works([by_key[k] for k in keys if k in by_key], works)]
 
@@ -287,7 +290,8 @@ class ReadMixin:
             yield IndexDoc(key=key, title=title, abstract=abstract, authors=[n for n, _ in names],
                            author_ids=[a for _, a in names], keywords=json.loads(keywords),
                            venue=venue, venue_name=venues.get(venue, venue), year=year,
-                           status=status, area=area, institutions=insts.get(pid, []),
+                           status=shown_status(venue, year, status), source_status=status,
+                           area=area, institutions=insts.get(pid, []),
                            citations=citations, work_id=work_id or pid, track=track,
                            links=json.loads(links))
 
@@ -337,7 +341,8 @@ def _record(row: tuple, authors: list[dict[str, Any]], paper_affs: list[dict[str
             "authors": authors, "authors_ordered": bool(ordered), "institutions": institutions,
             "paper_affiliations": paper_affs,
             "venue": venue, "venue_name": venues.get(venue, venue), "year": year,
-            "status": status, "track": track, "area": area, "citations": citations,
+            "status": shown_status(venue, year, status), "source_status": status,
+            "track": track, "area": area, "citations": citations,
             "links": json.loads(links), "keywords": json.loads(keywords), "bibtex": bibtex,
             "forum_id": forum_id, "work_id": work_id or pid}
 
@@ -349,7 +354,8 @@ def card_of(record: dict[str, Any], work_versions: list[dict[str, Any]]) -> dict
                       authors=[(a["id"], a["name"]) for a in record["authors"]],
                       institutions=record["institutions"], venue=record["venue"],
                       venue_name=record["venue_name"], year=record["year"],
-                      status=record["status"], track=record["track"], area=record["area"],
+                      status=record["status"], source_status=record["source_status"],
+                      track=record["track"], area=record["area"],
                       citations=record["citations"], links=record["links"], versions=others,
                       abstract=record["abstract"])
 

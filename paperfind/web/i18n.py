@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from paperfind.catalog.decisions import NO_DECISION
+
 LANGUAGES = ("zh", "en")
 DEFAULT_LANGUAGE = "zh"
 COOKIE = "lang"
+
+# Statuses shown in the page's language: the string key of each value a card's `status` may
+# hold that is ours rather than a source's (paperfind.catalog.decisions)
+STATUS_KEYS = {NO_DECISION: "status_no_decision"}
 
 # Authors shown on a result card before the list is cut: the seed pages show three then
 # "et al." in English and up to ten then "等" in Chinese.
@@ -37,6 +43,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "reading_as_institution": "只看{name}的论文",
         "et_al": "等",
         "et_al_short": "et al.",
+        "status_no_decision": "数据中没有录用结果",
         "authors_heading": "作者",
         "filters": "筛选",
         "clear_filters": "清除筛选",
@@ -148,6 +155,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "reading_as_words": "Search “{written}” as a word instead",
         "reading_as_institution": "Only papers from {name}",
         "et_al": "et al.",
+        "status_no_decision": "Decision not in the data",
         "et_al_short": "et al.",
         "authors_heading": "Authors",
         "filters": "Filters",
@@ -289,6 +297,11 @@ class Translator:
     def number(self, value: int) -> str:
         return f"{value:,}"
 
+    def status(self, value: str) -> str:
+        """A card's status as this language shows it; a source's own label as it is."""
+        key = STATUS_KEYS.get(value or "")
+        return self.strings[key] if key else (value or "")
+
     def author_line(self, names: list[str]) -> str:
         """"A, B, C et al." in English, up to ten names then "等" in Chinese (as the seed pages)."""
         shown = AUTHORS_SHOWN[self.lang]
@@ -303,4 +316,5 @@ class Translator:
                 "understood_as", "remove_institution", "reading_as_words", "reading_as_institution")
         strings = {k: self.strings[k] for k in keys}
         strings.update((k + "_one", self.strings[k + "_one"]) for k in keys if k + "_one" in self.strings)
-        return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang], "strings": strings}
+        return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang], "strings": strings,
+                "statuses": {value: self.strings[key] for value, key in STATUS_KEYS.items()}}

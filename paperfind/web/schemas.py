@@ -46,7 +46,14 @@ class PaperCard(Strict):
     venue: str = Field(description="Venue slug of /api/venues/{slug}.")
     venue_name: str
     year: int
-    status: str = Field(description="Oral, Poster, Reject, Under Review, ...; may be empty.")
+    status: str = Field(description="The status true today: Oral, Poster, Accept, Reject, Withdraw, "
+                                    "Under Review (only before the venue-year's decisions), "
+                                    "'Decision not in the data' (a review-time status of a "
+                                    "venue-year whose decisions are out), ...; may be empty. "
+                                    "Status filters and facets count this value.")
+    source_status: str = Field(description="What the sources said (the stored status); differs "
+                                           "from `status` where that rule changed it, e.g. "
+                                           "'Under Review' for an ICLR 2024 submission.")
     track: str
     area: str = Field(description="Area of /api/areas/{name}; may be empty.")
     citations: int | None

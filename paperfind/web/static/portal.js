@@ -29,6 +29,9 @@
     }
   }
   const enc = encodeURIComponent;
+  // a status in the page's language where it is ours ("decision not in the data"), as the
+  // server's Translator.status shows it
+  function statusText(status, cfg) { return (cfg.statuses || {})[status] || status; }
 
   function authorLine(authors, cfg) {
     const box = el("div", { class: "card-authors" });
@@ -47,7 +50,7 @@
 
   function paperCard(p, cfg) {
     const card = el("article", { class: "card", "data-key": p.key });
-    const kicker = p.area || [p.track, p.status].filter(Boolean).join(" · ");
+    const kicker = p.area || [p.track, statusText(p.status, cfg)].filter(Boolean).join(" · ");
     if (kicker) {
       const k = el("div", { class: "card-kicker" });
       if (p.area) k.appendChild(el("a", { href: "/areas/" + enc(p.area) }, kicker));
@@ -64,7 +67,7 @@
     const meta = el("div", { class: "card-meta" });
     meta.appendChild(el("a", { class: "venue", href: "/venues/" + enc(p.venue) + "?year=" + p.year },
       p.venue_name + " " + p.year));
-    if (p.status && p.area) meta.appendChild(el("span", { class: "status status-" + p.status.toLowerCase().replace(/ /g, "-") }, p.status));
+    if (p.status && p.area) meta.appendChild(el("span", { class: "status status-" + p.status.toLowerCase().replace(/ /g, "-") }, statusText(p.status, cfg)));
     for (const s of (p.institutions || []).slice(0, 4)) meta.appendChild(el("a", { class: "tag", href: "/institutions/" + enc(s) }, s));
     card.appendChild(meta);
     if (p.versions && p.versions.length) {  // the same work at another venue, listed once
@@ -72,7 +75,7 @@
       p.versions.forEach((v, i) => {
         if (i) also.appendChild(document.createTextNode(", "));
         also.appendChild(el("a", { href: "/papers/" + enc(v.key).replace("%3A", ":") },
-          v.venue_name + " " + v.year + (v.status ? " · " + v.status : "")));
+          v.venue_name + " " + v.year + (v.status ? " · " + statusText(v.status, cfg) : "")));
       });
       card.appendChild(also);
     }
@@ -240,7 +243,7 @@
         for (const f of values.slice(0, 10)) {
           const li = el("li");
           const a = el("a", { class: "facet-value", href: "/?" + qs + "&" + f.param + "=" + enc(f.value) });
-          a.appendChild(el("span", {}, f.label));
+          a.appendChild(el("span", {}, name === "status" ? statusText(f.label, cfg) : f.label));
           a.appendChild(el("span", { class: "count" }, f.count));
           li.appendChild(a);
           list.appendChild(li);
