@@ -218,7 +218,7 @@ class Searcher:
                     backend, query.plan, ranking.stage, ranking.pool, explain)
             # float noise must not beat the key order
             ranking.pool.relevance = np.round(ranking.pool.relevance, SCORE_DECIMALS)
-            if sort == "influence":
+            if sort in ("citations", "influence"):  # one standing order (Pool.sort)
                 ranking.pool.standing = backend.standing(ranking.pool.handles)
             page = ranking.pool.page(sort, offset, limit)
             relevance = ranking.pool.relevance
@@ -274,7 +274,8 @@ class Searcher:
                                         filters.year_from, filters.year_to,
                                         self.settings.trend_venues),
                                   "exact" if counts.exact else "approximate",
-                                  understood.to_json() if understood else None)
+                                  understood.to_json() if understood else None,
+                                  None if ranking.truncated else pool.with_citations())
         self.cache.put(key, replace(response, results=[dict(r) for r in results]))
         return response
 

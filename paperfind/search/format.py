@@ -40,7 +40,9 @@ def format_results_text(response: SearchResponse, width: int | None = None) -> s
     if not response.results:
         lines.append(f"No results for {response.query!r}." if response.query else "No results.")
         return "\n".join(lines)
-    lines.append(f"{response.total} results ({response.took_ms:.0f} ms)")
+    cited = "" if response.with_citations is None else \
+        f"; {response.with_citations:,} of {response.total:,} have a citation count"
+    lines.append(f"{response.total:,} results ({response.took_ms:.0f} ms{cited})")
     for n, r in enumerate(response.results, start=1):
         lines.append("")
         lines.extend(textwrap.wrap(f"{n}. {r['title']}", width, subsequent_indent="   "))

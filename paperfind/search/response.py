@@ -42,12 +42,16 @@ class SearchResponse:
     # the institutions the query's text names, now filters, and the words left to search
     # (paperfind.search.understand.Understanding.to_json); None when it names none
     understood: dict | None = None
+    # how many of the `total` works have a citation count (paperfind.search.pool.Pool.sort says
+    # how the others are ordered); None when the engine's candidates may not hold every match
+    with_citations: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "total": self.total, "took_ms": round(self.took_ms, 2),
                 "results": self.results, "authors": self.authors, "facets": self.facets,
                 "suggestion": self.suggestion, "mode": self.mode, "trend": self.trend,
-                "counts": self.counts, "understood": self.understood}
+                "counts": self.counts, "understood": self.understood,
+                "with_citations": self.with_citations}
 
 
 def hit(doc: dict, score: float, marker: Marker, versions: list[dict] | None = None) -> dict:

@@ -35,6 +35,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "results_count_one": "共 {total} 条结果",
         "counts_approximate": "计数为近似值：按检索引擎的前若干候选统计",
         "results_took": "用时 {ms} 毫秒",
+        "with_citations": "其中 {count} 篇有引用数（共 {total} 篇）",
         "no_results": "没有找到匹配的论文。",
         "did_you_mean": "您是不是要找：",
         "understood_as": "已识别机构：",
@@ -148,6 +149,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "results_count_one": "{total} result",
         "counts_approximate": "approximate counts: over the search engine's top candidates",
         "results_took": "in {ms} ms",
+        "with_citations": "{count} of {total} results have a citation count",
+        "with_citations_one": "{count} of {total} results has a citation count",
         "no_results": "No papers match.",
         "did_you_mean": "Did you mean:",
         "understood_as": "Institution understood:",
@@ -312,7 +315,7 @@ class Translator:
     def client_strings(self) -> dict[str, Any]:
         """What the search-as-you-type script needs to draw cards like the server does."""
         keys = ("results_count", "counts_approximate", "results_took", "no_results", "did_you_mean",
-                "et_al", "abstract_missing", "searching", "papers_count", "also_in", "also_known_as",
+                "et_al", "abstract_missing", "with_citations", "searching", "papers_count", "also_in", "also_known_as",
                 "understood_as", "remove_institution", "reading_as_words", "reading_as_institution")
         strings = {k: self.strings[k] for k in keys}
         strings.update((k + "_one", self.strings[k + "_one"]) for k in keys if k + "_one" in self.strings)

@@ -196,6 +196,12 @@ class SearchResponse(Strict):
     understood: Understood | None = Field(
         None, description="The institutions the query names (清华, THU, Stanford), now filters, "
                           "and the words left; null when it names none")
+    with_citations: int | None = Field(
+        None, description="How many of the `total` works have a citation count (most recent "
+                          "venue-years have none). sort=citations and sort=influence order all "
+                          "of them by one standing: citations per year where counted, later "
+                          "papers naming them otherwise. null when the engine counted over its "
+                          "top candidates only.")
 
 
 class Affiliation(Strict):

@@ -53,3 +53,18 @@ def test_a_neurips_2025_poster_is_an_acceptance_without_a_tier(api, bundled_slic
         key = _keys(bundled_slice, "nips", year, "Poster")[0]
         card = api.get(f"/api/papers/{key}").json()
         assert (card["status"], card["source_status"]) == ("Accept", "Poster")
+
+
+def test_sort_by_citations_says_how_many_have_a_count_and_orders_the_rest_by_standing(api) -> None:
+    params = {"venue": ["nips", "iclr"], "sort": "citations", "size": 100}
+    data = api.get("/api/search", params=params).json()
+    results = data["results"]
+    assert data["total"] == len(results) > 20
+    counted = [r for r in results if r["citations"] is not None]
+    assert 0 < data["with_citations"] == len(counted) < len(results)
+    standing = [api.get(f"/api/papers/{r['key']}").json()["standing"]["score"] for r in results]
+    assert standing == sorted(standing, reverse=True)  # one order, counted or not
+    en = api.get("/", params={**params, "lang": "en", "size": 20}).text
+    assert f"{len(counted)} of {len(results)} results have a citation count" in en
+    zh = api.get("/", params={**params, "lang": "zh", "size": 20}).text
+    assert f"其中 {len(counted)} 篇有引用数（共 {len(results)} 篇）" in zh

@@ -138,6 +138,11 @@
           "(" + cfg.strings.counts_approximate + ")"));
       }
       count.appendChild(document.createTextNode(" · " + format(cfg.strings.results_took, { ms: data.took_ms })));
+      if (data.with_citations !== null && data.with_citations !== undefined && data.total) {
+        count.appendChild(document.createTextNode(" · "));
+        count.appendChild(el("span", { class: "muted", id: "with-citations" }, counted(cfg.strings,
+          "with_citations", { count: number(data.with_citations), total: number(data.total) })));
+      }
       head.appendChild(count);
       const tools = el("span", { class: "results-tools" });
       tools.appendChild(el("a", { class: "export", href: "/api/search/export?" + qs + "&format=bibtex" }, "BibTeX"));
