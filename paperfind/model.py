@@ -172,7 +172,8 @@ class AuthorEntry:
     slug: str
     name: str
     aliases: list[str] = field(default_factory=list)
-    paper_count: int = 0
+    paper_count: int = 0  # papers with this person among their authors, each version once
+    work_count: int = 0  # the works they are: a work's versions count once (what pages list)
     institutions: list[str] = field(default_factory=list)  # slugs, most frequent first
     years: tuple[int, int] = (0, 0)
 

@@ -33,7 +33,8 @@ FORMAT_VERSION = 12  # 5: stored papers carry their authors' public slugs; 6: an
 # 9: the work of each row (meta.work.npy), so results list a work once; 10: stored papers
 # carry their links (a result is the full paperfind.cards card); 11: the papers' names and
 # standing (paper_names.json, meta.standing.npy), which a first start's first part leaves out;
-# 12: statuses are the ones true today (paperfind.catalog.decisions), the sources' kept beside
+# 12: statuses are the ones true today (paperfind.catalog.decisions), the sources' kept beside;
+# people's cards carry their works' count
 
 
 def _codes(values: list[str]) -> tuple[list[str], dict[str, int]]:

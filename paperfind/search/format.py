@@ -33,7 +33,10 @@ def format_results_text(response: SearchResponse, width: int | None = None) -> s
         lines.append(f"Did you mean: {response.suggestion}")
     for card in response.authors:
         insts = ", ".join(card["institutions"][:MAX_TAGS])
-        lines.append(f"person: {card['name']} ({card['paper_count']} papers"
+        works, versions = card.get("work_count") or card["paper_count"], card["paper_count"]
+        counted = f"{versions:,} versions of {works:,} works" if versions != works else \
+            f"{works:,} work{'s' if works != 1 else ''}"
+        lines.append(f"person: {card['name']} ({counted}"
                      + (f"; {insts}" if insts else "") + ")")
     if response.authors or response.suggestion or understood:
         lines.append("")

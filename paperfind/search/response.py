@@ -78,7 +78,8 @@ def stored_card(doc: dict, versions: list[dict] | None = None) -> dict:
 def author_card(card: dict) -> dict:
     """A person the query names; `id` is the public slug of /authors/{id}, as on paper cards."""
     return {"id": card["slug"], "name": card["name"], "institutions": card["institutions"],
-            "paper_count": card["paper_count"], "years": card["years"]}
+            "paper_count": card["paper_count"],
+            "work_count": card.get("work_count") or card["paper_count"], "years": card["years"]}
 
 
 def suggestion_text(raw: str, corrections: dict[str, str]) -> str | None:

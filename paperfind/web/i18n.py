@@ -36,6 +36,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "counts_approximate": "计数为近似值：按检索引擎的前若干候选统计",
         "results_took": "用时 {ms} 毫秒",
         "with_citations": "其中 {count} 篇有引用数（共 {total} 篇）",
+        "with_citations_one": "其中 {count} 篇有引用数（共 {total} 篇）",
         "no_results": "没有找到匹配的论文。",
         "did_you_mean": "您是不是要找：",
         "understood_as": "已识别机构：",
@@ -44,6 +45,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "reading_as_institution": "只看{name}的论文",
         "et_al": "等",
         "et_al_short": "et al.",
+        "count_works": "{works} 篇成果",
+        "count_works_one": "{works} 篇成果",
+        "count_versions_of_works": "{works} 篇成果（{versions} 个版本）",
+        "count_versions_of_works_one": "{works} 篇成果（{versions} 个版本）",
+        "works_heading": "成果",
+        "list_sort_newest": "最新",
+        "list_sort_citations": "引用最多（影响力）",
+        "accepted_only": "只看已录用",
+        "all_works": "全部",
         "status_no_decision": "数据中没有录用结果",
         "authors_heading": "作者",
         "filters": "筛选",
@@ -158,6 +168,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "reading_as_words": "Search “{written}” as a word instead",
         "reading_as_institution": "Only papers from {name}",
         "et_al": "et al.",
+        "count_works": "{works} works",
+        "count_works_one": "{works} work",
+        "count_versions_of_works": "{versions} versions of {works} works",
+        "count_versions_of_works_one": "{versions} versions of {works} work",
+        "works_heading": "Works",
+        "list_sort_newest": "Newest",
+        "list_sort_citations": "Most cited (standing)",
+        "accepted_only": "Accepted only",
+        "all_works": "All",
         "status_no_decision": "Decision not in the data",
         "et_al_short": "et al.",
         "authors_heading": "Authors",
@@ -315,7 +334,7 @@ class Translator:
     def client_strings(self) -> dict[str, Any]:
         """What the search-as-you-type script needs to draw cards like the server does."""
         keys = ("results_count", "counts_approximate", "results_took", "no_results", "did_you_mean",
-                "et_al", "abstract_missing", "with_citations", "searching", "papers_count", "also_in", "also_known_as",
+                "et_al", "abstract_missing", "with_citations", "count_works", "count_versions_of_works", "searching", "papers_count", "also_in", "also_known_as",
                 "understood_as", "remove_institution", "reading_as_words", "reading_as_institution")
         strings = {k: self.strings[k] for k in keys}
         strings.update((k + "_one", self.strings[k + "_one"]) for k in keys if k + "_one" in self.strings)

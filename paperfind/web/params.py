@@ -99,6 +99,32 @@ def paging_params(page: PageParam = 1, size: SizeParam = 50) -> Paging:
     return Paging(page, size)
 
 
+ListSort = Literal["newest", "citations"]  # paperfind.store.read.LIST_SORTS
+
+
+@dataclass(frozen=True)
+class ListParams:
+    """A page of a person's, an institution's or a venue's works: which page, in which order,
+    of all works or the accepted ones."""
+
+    paging: Paging = Paging(1, 50)
+    sort: str = "newest"
+    accepted: bool = False
+
+
+def list_params(page: PageParam = 1, size: SizeParam = 50,
+                sort: Annotated[ListSort, Query(description="newest first, or citations: the "
+                                                            "papers' standing (citations where "
+                                                            "counted, later papers naming them "
+                                                            "otherwise), as search's "
+                                                            "sort=citations.")] = "newest",
+                accepted: Annotated[bool, Query(description="Accepted works only (not rejected, "
+                                                            "withdrawn, under review or without "
+                                                            "a decision in the data).")] = False,
+                ) -> ListParams:
+    return ListParams(Paging(page, size), sort, accepted)
+
+
 # what clients of other APIs send, and the parameter that does it here
 SYNONYMS = {"limit": ("size", "the page size"), "per_page": ("size", "the page size"),
             "page_size": ("size", "the page size"), "pagesize": ("size", "the page size"),

@@ -102,7 +102,10 @@ class PersonCard(Strict):
     id: str = Field(description="Public id (slug) of /api/authors/{id}.")
     name: str
     institutions: list[str]
-    paper_count: int
+    paper_count: int = Field(description="Their papers, each version once (as `versions` of "
+                                         "/api/authors/{id})")
+    work_count: int = Field(description="Their works: a work's versions count once (as `works` "
+                                        "of /api/authors/{id}, and what its list pages through)")
     years: list[int] = Field(description="First and last year.", min_length=2, max_length=2)
 
 
@@ -272,28 +275,47 @@ class VenueCount(Strict):
 YearCount = list[int]  # [year, papers]
 
 
+_VERSIONS = Field(description="Papers of the list counting each version (a rejected ICLR "
+                              "submission and its later NeurIPS paper are two)")
+_WORKS = Field(description="Works of the list: a work's versions count once")
+_TOTAL = Field(description="What `papers` pages through: works (a venue's: its papers, "
+                           "versions), of all or, with accepted=true, the accepted ones")
+ListSortName = Literal["newest", "citations"]
+
+
 class AuthorPage(Strict):
     id: str
     name: str
     profile_id: str
-    paper_count: int
+    paper_count: int = Field(description="The same as `versions`")
+    versions: int = _VERSIONS
+    works: int = _WORKS
+    total: int = _TOTAL
     aliases: list[str]
     papers: list[PaperCard]
     coauthors: list[CoAuthor]
     institutions: list[AuthorInstitution]
     venues: list[VenueCount]
     per_year: list[YearCount]
+    paging: PageInfo
+    sort: ListSortName
+    accepted: bool
 
 
 class InstitutionPage(Strict):
     slug: str
     name: str
     country: str
-    paper_count: int
+    paper_count: int = Field(description="The same as `works`")
+    versions: int = _VERSIONS
+    works: int = _WORKS
+    total: int = _TOTAL
     papers: list[PaperCard]
     per_year: list[YearCount]
     top_authors: list[CoAuthor]
     paging: PageInfo
+    sort: ListSortName
+    accepted: bool
 
 
 class VenuePage(Strict):
@@ -304,9 +326,13 @@ class VenuePage(Strict):
     full_name_zh: str = Field(description="Its Chinese name.", examples=["自然语言处理中的经验方法会议"])
     year: int | None
     years: list[YearCount]
-    total: int
+    versions: int = _VERSIONS
+    works: int = _WORKS
+    total: int = _TOTAL
     papers: list[PaperCard]
     paging: PageInfo
+    sort: ListSortName
+    accepted: bool
 
 
 class AreaPage(Strict):

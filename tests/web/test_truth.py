@@ -68,3 +68,56 @@ def test_sort_by_citations_says_how_many_have_a_count_and_orders_the_rest_by_sta
     assert f"{len(counted)} of {len(results)} results have a citation count" in en
     zh = api.get("/", params={**params, "lang": "zh", "size": 20}).text
     assert f"其中 {len(counted)} 篇有引用数（共 {len(results)} 篇）" in zh
+
+
+AUTHOR = "huishuai-zhang"  # two of whose works have an ICLR and an ICML version
+
+
+def test_an_author_page_its_twin_the_search_card_and_the_cli_count_the_same_works(
+        api, bundled_portal) -> None:
+    from paperfind.search.format import format_results_text
+    from paperfind.search.response import SearchRequest
+
+    data = api.get(f"/api/authors/{AUTHOR}").json()
+    versions, works = data["versions"], data["works"]
+    assert versions > works == data["total"] == len(data["papers"]) == data["paging"]["total"]
+    assert sum(n for _, n in data["per_year"]) == works
+    en = api.get(f"/authors/{AUTHOR}", params={"lang": "en"}).text
+    assert f"{versions} versions of {works} works" in en and f"{versions} papers" not in en
+    zh = api.get(f"/authors/{AUTHOR}", params={"lang": "zh"}).text
+    assert f"{works} 篇成果（{versions} 个版本）" in zh
+    found = api.get("/api/search", params={"q": "Huishuai Zhang"}).json()
+    card = next(a for a in found["authors"] if a["id"] == AUTHOR)
+    assert (card["paper_count"], card["work_count"]) == (versions, works)
+    text = format_results_text(bundled_portal.paperfind.searcher().search(SearchRequest(q="Huishuai Zhang")))
+    assert f"{versions} versions of {works} works" in text
+
+
+def test_an_author_list_pages_sorts_and_keeps_the_accepted(api) -> None:
+    every = api.get(f"/api/authors/{AUTHOR}").json()
+    pages = [api.get(f"/api/authors/{AUTHOR}", params={"page": n, "size": 4}).json()
+             for n in range(1, 4)]
+    assert [p["paging"]["pages"] for p in pages] == [-(-every["works"] // 4)] * 3
+    assert [c["key"] for p in pages for c in p["papers"]] == [c["key"] for c in every["papers"]][:12]
+    html = api.get(f"/authors/{AUTHOR}", params={"size": 4, "lang": "en"}).text
+    assert html.count('class="card compact"') == 4 and 'rel="next"' in html and 'id="accepted-only"' in html
+    cited = api.get(f"/api/authors/{AUTHOR}", params={"sort": "citations"}).json()
+    standing = [api.get(f"/api/papers/{c['key']}").json()["standing"]["score"] for c in cited["papers"]]
+    assert standing == sorted(standing, reverse=True) and cited["sort"] == "citations"
+    accepted = api.get(f"/api/authors/{AUTHOR}", params={"accepted": "true"}).json()
+    from paperfind.cards import standing as standing_of
+    assert accepted["total"] == len(accepted["papers"]) == sum(
+        standing_of(c["status"]) == 0 for c in every["papers"]) < every["works"]
+    assert all(standing_of(c["status"]) == 0 for c in accepted["papers"])
+
+
+def test_institution_and_venue_lists_count_works_and_take_the_same_parameters(api) -> None:
+    inst = api.get("/api/institutions/tsinghua", params={"size": 3, "sort": "citations"}).json()
+    assert inst["total"] == inst["works"] == inst["paging"]["total"] and len(inst["papers"]) == 3
+    venue = api.get("/api/venues/iclr", params={"year": 2024, "accepted": "true"}).json()
+    assert venue["total"] == len(venue["papers"]) and venue["total"] < venue["versions"]
+    assert all(p["status"] in ("Oral", "Spotlight", "Poster") for p in venue["papers"])
+    page = api.get("/venues/iclr", params={"year": 2024, "lang": "en"}).text
+    line = (f"{venue['works']} works" if venue["versions"] == venue["works"]
+            else f"{venue['versions']} versions of {venue['works']} works")
+    assert f'id="works-count">{line}<' in page

@@ -97,7 +97,11 @@
     card.appendChild(el("span", { class: "avatar" }, a.name.slice(0, 1)));
     const body = el("span", { class: "author-card-body" });
     body.appendChild(el("strong", {}, a.name));
-    let line = counted(cfg.strings, "papers_count", { count: number(a.paper_count) });
+    // works, and of how many versions when they differ, as the server's works_count macro
+    const works = a.work_count || a.paper_count;
+    let line = a.paper_count !== works
+      ? counted(cfg.strings, "count_versions_of_works", { versions: number(a.paper_count), works: number(works) })
+      : counted(cfg.strings, "count_works", { works: number(works) });
     if (a.years && a.years[0]) line += " · " + a.years[0] + "–" + a.years[1];
     body.appendChild(el("span", { class: "muted" }, line));
     const tags = el("span", { class: "tags" });
