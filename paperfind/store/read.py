@@ -44,6 +44,22 @@ class Listing:
     standing: Callable[[list[str]], dict[str, float]] | None = None
 
 
+# a year whose papers have affiliations in the data less often than this is "thin": an
+# institution's fewer works there may be the data's gap, not a decline (ICLR 2020: 0 of 2,594)
+THIN_AFFILIATIONS = 0.5
+_COVERAGE_SQL = ("SELECT p.venue, p.year, COUNT(*), SUM(p.abstract != ''), "
+                 "SUM(EXISTS(SELECT 1 FROM paper_authors pa WHERE pa.paper_id = p.id)), "
+                 "SUM(EXISTS(SELECT 1 FROM paper_affiliations af WHERE af.paper_id = p.id)) "
+                 "FROM papers p GROUP BY p.venue, p.year")
+
+
+def coverage_of(counts: list[tuple[int, int, int, int]]) -> dict[str, int]:
+    """(papers, with abstract, with authors, with affiliations) rows summed, by name."""
+    papers, abstracts, authors, affiliations = (sum(c[i] for c in counts) for i in range(4))
+    return {"papers": papers, "with_abstract": abstracts, "with_authors": authors,
+            "with_affiliations": affiliations}
+
+
 def work_list(rows: list[tuple], listing: Listing) -> tuple[int, int, list[str]]:
     """(versions, works, the listed works' keys in order, before paging) of a list's `rows`
     (`_LIST_SQL` columns): one key per work, its best version's (paperfind.cards.best_first).
@@ -156,6 +172,29 @@ class ReadMixin:
         whole = {pid: affs[(pid, -1)] for pid in paper_ids if (pid, -1) in affs}
         return result, whole
 
+    def coverage(self) -> dict[tuple[str, int], tuple[int, int, int, int]]:
+        """Per venue-year: papers, and how many have an abstract, authors, affiliations in the
+        data. A page without a source for something says so (a venue-year's line, an
+        institution's thin years); counted once per data version on this connection (one
+        pass over the store: about a second for the bundled corpus)."""
+        version = self.data_version()  # type: ignore[attr-defined]
+        cached = getattr(self, "_coverage", None)
+        if cached is None or cached[0] != version:
+            cached = (version, {(v, y): tuple(int(x or 0) for x in rest)
+                                for v, y, *rest in self.conn.execute(_COVERAGE_SQL)})
+            self._coverage = cached
+        return cached[1]
+
+    def thin_affiliation_years(self, years: list[int]) -> list[int]:
+        """Those of `years` in which under THIN_AFFILIATIONS of the corpus's papers have an
+        affiliation in the data."""
+        per_year: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
+        for (_, year), counts in self.coverage().items():
+            per_year[year].append(counts)
+        thin = {y for y, rows in per_year.items()
+                if (c := coverage_of(rows))["with_affiliations"] < THIN_AFFILIATIONS * c["papers"]}
+        return [y for y in years if y in thin]
+
     def venue_names(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT slug, name FROM venues"))
 
@@ -243,7 +282,9 @@ class ReadMixin:
             "JOIN paper_authors pa ON pa.paper_id = af.paper_id AND pa.position = af.position "
             "JOIN authors a ON a.id = pa.author_id WHERE af.institution = ? "
             "GROUP BY a.id ORDER BY n DESC, a.name LIMIT 20", (slug,)).fetchall()
+        thin = self.thin_affiliation_years([y for y, _ in per_year])
         return {"slug": row[0], "name": row[1], "country": row[2], "paper_count": works,
+                "thin_affiliation_years": thin,
                 "versions": versions, "works": works, "total": len(listed),
                 "papers": self.paper_cards(listed[listing.offset:listing.offset + listing.limit]),
                 "per_year": [tuple(r) for r in per_year],
@@ -286,6 +327,8 @@ class ReadMixin:
         return {"slug": row[0], "name": row[1], "full_name": full_name(row[0]),
                 "full_name_zh": full_name(row[0], "zh"), "year": year, "years": [tuple(y) for y in years],
                 "versions": versions, "works": works, "total": total,
+                "coverage": coverage_of([c for (v, y), c in self.coverage().items()
+                                         if v == slug and (year is None or y == year)]),
                 "papers": self.paper_cards(keys)}
 
     def area(self, name: str, limit: int = 50, offset: int = 0) -> dict[str, Any] | None:

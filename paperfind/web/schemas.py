@@ -283,6 +283,13 @@ _TOTAL = Field(description="What `papers` pages through: works (a venue's: its p
 ListSortName = Literal["newest", "citations"]
 
 
+class Coverage(Strict):
+    papers: int
+    with_abstract: int
+    with_authors: int
+    with_affiliations: int
+
+
 class AuthorPage(Strict):
     id: str
     name: str
@@ -313,6 +320,9 @@ class InstitutionPage(Strict):
     papers: list[PaperCard]
     per_year: list[YearCount]
     top_authors: list[CoAuthor]
+    thin_affiliation_years: list[int] = Field(
+        description="Years of `per_year` in which under half of the corpus's papers have an "
+                    "affiliation in the data: fewer works there may be the data's gap, not a decline.")
     paging: PageInfo
     sort: ListSortName
     accepted: bool
@@ -329,6 +339,8 @@ class VenuePage(Strict):
     versions: int = _VERSIONS
     works: int = _WORKS
     total: int = _TOTAL
+    coverage: Coverage = Field(description="What the data holds for the venue (or the year): "
+                                           "papers with an abstract, authors, affiliations")
     papers: list[PaperCard]
     paging: PageInfo
     sort: ListSortName

@@ -121,3 +121,30 @@ def test_institution_and_venue_lists_count_works_and_take_the_same_parameters(ap
     line = (f"{venue['works']} works" if venue["versions"] == venue["works"]
             else f"{venue['versions']} versions of {venue['works']} works")
     assert f'id="works-count">{line}<' in page
+
+
+def test_a_venue_year_says_what_the_data_lacks_and_an_institution_its_thin_years(
+        api, bundled_slice) -> None:
+    stats = {(r["venue"], r["year"]): r for r in api.get("/api/stats").json()["venue_years"]}
+    row = stats[("iclr", 2024)]
+    venue = api.get("/api/venues/iclr", params={"year": 2024}).json()
+    assert venue["coverage"] == {k: row[k] for k in ("papers", "with_abstract", "with_authors",
+                                                     "with_affiliations")}
+    assert row["with_abstract"] < row["papers"]
+    en = api.get("/venues/iclr", params={"year": 2024, "lang": "en"}).text
+    assert f"abstracts in the data for {row['with_abstract']} of {row['papers']} papers" in en
+    zh = api.get("/venues/iclr", params={"year": 2024, "lang": "zh"}).text
+    assert f"数据中有摘要的论文：{row['with_abstract']} / {row['papers']} 篇" in zh
+    per_year: dict[int, list[int]] = {}
+    for r in stats.values():
+        papers, affs = per_year.setdefault(r["year"], [0, 0])
+        per_year[r["year"]] = [papers + r["papers"], affs + r["with_affiliations"]]
+    # an institution with a paper in a year when few papers have affiliations in the data
+    records = [json.loads(line) for line in bundled_slice[0]]
+    slug = next(f["slug"] for r in records for a in r["authors"] for f in a["affiliations"]
+                if f["slug"] and per_year[r["year"]][1] < 0.5 * per_year[r["year"]][0])
+    inst = api.get(f"/api/institutions/{slug}").json()
+    thin = [y for y, _ in inst["per_year"] if per_year[y][1] < 0.5 * per_year[y][0]]
+    assert inst["thin_affiliation_years"] == thin and thin
+    page = api.get(f"/institutions/{slug}", params={"lang": "en"}).text
+    assert f"Few affiliations in the data for {', '.join(map(str, thin))}" in page
