@@ -148,3 +148,23 @@ def test_a_venue_year_says_what_the_data_lacks_and_an_institution_its_thin_years
     assert inst["thin_affiliation_years"] == thin and thin
     page = api.get(f"/institutions/{slug}", params={"lang": "en"}).text
     assert f"Few affiliations in the data for {', '.join(map(str, thin))}" in page
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_cards_the_script_draws_say_no_decision_and_how_many_are_counted(browser, bundled_portal,
+                                                                           bundled_slice, width) -> None:
+    """Search as you type redraws cards and the results line: in Chinese, on a desktop and a
+    phone, they say what the server's page says."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    records = [json.loads(line) for line in bundled_slice[0]]
+    title = next(r["title"] for r in records if (r["venue"], r["year"], r["status"])
+                 == ("iclr", 2024, "Under Review") and r["area"])
+    context = browser.new_context(base_url=bundled_portal.url, locale="zh-CN",
+                                  viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto("/?lang=zh")
+    page.fill("#q", title)
+    card = page.locator(".card", has_text=title).first
+    sync_api.expect(card.locator(".status")).to_have_text(NO_DECISION_ZH, timeout=10_000)
+    sync_api.expect(page.locator("#with-citations")).to_contain_text("篇有引用数")
+    context.close()
