@@ -15,10 +15,12 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 CARD_FIELDS = ("key", "title", "abstract", "authors", "institutions", "venue", "venue_name", "year",
-               "status", "track", "area", "citations", "links", "versions", "also_known_as")
+               "status", "source_status", "track", "area", "citations", "links", "versions",
+               "also_known_as")
 VERSION_FIELDS = ("key", "venue", "venue_name", "year", "status", "track")
 
-UNDER_REVIEW = frozenset({"under review", "submitted", "pending"})
+# "decision not in the data" (paperfind.catalog.decisions.NO_DECISION) is no acceptance either
+UNDER_REVIEW = frozenset({"under review", "submitted", "pending", "decision not in the data"})
 TURNED_DOWN = frozenset({"reject", "rejected", "desk reject", "desk rejected", "withdraw",
                          "withdrawn"})
 
@@ -27,15 +29,19 @@ def paper_card(*, key: str, title: str, authors: Iterable[tuple[str, str]],
                institutions: Iterable[str], venue: str, venue_name: str, year: int,
                status: str, track: str, area: str, citations: int | None,
                links: Mapping[str, str], versions: Iterable[Mapping[str, Any]] = (),
-               abstract: str = "") -> dict[str, Any]:
+               abstract: str = "", source_status: str | None = None) -> dict[str, Any]:
     """A card from its fields; `authors` are (id, name) pairs in order, id "" for an
     unresolved name; `versions` the work's other versions (cards or version entries).
+    `status` is the one true today (paperfind.catalog.decisions), `source_status` what the
+    sources said (the same unless the rules there changed it).
     `also_known_as` (the names the index mined for the work) is the searcher's to fill
     (Searcher.name_cards): every list names them, the store does not know them."""
     return {"key": key, "title": title, "abstract": abstract or "",
             "authors": [{"id": person or "", "name": name} for person, name in authors],
             "institutions": list(institutions), "venue": venue, "venue_name": venue_name or venue,
-            "year": int(year), "status": status or "", "track": track or "", "area": area or "",
+            "year": int(year), "status": status or "",
+            "source_status": (status if source_status is None else source_status) or "",
+            "track": track or "", "area": area or "",
             "citations": citations, "links": dict(links or {}),
             "versions": [version_entry(v) for v in versions], "also_known_as": []}
 

@@ -154,13 +154,14 @@ class IndexDoc:
     venue: str  # lower-case venue slug, `iclr`
     venue_name: str  # display name, `ICLR`
     year: int
-    status: str
+    status: str  # the status true today (paperfind.catalog.decisions.shown_status)
     area: str
     institutions: list[str]  # institution slugs
     citations: int | None
     work_id: int
     track: str = ""  # the venue's track, shown where a paper has no area
     links: dict[str, str] = field(default_factory=dict)  # pdf, openreview, site, ...: on its card
+    source_status: str | None = None  # what the sources said, when it differs from `status`
 
 
 @dataclass
@@ -171,7 +172,8 @@ class AuthorEntry:
     slug: str
     name: str
     aliases: list[str] = field(default_factory=list)
-    paper_count: int = 0
+    paper_count: int = 0  # papers with this person among their authors, each version once
+    work_count: int = 0  # the works they are: a work's versions count once (what pages list)
     institutions: list[str] = field(default_factory=list)  # slugs, most frequent first
     years: tuple[int, int] = (0, 0)
 

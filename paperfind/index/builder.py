@@ -27,12 +27,14 @@ from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.model import IndexDoc
 from paperfind.text.analyze import Analyzer
 
-FORMAT_VERSION = 11  # 5: stored papers carry their authors' public slugs; 6: and their track;
+FORMAT_VERSION = 12  # 5: stored papers carry their authors' public slugs; 6: and their track;
 # 7: people's last year and same-name groups (name-query evidence); joined stems of
 # hyphenated words (`auto-encoder` also indexed as `autoencod`); 8: possessive 's dropped;
 # 9: the work of each row (meta.work.npy), so results list a work once; 10: stored papers
 # carry their links (a result is the full paperfind.cards card); 11: the papers' names and
-# standing (paper_names.json, meta.standing.npy), which a first start's first part leaves out
+# standing (paper_names.json, meta.standing.npy), which a first start's first part leaves out;
+# 12: statuses are the ones true today (paperfind.catalog.decisions), the sources' kept beside;
+# people's cards carry their works' count
 
 
 def _codes(values: list[str]) -> tuple[list[str], dict[str, int]]:
@@ -216,7 +218,8 @@ def build_paper_files(source: IndexSource, docs: list[IndexDoc], root: Path,
                        "authors": [[int(i), n] for i, n in zip(d.author_ids, d.authors)],
                        "author_slugs": [slugs.get(int(i), "") for i in d.author_ids],
                        "keywords": d.keywords, "venue": d.venue, "venue_name": d.venue_name,
-                       "year": d.year, "status": d.status, "area": d.area, "track": d.track,
+                       "year": d.year, "status": d.status, "source_status": d.source_status,
+                       "area": d.area, "track": d.track,
                        "institutions": d.institutions, "citations": d.citations,
                        "links": d.links, "work_id": d.work_id} for d in docs), root, "stored")
 

@@ -169,7 +169,8 @@ class NameIndex:
         np.save(root / "names.groups.npy", np.asarray(
             [groups.setdefault(fold_name(a.name), len(groups)) for a in authors], dtype=np.int32))
         JsonRecords.save(({"id": a.id, "slug": a.slug, "name": a.name, "aliases": a.aliases,
-                           "paper_count": a.paper_count, "institutions": a.institutions,
+                           "paper_count": a.paper_count, "work_count": a.work_count,
+                           "institutions": a.institutions,
                            "years": list(a.years)} for a in authors), root, "names.cards")
 
     @classmethod

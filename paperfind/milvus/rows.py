@@ -66,7 +66,8 @@ def paper_row(doc: IndexDoc, an: Analyzer, vector: np.ndarray | None,
               "authors": [[int(i), n] for i, n in zip(doc.author_ids, doc.authors)],
               "author_slugs": [author_slugs.get(int(i), "") for i in doc.author_ids],
               "keywords": doc.keywords, "venue": doc.venue, "venue_name": doc.venue_name,
-              "year": doc.year, "status": doc.status, "area": doc.area, "track": doc.track,
+              "year": doc.year, "status": doc.status, "source_status": doc.source_status,
+              "area": doc.area, "track": doc.track,
               "institutions": doc.institutions, "citations": doc.citations, "links": doc.links,
               "work_id": doc.work_id}
     has_vector = vector is not None

@@ -15,7 +15,7 @@ import re
 import time
 from dataclasses import dataclass
 
-SCHEMA_VERSION = "2"  # a different one in a collection's properties: `sync` rebuilds it
+SCHEMA_VERSION = "3"  # 3: statuses true today (catalog.decisions); a different one in a collection's properties: `sync` rebuilds it
 DIM = 384  # multilingual-e5-small, the vectors beside the database
 # analysed text fields with a BM25 function each: field -> (k1, b), as paperfind.index.lexical.
 # `text` is the first stage's field (title x3, keywords x2, abstract: paperfind's BM25F weights

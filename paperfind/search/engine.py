@@ -138,6 +138,17 @@ class Searcher:
                 "standing": {"score": round(float(local.standing(np.asarray([row]))[0]), 4),
                              "mentions": local.mentions([row])[0]}}
 
+    def standing_of(self, keys: list[str]) -> dict[str, float]:
+        """The standing of each key the index holds (the order of sort=citations, for the lists
+        of a person, an institution or a venue); none while no index is open."""
+        backend = self.backend()
+        local = getattr(backend, "local", backend)
+        if local is None or not keys:
+            return {}
+        handles = np.asarray(local.handles_of(keys), dtype=np.int64)
+        scores = local.standing(handles)
+        return {k: float(s) for k, h, s in zip(keys, handles, scores) if h >= 0}
+
     def similar(self, key: str, limit: int = 10, aspect: str | None = None) -> list[dict]:
         """Papers like `key` (never its other versions), as result cards with their reasons;
         `aspect` ("background", "method", "result") asks for papers like it in that respect.
@@ -218,7 +229,7 @@ class Searcher:
                     backend, query.plan, ranking.stage, ranking.pool, explain)
             # float noise must not beat the key order
             ranking.pool.relevance = np.round(ranking.pool.relevance, SCORE_DECIMALS)
-            if sort == "influence":
+            if sort in ("citations", "influence"):  # one standing order (Pool.sort)
                 ranking.pool.standing = backend.standing(ranking.pool.handles)
             page = ranking.pool.page(sort, offset, limit)
             relevance = ranking.pool.relevance
@@ -274,7 +285,8 @@ class Searcher:
                                         filters.year_from, filters.year_to,
                                         self.settings.trend_venues),
                                   "exact" if counts.exact else "approximate",
-                                  understood.to_json() if understood else None)
+                                  understood.to_json() if understood else None,
+                                  None if ranking.truncated else pool.with_citations())
         self.cache.put(key, replace(response, results=[dict(r) for r in results]))
         return response
 

@@ -33,14 +33,19 @@ def format_results_text(response: SearchResponse, width: int | None = None) -> s
         lines.append(f"Did you mean: {response.suggestion}")
     for card in response.authors:
         insts = ", ".join(card["institutions"][:MAX_TAGS])
-        lines.append(f"person: {card['name']} ({card['paper_count']} papers"
+        works, versions = card.get("work_count") or card["paper_count"], card["paper_count"]
+        counted = f"{versions:,} versions of {works:,} works" if versions != works else \
+            f"{works:,} work{'s' if works != 1 else ''}"
+        lines.append(f"person: {card['name']} ({counted}"
                      + (f"; {insts}" if insts else "") + ")")
     if response.authors or response.suggestion or understood:
         lines.append("")
     if not response.results:
         lines.append(f"No results for {response.query!r}." if response.query else "No results.")
         return "\n".join(lines)
-    lines.append(f"{response.total} results ({response.took_ms:.0f} ms)")
+    cited = "" if response.with_citations is None else \
+        f"; {response.with_citations:,} of {response.total:,} have a citation count"
+    lines.append(f"{response.total:,} results ({response.took_ms:.0f} ms{cited})")
     for n, r in enumerate(response.results, start=1):
         lines.append("")
         lines.extend(textwrap.wrap(f"{n}. {r['title']}", width, subsequent_indent="   "))

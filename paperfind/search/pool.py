@@ -25,7 +25,7 @@ class Pool:
     works: np.ndarray
     years: np.ndarray
     citations: np.ndarray
-    standing: np.ndarray | None = None  # read only for the influence order (SearchBackend.standing)
+    standing: np.ndarray | None = None  # read only for the standing orders (SearchBackend.standing)
 
     @classmethod
     def of(cls, found: Candidates, relevance: np.ndarray) -> "Pool":
@@ -64,14 +64,27 @@ class Pool:
                 return order[offset:needed]
             k = min(len(self.handles), k * 2)
 
+    def with_citations(self) -> int | None:
+        """How many works of the pool have a citation count (any version's); the engine says
+        it only of a pool that holds every match."""
+        if not len(self.works):
+            return 0
+        return int(len(np.unique(self.works[self.citations >= 0])))
+
     def sort(self, sort: str, k: int) -> np.ndarray:
-        """Positions of the first `k` in display order; every order ends with the handle."""
+        """Positions of the first `k` in display order; every order ends with the handle.
+
+        "citations" and "influence" are one order, the papers' standing (paperfind.index.
+        paper_names): a paper's percentile among its cohort by citations per year where a
+        source gives a count, and by later papers naming it otherwise (the better of the two
+        where both are known), the raw count breaking ties. Counts are sparse (none for ICLR
+        2019 on, NeurIPS 2019 on, ICML 2020 on), so ordering by the count alone put LoraHub
+        (207 citations) above LoRA (no count, named by thousands) and sent every uncounted
+        paper to the end; the standing puts both kinds of paper on one scale."""
         rows, relevance, years, cites = self.handles, self.relevance, self.years, self.citations
         if sort in ("date", "newest"):
             return np.lexsort((rows, -relevance, -years))
-        if sort == "citations":
-            return np.lexsort((rows, -relevance, -cites))
-        if sort == "influence":
+        if sort in ("citations", "influence"):
             standing = self.standing if self.standing is not None else np.zeros(len(rows))
             return np.lexsort((rows, -relevance, -cites, -standing))
         if not relevance.any():  # filter-only query: most cited, then newest

@@ -43,12 +43,16 @@ class SearchResponse:
     # the institutions the query's text names, now filters, and the words left to search
     # (paperfind.search.understand.Understanding.to_json); None when it names none
     understood: dict | None = None
+    # how many of the `total` works have a citation count (paperfind.search.pool.Pool.sort says
+    # how the others are ordered); None when the engine's candidates may not hold every match
+    with_citations: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "total": self.total, "took_ms": round(self.took_ms, 2),
                 "results": self.results, "authors": self.authors, "facets": self.facets,
                 "suggestion": self.suggestion, "mode": self.mode, "trend": self.trend,
-                "counts": self.counts, "understood": self.understood}
+                "counts": self.counts, "understood": self.understood,
+                "with_citations": self.with_citations}
 
 
 def hit(doc: dict, score: float, marker: Marker, versions: list[dict] | None = None) -> dict:
@@ -66,6 +70,7 @@ def stored_card(doc: dict, versions: list[dict] | None = None) -> dict:
                       authors=[(slug, name) for slug, (_, name) in zip(slugs, doc["authors"])],
                       institutions=doc["institutions"], venue=doc["venue"],
                       venue_name=doc["venue_name"], year=doc["year"], status=doc["status"],
+                      source_status=doc.get("source_status"),
                       track=doc.get("track", ""), area=doc["area"], citations=doc.get("citations"),
                       links=doc.get("links") or {}, versions=best_first(versions or []),
                       abstract=doc.get("abstract") or "")
@@ -74,7 +79,8 @@ def stored_card(doc: dict, versions: list[dict] | None = None) -> dict:
 def author_card(card: dict) -> dict:
     """A person the query names; `id` is the public slug of /authors/{id}, as on paper cards."""
     return {"id": card["slug"], "name": card["name"], "institutions": card["institutions"],
-            "paper_count": card["paper_count"], "years": card["years"]}
+            "paper_count": card["paper_count"],
+            "work_count": card.get("work_count") or card["paper_count"], "years": card["years"]}
 
 
 def suggestion_text(raw: str, corrections: dict[str, str]) -> str | None:

@@ -9,14 +9,80 @@ import json
 import sqlite3
 from collections import Counter, defaultdict
 from datetime import datetime
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Iterator
 
+from paperfind.catalog.decisions import shown_status
 from paperfind.catalog.venues import full_name
-from paperfind.cards import best_first, fold_works, paper_card
+from paperfind.cards import best_first, fold_works, paper_card, standing
 from paperfind.model import AuthorEntry, IndexDoc
 
 _CARD_SQL = ("SELECT id, key, title, abstract, venue, year, status, track, area, citations, links, "
              "authors_ordered, work_id, keywords, tldr, bibtex, forum_id FROM papers")
+# what a list of works (a person's, an institution's, a venue's) needs of each version
+_LIST_SQL = "SELECT p.key, p.venue, p.year, p.status, p.track, p.citations, COALESCE(p.work_id, p.id)"
+LIST_SORTS = ("date", "newest", "citations")
+# stored statuses of no acceptance (paperfind.cards.standing 1 or 2, whatever the day: the
+# derived "Decision not in the data" comes from the undecided ones), for SQL filters
+_NOT_ACCEPTED = ("reject", "rejected", "desk reject", "desk rejected", "withdraw", "withdrawn",
+                 "under review", "submitted", "pending", "active")
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Which page of a list of works, in which order, of which works.
+
+    `sort` is "date" (or "newest": year, then key) or "citations": the papers' standing, the
+    order of search's sort=citations (paperfind.search.pool.Pool.sort), which `standing` gives
+    per key (the searcher's; without one, the citation count alone). `accepted` keeps the works
+    whose shown version was accepted (paperfind.cards.standing 0, by the status true today);
+    `since` the works of that year on (what the list's feed holds, "new since")."""
+
+    limit: int = 50
+    offset: int = 0
+    sort: str = "date"
+    accepted: bool = False
+    since: int | None = None
+    standing: Callable[[list[str]], dict[str, float]] | None = None
+
+
+# a year whose papers have affiliations in the data less often than this is "thin": an
+# institution's fewer works there may be the data's gap, not a decline (ICLR 2020: 0 of 2,594)
+THIN_AFFILIATIONS = 0.5
+_COVERAGE_SQL = ("SELECT p.venue, p.year, COUNT(*), SUM(p.abstract != ''), "
+                 "SUM(EXISTS(SELECT 1 FROM paper_authors pa WHERE pa.paper_id = p.id)), "
+                 "SUM(EXISTS(SELECT 1 FROM paper_affiliations af WHERE af.paper_id = p.id)) "
+                 "FROM papers p GROUP BY p.venue, p.year")
+
+
+def coverage_of(counts: list[tuple[int, int, int, int]]) -> dict[str, int]:
+    """(papers, with abstract, with authors, with affiliations) rows summed, by name."""
+    papers, abstracts, authors, affiliations = (sum(c[i] for c in counts) for i in range(4))
+    return {"papers": papers, "with_abstract": abstracts, "with_authors": authors,
+            "with_affiliations": affiliations}
+
+
+def work_list(rows: list[tuple], listing: Listing) -> tuple[int, int, list[str]]:
+    """(versions, works, the listed works' keys in order, before paging) of a list's `rows`
+    (`_LIST_SQL` columns): one key per work, its best version's (paperfind.cards.best_first).
+
+    A list counts works, and says how many versions they have: the product folds a paper's
+    versions (a rejected ICLR submission and its later NeurIPS paper) into one work, and a
+    person's page that said "46 papers" over a list of 43 told two numbers for one thing."""
+    heads = [{"key": k, "year": y, "status": shown_status(v, y, s), "track": t,
+              "citations": -1 if c is None else c} for k, v, y, s, t, c, _ in rows]
+    heads.sort(key=lambda h: (-h["year"], h["key"]))
+    shown = fold_works(heads, {r[0]: r[6] for r in rows})
+    works = len(shown)
+    if listing.accepted:
+        shown = [h for h in shown if standing(h["status"]) == 0]
+    if listing.since is not None:
+        shown = [h for h in shown if h["year"] >= listing.since]
+    if listing.sort == "citations":
+        score = listing.standing([h["key"] for h in shown]) if listing.standing else {}
+        shown.sort(key=lambda h: (-score.get(h["key"], 0.0), -h["citations"]))  # stable: newest next
+    return len(heads), works, [h["key"] for h in shown]
 
 
 class ReadMixin:
@@ -75,7 +141,8 @@ class ReadMixin:
                     f"WHERE work_id IN ({marks}) OR (work_id IS NULL AND id IN ({marks})) "
                     f"ORDER BY key", chunk + chunk):
                 out[work].append({"key": key, "venue": venue, "venue_name": venues.get(venue, venue),
-                                  "year": year, "status": status, "track": track})
+                                  "year": year, "status": shown_status(venue, year, status),
+                                  "track": track})
         return out
 
     def works_of(self, keys: list[str]) -> dict[str, int]:
@@ -86,21 +153,6 @@ class ReadMixin:
             out.update(self.conn.execute(f"SELECT key, COALESCE(work_id, id) FROM papers "
                                          f"WHERE key IN ({marks})", chunk))
         return out
-
-    def _folded(self, keys: list[str]) -> list[str]:
-        """`keys` with one key per work, its best version's (paperfind.cards.best_first), at
-        the place of the work's first key."""
-        works = self.works_of(keys)
-        if len(set(works.values())) == len(works):
-            return keys
-        heads = []
-        for chunk in _chunks(keys, 500):
-            marks = ",".join("?" * len(chunk))
-            heads.extend({"key": k, "year": y, "status": s, "track": t} for k, y, s, t in
-                         self.conn.execute(f"SELECT key, year, status, track FROM papers "
-                                           f"WHERE key IN ({marks})", chunk))
-        by_key = {h["key"]: h for h in heads}
-        return [h["key"] for h in fold_works([by_key[k] for k in keys if k in by_key], works)]
 
     def _authors_of(self, paper_ids: list[int]) -> tuple[dict[int, list[dict[str, Any]]],
                                                          dict[int, list[dict[str, str]]]]:
@@ -125,6 +177,29 @@ class ReadMixin:
         whole = {pid: affs[(pid, -1)] for pid in paper_ids if (pid, -1) in affs}
         return result, whole
 
+    def coverage(self) -> dict[tuple[str, int], tuple[int, int, int, int]]:
+        """Per venue-year: papers, and how many have an abstract, authors, affiliations in the
+        data. A page without a source for something says so (a venue-year's line, an
+        institution's thin years); counted once per data version on this connection (one
+        pass over the store: about a second for the bundled corpus)."""
+        version = self.data_version()  # type: ignore[attr-defined]
+        cached = getattr(self, "_coverage", None)
+        if cached is None or cached[0] != version:
+            cached = (version, {(v, y): tuple(int(x or 0) for x in rest)
+                                for v, y, *rest in self.conn.execute(_COVERAGE_SQL)})
+            self._coverage = cached
+        return cached[1]
+
+    def thin_affiliation_years(self, years: list[int]) -> list[int]:
+        """Those of `years` in which under THIN_AFFILIATIONS of the corpus's papers have an
+        affiliation in the data."""
+        per_year: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
+        for (_, year), counts in self.coverage().items():
+            per_year[year].append(counts)
+        thin = {y for y, rows in per_year.items()
+                if (c := coverage_of(rows))["with_affiliations"] < THIN_AFFILIATIONS * c["papers"]}
+        return [y for y in years if y in thin]
+
     def venue_names(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT slug, name FROM venues"))
 
@@ -144,10 +219,9 @@ class ReadMixin:
         row = self.conn.execute("SELECT slug FROM authors WHERE id = ?", (number,)).fetchone()
         return row[0] if row else None
 
-    def author(self, slug: str, since: int | None = None) -> dict[str, Any] | None:
-        """The author page: who, their works newest first (each by its best version),
-        co-authors, institutions by year. `since` keeps the works of that year on in `papers`
-        (what their feed lists); the rest of the page describes the whole person."""
+    def author(self, slug: str, listing: Listing = Listing()) -> dict[str, Any] | None:
+        """The author page: who, a page of their works (each by its best version; `listing`),
+        co-authors, institutions by year, and the counts of the whole list."""
         row = self.conn.execute("SELECT id, slug, name, profile_id, paper_count FROM authors "
                                 "WHERE slug = ?", (slug,)).fetchone()
         if row is None:
@@ -155,12 +229,14 @@ class ReadMixin:
         author_id = row[0]
         aliases = [a for (a,) in self.conn.execute(
             "SELECT alias FROM author_aliases WHERE author_id = ? ORDER BY alias", (author_id,))]
-        keys = [k for (k,) in self.conn.execute(
-            "SELECT p.key FROM paper_authors pa JOIN papers p ON p.id = pa.paper_id "
-            "WHERE pa.author_id = ? ORDER BY p.year DESC, p.key", (author_id,))]
-        records = self.paper_records(keys)
-        shown = set(self._folded(keys))  # a work once, by its best version
-        papers = self._cards([r for r in records if r["key"] in shown])
+        rows = self.conn.execute(f"{_LIST_SQL} FROM paper_authors pa JOIN papers p "
+                                 f"ON p.id = pa.paper_id WHERE pa.author_id = ?", (author_id,)).fetchall()
+        versions, works, listed = work_list(rows, listing)
+        every = work_list(rows, Listing())[2]  # the charts and panels are of all the works
+        records = self.paper_records([r[0] for r in sorted(rows, key=lambda r: (-r[2], r[0]))])
+        by_key = {r["key"]: r for r in records}
+        page = listed[listing.offset:listing.offset + listing.limit]
+        papers = self._cards([by_key[k] for k in page])
         coauthors: Counter[tuple[str, str]] = Counter()
         per_year: Counter[int] = Counter()
         venues: Counter[str] = Counter()
@@ -173,16 +249,16 @@ class ReadMixin:
                         if aff["slug"]:
                             inst_years[aff["slug"]].add(record["year"])
                             inst_names[aff["slug"]] = aff["name"]
-        for paper in papers:
+        for key in every:
+            paper = by_key[key]
             per_year[paper["year"]] += 1
             venues[paper["venue_name"]] += 1
             for person in paper["authors"]:
                 if person["id"] and person["id"] != slug:
                     coauthors[(person["id"], person["name"])] += 1
-        if since is not None:
-            papers = [p for p in papers if p["year"] >= since]
         return {
-            "id": row[1], "name": row[2], "profile_id": row[3], "paper_count": row[4],
+            "id": row[1], "name": row[2], "profile_id": row[3], "paper_count": versions,
+            "versions": versions, "works": works, "total": len(listed),
             "aliases": aliases, "papers": papers,
             "coauthors": [{"id": s, "name": n, "papers": c} for (s, n), c in
                           sorted(coauthors.items(), key=lambda kv: (-kv[1], kv[0][1]))[:30]],
@@ -195,30 +271,27 @@ class ReadMixin:
 
     # -- institutions, venues, areas -------------------------------------------------------
 
-    def institution(self, slug: str, limit: int = 50, offset: int = 0,
-                    since: int | None = None) -> dict[str, Any] | None:
-        """An institution's works newest first (each by its best version), a page of them; with
-        `since` those of that year on, which `paper_count` then counts (it pages the list)."""
+    def institution(self, slug: str, listing: Listing = Listing()) -> dict[str, Any] | None:
         row = self.conn.execute("SELECT slug, name, country FROM institutions WHERE slug = ?",
                                 (slug,)).fetchone()
         if row is None:
             return None
         rows = self.conn.execute(
-            "SELECT DISTINCT p.key, p.year FROM paper_affiliations pa JOIN papers p "
-            "ON p.id = pa.paper_id WHERE pa.institution = ? ORDER BY p.year DESC, p.key",
-            (slug,)).fetchall()
-        year_of = dict(rows)
-        keys = self._folded([k for k, _ in rows])  # a work once, by its best version
-        per_year = sorted(Counter(year_of[k] for k in keys).items())
-        if since is not None:
-            keys = [k for k in keys if year_of[k] >= since]
+            f"{_LIST_SQL} FROM papers p WHERE p.id IN (SELECT paper_id FROM paper_affiliations "
+            f"WHERE institution = ?)", (slug,)).fetchall()
+        versions, works, listed = work_list(rows, listing)
+        year_of = {r[0]: r[2] for r in rows}
+        per_year = sorted(Counter(year_of[k] for k in work_list(rows, Listing())[2]).items())
         top = self.conn.execute(
             "SELECT a.slug, a.name, COUNT(DISTINCT pa.paper_id) AS n FROM paper_affiliations af "
             "JOIN paper_authors pa ON pa.paper_id = af.paper_id AND pa.position = af.position "
             "JOIN authors a ON a.id = pa.author_id WHERE af.institution = ? "
             "GROUP BY a.id ORDER BY n DESC, a.name LIMIT 20", (slug,)).fetchall()
-        return {"slug": row[0], "name": row[1], "country": row[2], "paper_count": len(keys),
-                "papers": self.paper_cards(keys[offset:offset + limit]),
+        thin = self.thin_affiliation_years([y for y, _ in per_year])
+        return {"slug": row[0], "name": row[1], "country": row[2], "paper_count": works,
+                "thin_affiliation_years": thin,
+                "versions": versions, "works": works, "total": len(listed),
+                "papers": self.paper_cards(listed[listing.offset:listing.offset + listing.limit]),
                 "per_year": [tuple(r) for r in per_year],
                 "top_authors": [{"id": s, "name": n, "papers": c} for s, n, c in top]}
 
@@ -229,18 +302,39 @@ class ReadMixin:
             params + (limit, offset))]
         return total, self.paper_cards(keys)
 
-    def venue(self, slug: str, year: int | None = None, limit: int = 50,
-              offset: int = 0) -> dict[str, Any] | None:
+    def venue(self, slug: str, year: int | None = None,
+              listing: Listing = Listing()) -> dict[str, Any] | None:
+        """A venue (or one of its years) and a page of its papers. Every version is a paper of
+        the venue it was submitted to (an ICLR 2023 rejection and its ICLR 2024 acceptance are
+        two), so the list is of versions, and the counts say of how many works."""
         row = self.conn.execute("SELECT slug, name FROM venues WHERE slug = ?", (slug,)).fetchone()
         if row is None:
             return None
         years = self.conn.execute("SELECT year, COUNT(*) FROM papers WHERE venue = ? "
                                   "GROUP BY year ORDER BY year", (slug,)).fetchall()
         where, params = ("venue = ? AND year = ?", (slug, year)) if year else ("venue = ?", (slug,))
-        total, papers = self.papers_where(where, params, limit, offset)
+        versions, works = self.conn.execute(f"SELECT COUNT(*), COUNT(DISTINCT COALESCE(work_id, id)) "
+                                            f"FROM papers WHERE {where}", params).fetchone()
+        if listing.accepted:
+            marks = ",".join("?" * len(_NOT_ACCEPTED))
+            where, params = f"{where} AND lower(status) NOT IN ({marks})", params + _NOT_ACCEPTED
+        total = self.conn.execute(f"SELECT COUNT(*) FROM papers WHERE {where}", params).fetchone()[0]
+        if listing.sort == "citations":
+            rows = self.conn.execute(f"SELECT key, year, COALESCE(citations, -1) FROM papers "
+                                     f"WHERE {where} ORDER BY year DESC, key", params).fetchall()
+            score = listing.standing([k for k, _, _ in rows]) if listing.standing else {}
+            rows.sort(key=lambda r: (-score.get(r[0], 0.0), -r[2]))
+            keys = [k for k, _, _ in rows[listing.offset:listing.offset + listing.limit]]
+        else:
+            keys = [k for (k,) in self.conn.execute(
+                f"SELECT key FROM papers WHERE {where} ORDER BY year DESC, key LIMIT ? OFFSET ?",
+                params + (listing.limit, listing.offset))]
         return {"slug": row[0], "name": row[1], "full_name": full_name(row[0]),
                 "full_name_zh": full_name(row[0], "zh"), "year": year, "years": [tuple(y) for y in years],
-                "total": total, "papers": papers}
+                "versions": versions, "works": works, "total": total,
+                "coverage": coverage_of([c for (v, y), c in self.coverage().items()
+                                         if v == slug and (year is None or y == year)]),
+                "papers": self.paper_cards(keys)}
 
     def area(self, name: str, limit: int = 50, offset: int = 0) -> dict[str, Any] | None:
         total, papers = self.papers_where("area = ?", (name,), limit, offset)
@@ -302,7 +396,8 @@ class ReadMixin:
             yield IndexDoc(key=key, title=title, abstract=abstract, authors=[n for n, _ in names],
                            author_ids=[a for _, a in names], keywords=json.loads(keywords),
                            venue=venue, venue_name=venues.get(venue, venue), year=year,
-                           status=status, area=area, institutions=insts.get(pid, []),
+                           status=shown_status(venue, year, status), source_status=status,
+                           area=area, institutions=insts.get(pid, []),
                            citations=citations, work_id=work_id or pid, track=track,
                            links=json.loads(links))
 
@@ -320,13 +415,17 @@ class ReadMixin:
             insts[aid][slug] += 1
         # each person's first and last year, joined here: SQLite's join looked every slot's
         # paper up in the papers table (abstracts and all: 1.4-1.9 s of a first start's index)
-        year_of = dict(self.conn.execute("SELECT id, year FROM papers"))
+        year_of, work_of = {}, {}
+        for pid, year, work in self.conn.execute("SELECT id, year, COALESCE(work_id, id) FROM papers"):
+            year_of[pid], work_of[pid] = year, work
         years: dict[int, tuple[int, int]] = {}
+        works: dict[int, set[int]] = defaultdict(set)
         for pid, aid in self.conn.execute(
                 "SELECT paper_id, author_id FROM paper_authors WHERE author_id IS NOT NULL"):
             year = year_of.get(pid)
             if year is None:
                 continue
+            works[aid].add(work_of[pid])
             span = years.get(aid)
             if span is None:
                 years[aid] = (year, year)
@@ -336,7 +435,8 @@ class ReadMixin:
                 "SELECT id, slug, name, paper_count FROM authors ORDER BY id"):
             ranked = sorted(insts.get(aid, Counter()).items(), key=lambda kv: (-kv[1], kv[0]))
             yield AuthorEntry(id=aid, slug=slug, name=name, aliases=aliases.get(aid, []),
-                              paper_count=count, institutions=[s for s, _ in ranked[:5]],
+                              paper_count=count, work_count=len(works.get(aid, ())) or count,
+                              institutions=[s for s, _ in ranked[:5]],
                               years=years.get(aid, (0, 0)))
 
 
@@ -352,7 +452,8 @@ def _record(row: tuple, authors: list[dict[str, Any]], paper_affs: list[dict[str
             "authors": authors, "authors_ordered": bool(ordered), "institutions": institutions,
             "paper_affiliations": paper_affs,
             "venue": venue, "venue_name": venues.get(venue, venue), "year": year,
-            "status": status, "track": track, "area": area, "citations": citations,
+            "status": shown_status(venue, year, status), "source_status": status,
+            "track": track, "area": area, "citations": citations,
             "links": json.loads(links), "keywords": json.loads(keywords), "bibtex": bibtex,
             "forum_id": forum_id, "work_id": work_id or pid}
 
@@ -364,7 +465,8 @@ def card_of(record: dict[str, Any], work_versions: list[dict[str, Any]]) -> dict
                       authors=[(a["id"], a["name"]) for a in record["authors"]],
                       institutions=record["institutions"], venue=record["venue"],
                       venue_name=record["venue_name"], year=record["year"],
-                      status=record["status"], track=record["track"], area=record["area"],
+                      status=record["status"], source_status=record["source_status"],
+                      track=record["track"], area=record["area"],
                       citations=record["citations"], links=record["links"], versions=others,
                       abstract=record["abstract"])
 

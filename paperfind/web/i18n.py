@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from paperfind.catalog.decisions import NO_DECISION
+
 LANGUAGES = ("zh", "en")
 DEFAULT_LANGUAGE = "zh"
 COOKIE = "lang"
+
+# Statuses shown in the page's language: the string key of each value a card's `status` may
+# hold that is ours rather than a source's (paperfind.catalog.decisions)
+STATUS_KEYS = {NO_DECISION: "status_no_decision"}
 
 # Authors shown on a result card before the list is cut: the seed pages show three then
 # "et al." in English and up to ten then "等" in Chinese.
@@ -29,6 +35,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "results_count_one": "共 {total} 条结果",
         "counts_approximate": "计数为近似值：按检索引擎的前若干候选统计",
         "results_took": "用时 {ms} 毫秒",
+        "with_citations": "其中 {count} 篇有引用数（共 {total} 篇）",
+        "with_citations_one": "其中 {count} 篇有引用数（共 {total} 篇）",
         "no_results": "没有找到匹配的论文。",
         "did_you_mean": "您是不是要找：",
         "understood_as": "已识别机构：",
@@ -37,6 +45,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "reading_as_institution": "只看{name}的论文",
         "et_al": "等",
         "et_al_short": "et al.",
+        "count_works": "{works} 篇成果",
+        "count_works_one": "{works} 篇成果",
+        "count_versions_of_works": "{works} 篇成果（{versions} 个版本）",
+        "count_versions_of_works_one": "{works} 篇成果（{versions} 个版本）",
+        "works_heading": "成果",
+        "list_sort_newest": "最新",
+        "list_sort_citations": "引用最多（影响力）",
+        "accepted_only": "只看已录用",
+        "all_works": "全部",
+        "coverage_line": "数据中有{what}的论文：{count} / {total} 篇",
+        "coverage_none": "数据中没有{what}",
+        "coverage_abstract": "摘要",
+        "coverage_authors": "作者",
+        "coverage_affiliations": "机构",
+        "thin_years_note": "{years} 年的数据中机构信息很少：这些年份论文变少未必是真实的下降。",
+        "status_no_decision": "数据中没有录用结果",
         "authors_heading": "作者",
         "filters": "筛选",
         "clear_filters": "清除筛选",
@@ -151,6 +175,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "results_count_one": "{total} result",
         "counts_approximate": "approximate counts: over the search engine's top candidates",
         "results_took": "in {ms} ms",
+        "with_citations": "{count} of {total} results have a citation count",
+        "with_citations_one": "{count} of {total} results has a citation count",
         "no_results": "No papers match.",
         "did_you_mean": "Did you mean:",
         "understood_as": "Institution understood:",
@@ -158,6 +184,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "reading_as_words": "Search “{written}” as a word instead",
         "reading_as_institution": "Only papers from {name}",
         "et_al": "et al.",
+        "count_works": "{works} works",
+        "count_works_one": "{works} work",
+        "count_versions_of_works": "{versions} versions of {works} works",
+        "count_versions_of_works_one": "{versions} versions of {works} work",
+        "works_heading": "Works",
+        "list_sort_newest": "Newest",
+        "list_sort_citations": "Most cited (standing)",
+        "accepted_only": "Accepted only",
+        "all_works": "All",
+        "coverage_line": "{what} in the data for {count} of {total} papers",
+        "coverage_none": "no {what} in the data",
+        "coverage_abstract": "abstracts",
+        "coverage_authors": "authors",
+        "coverage_affiliations": "affiliations",
+        "thin_years_note": "Few affiliations in the data for {years}: fewer works in those years need not be a decline.",
+        "status_no_decision": "Decision not in the data",
         "et_al_short": "et al.",
         "authors_heading": "Authors",
         "filters": "Filters",
@@ -309,6 +351,11 @@ class Translator:
     def number(self, value: int) -> str:
         return f"{value:,}"
 
+    def status(self, value: str) -> str:
+        """A card's status as this language shows it; a source's own label as it is."""
+        key = STATUS_KEYS.get(value or "")
+        return self.strings[key] if key else (value or "")
+
     def author_line(self, names: list[str]) -> str:
         """"A, B, C et al." in English, up to ten names then "等" in Chinese (as the seed pages)."""
         shown = AUTHORS_SHOWN[self.lang]
@@ -319,9 +366,11 @@ class Translator:
     def client_strings(self) -> dict[str, Any]:
         """What the search-as-you-type script needs to draw cards like the server does."""
         keys = ("results_count", "counts_approximate", "results_took", "no_results", "did_you_mean",
-                "et_al", "abstract_missing", "searching", "papers_count", "also_in", "also_known_as",
+                "et_al", "abstract_missing", "with_citations", "count_works", "count_versions_of_works",
+                "searching", "papers_count", "also_in", "also_known_as",
                 "understood_as", "remove_institution", "reading_as_words", "reading_as_institution",
                 "feed", "feed_hint")
         strings = {k: self.strings[k] for k in keys}
         strings.update((k + "_one", self.strings[k + "_one"]) for k in keys if k + "_one" in self.strings)
-        return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang], "strings": strings}
+        return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang], "strings": strings,
+                "statuses": {value: self.strings[key] for value, key in STATUS_KEYS.items()}}

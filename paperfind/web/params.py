@@ -30,11 +30,11 @@ SizeParam = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE,
                                               "does not take, is refused (422 unknown_parameter).")]
 YearParam = Annotated[int | None, Query(ge=1900, le=2100, description="Only this year.")]
 Sort = Literal["relevance", "date", "newest", "citations", "influence"]
-ListSort = Literal["date"]  # an author's or an institution's works: newest venue-year first
+FeedSort = Literal["date"]  # a person's or an institution's feed: newest venue-year first
 SinceParam = Annotated[int | None, Query(ge=1900, le=2100, description="New since: only papers of "
                                          "this year or later (with `year`, the later first year "
                                          "wins).")]
-ListSortParam = Annotated[ListSort, Query(description="The list's order: `date`, newest venue-year "
+ListSortParam = Annotated[FeedSort, Query(description="The list's order: `date`, newest venue-year "
                                                       "first (the only one; the same as its feed).")]
 Mode = Literal["lexical", "semantic", "hybrid"]
 Format = Literal["bibtex", "csv", "jsonl"]
@@ -107,6 +107,34 @@ def _clean(values: list[str]) -> tuple[str, ...]:
 
 def paging_params(page: PageParam = 1, size: SizeParam = 50) -> Paging:
     return Paging(page, size)
+
+
+ListSort = Literal["date", "newest", "citations"]  # paperfind.store.read.LIST_SORTS
+
+
+@dataclass(frozen=True)
+class ListParams:
+    """A page of a person's, an institution's or a venue's works: which page, in which order,
+    of all works or the accepted ones."""
+
+    paging: Paging = Paging(1, 50)
+    sort: str = "date"
+    accepted: bool = False
+    since: int | None = None
+
+
+def list_params(page: PageParam = 1, size: SizeParam = 50,
+                sort: Annotated[ListSort, Query(description="date: newest venue-year first (as the "
+                                                            "list's feed; `newest` is the same), or "
+                                                            "citations: the papers' standing "
+                                                            "(citations where counted, later papers "
+                                                            "naming them otherwise), as search's "
+                                                            "sort=citations.")] = "date",
+                accepted: Annotated[bool, Query(description="Accepted works only (not rejected, "
+                                                            "withdrawn, under review or without "
+                                                            "a decision in the data).")] = False,
+                since: SinceParam = None) -> ListParams:
+    return ListParams(Paging(page, size), sort, accepted, since)
 
 
 # what clients of other APIs send, and the parameter that does it here

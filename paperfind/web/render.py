@@ -45,11 +45,13 @@ def marked(text: str | None) -> Markup:
     return Markup(text)
 
 
-def kicker(paper: dict[str, Any]) -> str:
-    """The line above a card's title: "Area · Subarea", else the venue's track and status."""
+def kicker(paper: dict[str, Any], t: Translator | None = None) -> str:
+    """The line above a card's title: "Area · Subarea", else the venue's track and status
+    (in the page's language, `t`)."""
     if paper.get("area"):
         return paper["area"]
-    parts = [paper.get("track", ""), paper.get("status", "")]
+    status = paper.get("status", "")
+    parts = [paper.get("track", ""), t.status(status) if t else status]
     return " · ".join(p for p in parts if p)
 
 

@@ -22,9 +22,9 @@ from paperfind.web import export, schemas
 from paperfind.web.api_examples import EXAMPLES
 from paperfind.web.errors import error_body
 from paperfind.web.feeds import feed_url
-from paperfind.web.params import (AspectParam, Format, ListSortParam, Paging, SearchParams,
-                                  SinceParam, YearParam, paging_params, reject_unknown_parameters,
-                                  search_params)
+from paperfind.web.params import (AspectParam, Format, ListParams, Paging, SearchParams,
+                                  YearParam, list_params, paging_params,
+                                  reject_unknown_parameters, search_params)
 from paperfind.web.searching import search_view
 from paperfind.web.views import (Paging as _Paging, area_view, author_view, institution_view,
                                  paper_view, renamed_author, similar_view, stats_view,
@@ -181,10 +181,11 @@ def build_api_router(pf: Paperfind) -> APIRouter:
                     coauthor=("getAuthor", {"author_id": "$response.body#/coauthors/0/id"}),
                     institution=("getInstitution",
                                  {"slug": "$response.body#/institutions/0/slug"}))})
-    def api_author(request: Request, author_id: AuthorPath, since: SinceParam = None,
-                   sort: ListSortParam = "date") -> Response:
+    def api_author(request: Request, author_id: AuthorPath,
+                   listed: ListParams = Depends(list_params)) -> Response:
         moved = _moved(request, author_id)
-        return moved or JSONResponse({**author_view(_pf(request), author_id, since=since),
+        return moved or JSONResponse({**author_view(_pf(request), author_id, listed.paging,
+                                                    listed.sort, listed.accepted, listed.since),
                                       "feed": feed_url(request)})
 
     @router.get("/authors/{author_id}/export",
@@ -196,7 +197,7 @@ def build_api_router(pf: Paperfind) -> APIRouter:
         moved = _moved(request, author_id)
         if moved:
             return moved
-        author = author_view(_pf(request), author_id)
+        author = author_view(_pf(request), author_id, _Paging(1, 1_000_000))  # every work
         return _export(_pf(request), [p["key"] for p in author["papers"]], format, author["id"],
                        request)
 
@@ -206,17 +207,18 @@ def build_api_router(pf: Paperfind) -> APIRouter:
                     paper=("getPaper", {"key": "$response.body#/papers/0/key"}),
                     author=("getAuthor", {"author_id": "$response.body#/top_authors/0/id"}))})
     def api_institution(request: Request, slug: InstitutionPath,
-                        paging: Paging = Depends(paging_params), since: SinceParam = None,
-                        sort: ListSortParam = "date") -> JSONResponse:
-        return JSONResponse({**institution_view(_pf(request), slug, paging, since=since),
+                        listed: ListParams = Depends(list_params)) -> JSONResponse:
+        return JSONResponse({**institution_view(_pf(request), slug, listed.paging, listed.sort,
+                                                listed.accepted, listed.since),
                              "feed": feed_url(request)})
 
     @router.get("/venues/{slug}", summary="One venue, optionally one year", operation_id="getVenue",
                 response_model=schemas.VenuePage, responses={**NOT_FOUND, **_links(
                     paper=("getPaper", {"key": "$response.body#/papers/0/key"}))})
     def api_venue(request: Request, slug: VenuePath, year: YearParam = None,
-                  paging: Paging = Depends(paging_params)) -> JSONResponse:
-        return JSONResponse({**venue_view(_pf(request), slug, year, paging),
+                  listed: ListParams = Depends(list_params)) -> JSONResponse:
+        return JSONResponse({**venue_view(_pf(request), slug, year, listed.paging, listed.sort,
+                                          listed.accepted, listed.since),
                              "feed": feed_url(request)})
 
     @router.get("/areas/{name:path}", summary="Papers of one area", operation_id="getArea",

@@ -11,8 +11,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from paperfind.core import Paperfind
 from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
-from paperfind.web.params import (AspectParam, ListSortParam, Paging, SearchParams, SinceParam,
-                                  YearParam, paging_params, search_params)
+from paperfind.web.params import (AspectParam, ListParams, Paging, SearchParams, YearParam,
+                                  list_params, paging_params,
+                                  search_params)
 from paperfind.web.examples import examples
 from paperfind.web.render import Pages, request_language
 from paperfind.web.searching import search_view
@@ -57,26 +58,28 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
             "aspects": ASPECT_CHOICES})
 
     @router.get("/authors/{author_id}", response_class=HTMLResponse)
-    def author(request: Request, author_id: SlugPath, since: SinceParam = None,
-               sort: ListSortParam = "date") -> Response:
+    def author(request: Request, author_id: SlugPath,
+               listed: ListParams = Depends(list_params)) -> Response:
         slug = renamed_author(app_pf(request), author_id)
         if slug is not None:
             query = request.url.query
             return RedirectResponse(f"/authors/{quote(slug, safe='')}" + ("?" + query if query else ""),
                                     status_code=308)
-        return pages.page(request, "author.html",
-                          {"author": author_view(app_pf(request), author_id, since=since)})
+        return pages.page(request, "author.html", {"author": author_view(
+            app_pf(request), author_id, listed.paging, listed.sort, listed.accepted, listed.since)})
 
     @router.get("/institutions/{slug}", response_class=HTMLResponse)
-    def institution(request: Request, slug: SlugPath, paging: Paging = Depends(paging_params),
-                    since: SinceParam = None, sort: ListSortParam = "date") -> HTMLResponse:
-        data = institution_view(app_pf(request), slug, paging, since=since)
+    def institution(request: Request, slug: SlugPath,
+                    listed: ListParams = Depends(list_params)) -> HTMLResponse:
+        data = institution_view(app_pf(request), slug, listed.paging, listed.sort, listed.accepted,
+                                listed.since)
         return pages.page(request, "institution.html", {"inst": data})
 
     @router.get("/venues/{slug}", response_class=HTMLResponse)
     def venue(request: Request, slug: SlugPath, year: YearParam = None,
-              paging: Paging = Depends(paging_params)) -> HTMLResponse:
-        data = venue_view(app_pf(request), slug, year, paging)
+              listed: ListParams = Depends(list_params)) -> HTMLResponse:
+        data = venue_view(app_pf(request), slug, year, listed.paging, listed.sort, listed.accepted,
+                          listed.since)
         return pages.page(request, "venue.html", {"venue": data})
 
     # an area is the data's own text: "Vision / Robotics" is one area (its %2F arrives as /)

@@ -46,7 +46,14 @@ class PaperCard(Strict):
     venue: str = Field(description="Venue slug of /api/venues/{slug}.")
     venue_name: str
     year: int
-    status: str = Field(description="Oral, Poster, Reject, Under Review, ...; may be empty.")
+    status: str = Field(description="The status true today: Oral, Poster, Accept, Reject, Withdraw, "
+                                    "Under Review (only before the venue-year's decisions), "
+                                    "'Decision not in the data' (a review-time status of a "
+                                    "venue-year whose decisions are out), ...; may be empty. "
+                                    "Status filters and facets count this value.")
+    source_status: str = Field(description="What the sources said (the stored status); differs "
+                                           "from `status` where that rule changed it, e.g. "
+                                           "'Under Review' for an ICLR 2024 submission.")
     track: str
     area: str = Field(description="Area of /api/areas/{name}; may be empty.")
     citations: int | None
@@ -95,7 +102,10 @@ class PersonCard(Strict):
     id: str = Field(description="Public id (slug) of /api/authors/{id}.")
     name: str
     institutions: list[str]
-    paper_count: int
+    paper_count: int = Field(description="Their papers, each version once (as `versions` of "
+                                         "/api/authors/{id})")
+    work_count: int = Field(description="Their works: a work's versions count once (as `works` "
+                                        "of /api/authors/{id}, and what its list pages through)")
     years: list[int] = Field(description="First and last year.", min_length=2, max_length=2)
 
 
@@ -192,6 +202,12 @@ class SearchResponse(Strict):
     feed: str = Field(description="The list's Atom feed (its first page, newest first; "
                                   "/feeds/...), with the list's filters.",
                       examples=["/feeds/search.atom?q=diffusion&since=2024"])
+    with_citations: int | None = Field(
+        None, description="How many of the `total` works have a citation count (most recent "
+                          "venue-years have none). sort=citations and sort=influence order all "
+                          "of them by one standing: citations per year where counted, later "
+                          "papers naming them otherwise. null when the engine counted over its "
+                          "top candidates only.")
 
 
 class Affiliation(Strict):
@@ -262,11 +278,29 @@ class VenueCount(Strict):
 YearCount = list[int]  # [year, papers]
 
 
+_VERSIONS = Field(description="Papers of the list counting each version (a rejected ICLR "
+                              "submission and its later NeurIPS paper are two)")
+_WORKS = Field(description="Works of the list: a work's versions count once")
+_TOTAL = Field(description="What `papers` pages through: works (a venue's: its papers, "
+                           "versions), of all or, with accepted=true, the accepted ones")
+ListSortName = Literal["date", "newest", "citations"]
+
+
+class Coverage(Strict):
+    papers: int
+    with_abstract: int
+    with_authors: int
+    with_affiliations: int
+
+
 class AuthorPage(Strict):
     id: str
     name: str
     profile_id: str
-    paper_count: int
+    paper_count: int = Field(description="The same as `versions`")
+    versions: int = _VERSIONS
+    works: int = _WORKS
+    total: int = _TOTAL
     aliases: list[str]
     papers: list[PaperCard]
     coauthors: list[CoAuthor]
@@ -276,20 +310,31 @@ class AuthorPage(Strict):
     feed: str = Field(description="The list's Atom feed (its first page, newest first; "
                                   "/feeds/...), with the list's filters.",
                       examples=["/feeds/search.atom?q=diffusion&since=2024"])
+    paging: PageInfo
+    sort: ListSortName
+    accepted: bool
 
 
 class InstitutionPage(Strict):
     slug: str
     name: str
     country: str
-    paper_count: int
+    paper_count: int = Field(description="The same as `works`")
+    versions: int = _VERSIONS
+    works: int = _WORKS
+    total: int = _TOTAL
     papers: list[PaperCard]
     per_year: list[YearCount]
     top_authors: list[CoAuthor]
+    thin_affiliation_years: list[int] = Field(
+        description="Years of `per_year` in which under half of the corpus's papers have an "
+                    "affiliation in the data: fewer works there may be the data's gap, not a decline.")
     paging: PageInfo
     feed: str = Field(description="The list's Atom feed (its first page, newest first; "
                                   "/feeds/...), with the list's filters.",
                       examples=["/feeds/search.atom?q=diffusion&since=2024"])
+    sort: ListSortName
+    accepted: bool
 
 
 class VenuePage(Strict):
@@ -300,12 +345,18 @@ class VenuePage(Strict):
     full_name_zh: str = Field(description="Its Chinese name.", examples=["自然语言处理中的经验方法会议"])
     year: int | None
     years: list[YearCount]
-    total: int
+    versions: int = _VERSIONS
+    works: int = _WORKS
+    total: int = _TOTAL
+    coverage: Coverage = Field(description="What the data holds for the venue (or the year): "
+                                           "papers with an abstract, authors, affiliations")
     papers: list[PaperCard]
     paging: PageInfo
     feed: str = Field(description="The list's Atom feed (its first page, newest first; "
                                   "/feeds/...), with the list's filters.",
                       examples=["/feeds/search.atom?q=diffusion&since=2024"])
+    sort: ListSortName
+    accepted: bool
 
 
 class AreaPage(Strict):

@@ -11,6 +11,7 @@ from typing import Any
 
 from paperfind import __version__
 from paperfind.core import Paperfind
+from paperfind.store.read import Listing
 from paperfind.web.charts import heat_level
 from paperfind.web.errors import not_found
 from paperfind.web.export import bibtex_entry
@@ -65,36 +66,49 @@ def renamed_author(pf: Paperfind, author_id: str) -> str | None:
     return pf.store().author_slug(int(author_id))
 
 
-def author_view(pf: Paperfind, author_id: str, since: int | None = None) -> dict[str, Any]:
-    author = pf.store().author(author_id, since=since)
+def _listing(pf: Paperfind, paging: Paging, sort: str, accepted: bool,
+             since: int | None = None) -> Listing:
+    return Listing(limit=paging.size, offset=paging.offset, sort=sort, accepted=accepted,
+                   since=since, standing=pf.searcher().standing_of if sort == "citations" else None)
+
+
+def _listed(pf: Paperfind, data: dict[str, Any], paging: Paging, sort: str,
+            accepted: bool) -> dict[str, Any]:
+    """A list page's data with its pager and the order and filter it was made with."""
+    data["paging"] = page_info(paging, data["total"])
+    data["sort"], data["accepted"] = sort, accepted
+    pf.searcher().name_cards(data["papers"])
+    return data
+
+
+def author_view(pf: Paperfind, author_id: str, paging: Paging = Paging(1, 50),
+                sort: str = "date", accepted: bool = False,
+                since: int | None = None) -> dict[str, Any]:
+    author = pf.store().author(author_id, _listing(pf, paging, sort, accepted, since))
     if author is None:
         raise not_found(f"no author with id {author_id!r}")
     author["per_year"] = [list(p) for p in author["per_year"]]
-    pf.searcher().name_cards(author["papers"])
-    return author
+    return _listed(pf, author, paging, sort, accepted)
 
 
-def institution_view(pf: Paperfind, slug: str, paging: Paging,
-                     since: int | None = None) -> dict[str, Any]:
-    inst = pf.store().institution(slug, limit=paging.size, offset=paging.offset, since=since)
+def institution_view(pf: Paperfind, slug: str, paging: Paging, sort: str = "date",
+                     accepted: bool = False, since: int | None = None) -> dict[str, Any]:
+    inst = pf.store().institution(slug, _listing(pf, paging, sort, accepted, since))
     if inst is None:
         raise not_found(f"no institution {slug!r}")
     inst["per_year"] = [list(p) for p in inst["per_year"]]
-    inst["paging"] = page_info(paging, inst["paper_count"])
-    pf.searcher().name_cards(inst["papers"])
-    return inst
+    return _listed(pf, inst, paging, sort, accepted)
 
 
-def venue_view(pf: Paperfind, slug: str, year: int | None, paging: Paging) -> dict[str, Any]:
-    venue = pf.store().venue(slug, year=year, limit=paging.size, offset=paging.offset)
+def venue_view(pf: Paperfind, slug: str, year: int | None, paging: Paging, sort: str = "date",
+               accepted: bool = False, since: int | None = None) -> dict[str, Any]:
+    venue = pf.store().venue(slug, year=year, listing=_listing(pf, paging, sort, accepted, since))
     if venue is None:
         raise not_found(f"no venue {slug!r}")
     venue["years"] = [list(y) for y in venue["years"]]
     if year is not None and year not in {y for y, _ in venue["years"]}:
         raise not_found(f"venue {slug!r} has no papers in {year}")
-    venue["paging"] = page_info(paging, venue["total"])
-    pf.searcher().name_cards(venue["papers"])
-    return venue
+    return _listed(pf, venue, paging, sort, accepted)
 
 
 def area_view(pf: Paperfind, name: str, paging: Paging) -> dict[str, Any]:

@@ -194,3 +194,17 @@ def test_anthology_lists_keep_the_conference_volumes(rel: str, kept: int, record
     items = read(REAL_EXTRA / rel)
     assert len(items) == records_in_file
     assert sum(isinstance(i, Record) for i in items) == kept
+
+
+def test_an_accepted_paper_only_ml_anthology_joins_is_accepted_not_under_review(tmp_path: Path) -> None:
+    """ICLR 2024's review-time list says "Active" for all 7,304 submissions; ML Anthology's
+    proceedings join 2,260 of them by forum id. The 69 that no file with a presentation type
+    joins stayed "Under Review"; they are accepted."""
+    store, _ = ingest(tmp_path, ["papercopilot-openreview/venues_iclr_iclr2024.init.jsonl.gz",
+                                 f"{ML}/iclr-2024.json.gz"])
+    status = dict(store.conn.execute("SELECT forum_id, status FROM papers"))
+    assert status["RzNlECeoOB"] == status["pszewhybU9"] == "Accept"
+    accepted = {p["source_id"] for p in json.loads(gzip.decompress(
+        (EXTRA / ML / "iclr-2024.json.gz").read_bytes()))["papers"]}
+    assert {f for f, s in status.items() if s == "Under Review"}.isdisjoint(accepted)
+    assert "Under Review" in status.values()  # the others have no decision in these files

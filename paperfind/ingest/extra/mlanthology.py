@@ -10,6 +10,13 @@ Joins: camera-ready titles differ from the lists' for 10-15 % of NeurIPS 2024/20
 when `source` is `openreview`, in `openreview_url` otherwise (ICML 2025's PMLR records, NeurIPS
 2024's proceedings records). The CVF and ECVA years have no other source: their papers are
 keyed by the file's own `bibtex_key` (unique in every file), e.g. `cvpr2021:liu2021cvpr-invertible`.
+
+Decisions: the files list proceedings, so a paper in one was accepted. A record with an
+OpenReview forum id says so ("Accept"): the review-time lists it joins (ICLR 2024's 7,304
+submissions, all "Active") would otherwise keep "Under Review" for the accepted papers no
+source with a presentation type joins (69 of ICLR 2024's 2,260). The merge ranks a stated
+Oral/Spotlight/Poster above "Accept" (paperfind.store.merge), so no tier is lost. The CVF and
+ECVA years have no review-time list and no status from any source, so they get none.
 """
 
 from __future__ import annotations
@@ -98,4 +105,5 @@ def paper_record(path: Path, index: int, venue: str, year: int, obj: dict) -> Re
         links["doi"] = f"https://doi.org/{doi.strip()}"
     return build.new_record(path, index, venue, year, obj.get("title"), source_id=ident,
                             forum_id=forum_id, abstract=build.text(obj.get("abstract")),
-                            authors=authors_of(obj.get("authors")), links=links)
+                            authors=authors_of(obj.get("authors")), links=links,
+                            status="Accept" if forum_id else "")

@@ -29,6 +29,9 @@
     }
   }
   const enc = encodeURIComponent;
+  // a status in the page's language where it is ours ("decision not in the data"), as the
+  // server's Translator.status shows it
+  function statusText(status, cfg) { return (cfg.statuses || {})[status] || status; }
 
   function authorLine(authors, cfg) {
     const box = el("div", { class: "card-authors" });
@@ -47,7 +50,7 @@
 
   function paperCard(p, cfg) {
     const card = el("article", { class: "card", "data-key": p.key });
-    const kicker = p.area || [p.track, p.status].filter(Boolean).join(" · ");
+    const kicker = p.area || [p.track, statusText(p.status, cfg)].filter(Boolean).join(" · ");
     if (kicker) {
       const k = el("div", { class: "card-kicker" });
       if (p.area) k.appendChild(el("a", { href: "/areas/" + enc(p.area) }, kicker));
@@ -64,7 +67,7 @@
     const meta = el("div", { class: "card-meta" });
     meta.appendChild(el("a", { class: "venue", href: "/venues/" + enc(p.venue) + "?year=" + p.year },
       p.venue_name + " " + p.year));
-    if (p.status && p.area) meta.appendChild(el("span", { class: "status status-" + p.status.toLowerCase().replace(/ /g, "-") }, p.status));
+    if (p.status && p.area) meta.appendChild(el("span", { class: "status status-" + p.status.toLowerCase().replace(/ /g, "-") }, statusText(p.status, cfg)));
     for (const s of (p.institutions || []).slice(0, 4)) meta.appendChild(el("a", { class: "tag", href: "/institutions/" + enc(s) }, s));
     card.appendChild(meta);
     if (p.versions && p.versions.length) {  // the same work at another venue, listed once
@@ -72,7 +75,7 @@
       p.versions.forEach((v, i) => {
         if (i) also.appendChild(document.createTextNode(", "));
         also.appendChild(el("a", { href: "/papers/" + enc(v.key).replace("%3A", ":") },
-          v.venue_name + " " + v.year + (v.status ? " · " + v.status : "")));
+          v.venue_name + " " + v.year + (v.status ? " · " + statusText(v.status, cfg) : "")));
       });
       card.appendChild(also);
     }
@@ -94,7 +97,11 @@
     card.appendChild(el("span", { class: "avatar" }, a.name.slice(0, 1)));
     const body = el("span", { class: "author-card-body" });
     body.appendChild(el("strong", {}, a.name));
-    let line = counted(cfg.strings, "papers_count", { count: number(a.paper_count) });
+    // works, and of how many versions when they differ, as the server's works_count macro
+    const works = a.work_count || a.paper_count;
+    let line = a.paper_count !== works
+      ? counted(cfg.strings, "count_versions_of_works", { versions: number(a.paper_count), works: number(works) })
+      : counted(cfg.strings, "count_works", { works: number(works) });
     if (a.years && a.years[0]) line += " · " + a.years[0] + "–" + a.years[1];
     body.appendChild(el("span", { class: "muted" }, line));
     const tags = el("span", { class: "tags" });
@@ -153,6 +160,11 @@
           "(" + cfg.strings.counts_approximate + ")"));
       }
       count.appendChild(document.createTextNode(" · " + format(cfg.strings.results_took, { ms: data.took_ms })));
+      if (data.with_citations !== null && data.with_citations !== undefined && data.total) {
+        count.appendChild(document.createTextNode(" · "));
+        count.appendChild(el("span", { class: "muted", id: "with-citations" }, counted(cfg.strings,
+          "with_citations", { count: number(data.with_citations), total: number(data.total) })));
+      }
       head.appendChild(count);
       const tools = el("span", { class: "results-tools" });
       tools.appendChild(el("a", { class: "export", href: "/api/search/export?" + qs + "&format=bibtex" }, "BibTeX"));
@@ -259,7 +271,7 @@
         for (const f of values.slice(0, 10)) {
           const li = el("li");
           const a = el("a", { class: "facet-value", href: "/?" + qs + "&" + f.param + "=" + enc(f.value) });
-          a.appendChild(el("span", {}, f.label));
+          a.appendChild(el("span", {}, name === "status" ? statusText(f.label, cfg) : f.label));
           a.appendChild(el("span", { class: "count" }, f.count));
           li.appendChild(a);
           list.appendChild(li);
