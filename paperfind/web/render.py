@@ -17,11 +17,13 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from paperfind.cards import UNDER_REVIEW
 from paperfind.limits import MAX_QUERY_CHARS
 from paperfind.web.atom import ATOM_TYPE
 from paperfind.web.charts import trend_layout, year_chart
 from paperfind.web.feeds import feed_url
 from paperfind.web.i18n import COOKIE, Translator, choose_language
+from paperfind.web.institution_labels import InstitutionLabels
 from paperfind.web.twins import (LANGUAGE_PARAM, Twin, link_header, page_query, query_string,
                                  twin_url)
 
@@ -45,12 +47,9 @@ def marked(text: str | None) -> Markup:
     return Markup(text)
 
 
-def kicker(paper: dict[str, Any]) -> str:
-    """The line above a card's title: "Area · Subarea", else the venue's track and status."""
-    if paper.get("area"):
-        return paper["area"]
-    parts = [paper.get("track", ""), paper.get("status", "")]
-    return " · ".join(p for p in parts if p)
+def under_review(status: str) -> bool:
+    """Whether a paper's authors are hidden because it is still being reviewed (ICLR 2026)."""
+    return " ".join((status or "").casefold().split()) in UNDER_REVIEW
 
 
 def paper_url(key: str) -> str:
@@ -90,7 +89,7 @@ class Pages:
                                autoescape=select_autoescape(["html", "xml", "svg"]),
                                trim_blocks=True, lstrip_blocks=True)
         self.env.filters["marked"] = marked
-        self.env.globals.update(kicker=kicker, paper_url=paper_url, author_url=author_url,
+        self.env.globals.update(paper_url=paper_url, under_review=under_review, author_url=author_url,
                                 area_url=area_url, year_chart=year_chart, trend_layout=trend_layout,
                                 quote=quote, max_query_chars=MAX_QUERY_CHARS)
         self.static_version = static_version(STATIC_DIR)
@@ -111,11 +110,13 @@ class Pages:
                     params[name] = str(value)
             return same_site_path(request.url.path) + query_string(list(params.items()))
 
+        store = request.app.state.paperfind.store
+        inst_labels = InstitutionLabels(lang, lambda slug: store().institution_name(slug))
         other = "en" if lang == "zh" else "zh"
         context.setdefault("json_url", None)
         context.setdefault("feed_url", None)
         page = self.env.get_template(template).render(
-            **context, t=t, lang=lang, url_with=url_with,
+            **context, t=t, inst_labels=inst_labels, lang=lang, url_with=url_with,
             switch_url=url_with(lang=other), static_version=self.static_version)
         return HTMLResponse(page, status_code=status)
 

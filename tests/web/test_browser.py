@@ -114,7 +114,7 @@ def test_a_work_shows_its_accepted_version_with_the_other_folded_under_it(browse
         cards = page.locator(".card", has_text=title)
         sync_api.expect(cards).to_have_count(1)
         sync_api.expect(cards.locator(".card-meta")).to_contain_text("ICML 2025")
-        sync_api.expect(cards.locator(".card-versions")).to_contain_text("ICLR 2025 · Reject")
+        sync_api.expect(cards.locator(".card-versions")).to_contain_text("ICLR 2025 · Rejected")
     cards.scroll_into_view_if_needed()
     shoot(page, "author-versions")
     cards.locator(".card-versions a").click()  # to the folded version's own page
