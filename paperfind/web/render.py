@@ -1,7 +1,8 @@
 """Server-side HTML: the Jinja2 environment (autoescaping on) and the helpers templates use.
 
 Pages work without JavaScript, so everything a page shows is decided here and in the
-templates; the search-as-you-type script only redraws the result list.
+templates; the search-as-you-type script only puts the results the server renders for the typed
+address in place.
 """
 
 from __future__ import annotations
