@@ -207,6 +207,11 @@ class ReadMixin:
         """Display names by slug, so `inst:` matches "Peking University" as well as `pku`."""
         return dict(self.conn.execute("SELECT slug, name FROM institutions"))
 
+    def institution_name(self, slug: str) -> str | None:
+        """One institution's display name (a page names the few on its cards, not all)."""
+        row = self.conn.execute("SELECT name FROM institutions WHERE slug = ?", (slug,)).fetchone()
+        return row[0] if row else None
+
     # -- people --------------------------------------------------------------------------
 
     def author_slugs(self) -> dict[int, str]:

@@ -12,10 +12,13 @@ attributes computed here.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
 YEAR_LABEL_WIDTH = 30.0  # room a "2024" under a bar needs, in chart units
+DIGIT_WIDTH = 6.5  # a figure of a 10-unit font, with room to spare (a "," or "." is narrower)
+LABEL_GAP = 4.0  # the least space between two figures written side by side
 
 
 @dataclass
@@ -29,7 +32,8 @@ class Bar:
     label_x: float
     show_year: bool
     of: int | None = None  # for a share: the year's works the count is a share of
-    label: str = ""  # the figure written above the bar
+    label: str = ""  # the figure: written above the bar when `show_label`, always in its tooltip
+    show_label: bool = False
 
     @property
     def share(self) -> float | None:
@@ -91,12 +95,19 @@ def share_label(count: int, of: int) -> str:
 
 def year_chart(per_year: list[tuple[int, int]] | list[tuple[int, int, int]] | list[list[int]],
                width: int = 560, height: int = 180, span: tuple[int, int] | None = None,
-               tallest: float | None = None) -> BarChart:
+               tallest: float | None = None,
+               number: Callable[[int], str] = "{:,}".format) -> BarChart:
     """One bar per year from the first to the last (years without papers drawn as gaps).
 
     Rows of (year, count) draw counts; rows of (year, count, of) draw count/of, so a year
     with twice the works and twice the matches draws the same bar. Small multiples share
     their axes: `span` (first, last year) and `tallest` (the value of a full-height bar).
+    `number` writes a count in the page's language (thousands separators).
+
+    Figures never overlap: when the widest does not fit a bar's slot, one bar in every few is
+    labelled (as many slots as the widest figure needs, counted back from the last year, so
+    the latest is always written), and the years are written under the same bars; every
+    figure is in its bar's tooltip.
     """
     counts = {int(r[0]): int(r[1]) for r in per_year if r[0]}
     totals = {int(r[0]): int(r[2]) for r in per_year if r[0] and len(r) > 2}
@@ -113,17 +124,23 @@ def year_chart(per_year: list[tuple[int, int]] | list[tuple[int, int, int]] | li
     bar_width = max(2.0, min(44.0, slot * 0.7))
     plot_height = height - top_pad - bottom_pad
     baseline = height - bottom_pad
-    label_every = max(1, math.ceil(len(years) * YEAR_LABEL_WIDTH / (width - 2 * side_pad)))
+    labels = {}
+    for year in years:
+        count, of = counts.get(year, 0), totals.get(year)
+        labels[year] = "" if not count else share_label(count, of) if of else "" if totals \
+            else number(count)
+    widest = max(len(label) for label in labels.values()) * DIGIT_WIDTH + LABEL_GAP
+    label_every = max(1, math.ceil(YEAR_LABEL_WIDTH / slot), math.ceil(widest / slot))
     bars = []
     for i, year in enumerate(years):
         count = counts.get(year, 0)
         of = totals.get(year) if totals else None
         bar_height = min(plot_height, plot_height * heights.get(year, 0.0) / top) if top else 0.0
         centre = side_pad + slot * i + slot / 2
-        label = "" if not count else share_label(count, of) if of else "" if totals else str(count)
+        shown = (len(years) - 1 - i) % label_every == 0  # the last always
         bars.append(Bar(year=year, count=count, x=round(centre - bar_width / 2, 1),
                         y=round(baseline - bar_height, 1), width=round(bar_width, 1),
                         height=round(bar_height, 1), label_x=round(centre, 1),
-                        show_year=(len(years) - 1 - i) % label_every == 0,  # the last always
-                        of=of, label=label))
+                        show_year=shown, of=of, label=labels[year],
+                        show_label=shown and bool(labels[year])))
     return BarChart(width, height, baseline, max_count, bars)

@@ -17,7 +17,6 @@ COOKIE = "lang"
 
 # Statuses shown in the page's language: the string key of each value a card's `status` may
 # hold that is ours rather than a source's (paperfind.catalog.decisions)
-STATUS_KEYS = {NO_DECISION: "status_no_decision"}
 
 # Authors shown on a result card before the list is cut: the seed pages show three then
 # "et al." in English and up to ten then "等" in Chinese.
@@ -44,7 +43,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "reading_as_words": "把“{written}”当作关键词检索",
         "reading_as_institution": "只看{name}的论文",
         "et_al": "等",
-        "et_al_short": "et al.",
+        "et_al_short": "等",
         "count_works": "{works} 篇成果",
         "count_works_one": "{works} 篇成果",
         "count_versions_of_works": "{works} 篇成果（{versions} 个版本）",
@@ -60,8 +59,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "coverage_authors": "作者",
         "coverage_affiliations": "机构",
         "thin_years_note": "{years} 年的数据中机构信息很少：这些年份论文变少未必是真实的下降。",
-        "status_no_decision": "数据中没有录用结果",
         "authors_heading": "作者",
+        "authors_anonymous": "匿名（评审中）",
+        "authors_missing": "数据中没有作者信息",
         "filters": "筛选",
         "clear_filters": "清除筛选",
         "remove_filter": "移除筛选",
@@ -133,6 +133,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "coauthors": "常见合作者",
         "venues": "发表会议",
         "papers_per_year": "每年论文数",
+        "bar_papers": "{year}：{count} 篇论文",
+        "bar_papers_one": "{year}：{count} 篇论文",
         "profile": "OpenReview 主页",
         "show_all_authors": "显示全部作者",
         "top_authors": "主要作者",
@@ -199,9 +201,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "coverage_authors": "authors",
         "coverage_affiliations": "affiliations",
         "thin_years_note": "Few affiliations in the data for {years}: fewer works in those years need not be a decline.",
-        "status_no_decision": "Decision not in the data",
         "et_al_short": "et al.",
         "authors_heading": "Authors",
+        "authors_anonymous": "Anonymous (under review)",
+        "authors_missing": "Authors not in the data",
         "filters": "Filters",
         "clear_filters": "Clear filters",
         "remove_filter": "Remove filter",
@@ -273,6 +276,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "coauthors": "Frequent co-authors",
         "venues": "Venues",
         "papers_per_year": "Papers per year",
+        "bar_papers": "{year}: {count} papers",
+        "bar_papers_one": "{year}: {count} paper",
         "profile": "OpenReview profile",
         "show_all_authors": "Show all authors",
         "top_authors": "Top authors",
@@ -305,6 +310,57 @@ STRINGS: dict[str, dict[str, str]] = {
         "footer": "paperfind · self-hosted paper search",
     },
 }
+
+# Decisions as sources write them ("Withdraw", "Desk Reject"), by their folded form, with the
+# label each language shows; a label not listed is shown as the source wrote it.
+STATUS_LABELS: dict[str, dict[str, str]] = {
+    "poster": {"en": "Poster", "zh": "海报"},
+    "oral": {"en": "Oral", "zh": "口头报告"},
+    "spotlight": {"en": "Spotlight", "zh": "焦点报告"},
+    "accept": {"en": "Accepted", "zh": "已接收"},
+    "accepted": {"en": "Accepted", "zh": "已接收"},
+    "reject": {"en": "Rejected", "zh": "未录用"},
+    "rejected": {"en": "Rejected", "zh": "未录用"},
+    "desk reject": {"en": "Desk rejected", "zh": "直接拒稿"},
+    "desk rejected": {"en": "Desk rejected", "zh": "直接拒稿"},
+    "withdraw": {"en": "Withdrawn", "zh": "已撤稿"},
+    "withdrawn": {"en": "Withdrawn", "zh": "已撤稿"},
+    "under review": {"en": "Under review", "zh": "评审中"},
+    "submitted": {"en": "Submitted", "zh": "已投稿"},
+    "pending": {"en": "Pending", "zh": "待定"},
+    "findings": {"en": "Findings", "zh": "Findings"},
+    "workshop": {"en": "Workshop", "zh": "研讨会"},
+    "demo": {"en": "Demo", "zh": "演示"},
+    "industry": {"en": "Industry", "zh": "产业论文"},
+    "conditional poster": {"en": "Conditional poster", "zh": "有条件接收（海报）"},
+    # derived, not stored: an undecided status after the venue-year's decisions (catalog.decisions)
+    NO_DECISION.casefold(): {"en": NO_DECISION, "zh": "数据中没有录用结果"},
+}
+TRACK_LABELS: dict[str, dict[str, str]] = {
+    "main": {"en": "Main track", "zh": "主会"},
+    "findings": {"en": "Findings", "zh": "Findings"},
+    "datasets & benchmarks": {"en": "Datasets & Benchmarks", "zh": "数据集与基准"},
+    "demo": {"en": "Demo", "zh": "演示"},
+    "srw": {"en": "Student Research Workshop", "zh": "学生研究研讨会"},
+}
+# The countries of paperfind/catalog/institutions.tsv (column 3) in Chinese; English is the
+# catalog's own text, and a country not listed is shown as written.
+COUNTRIES_ZH: dict[str, str] = {
+    "United States": "美国", "China": "中国", "Japan": "日本", "Germany": "德国",
+    "United Kingdom": "英国", "Australia": "澳大利亚", "South Korea": "韩国", "Canada": "加拿大",
+    "France": "法国", "Switzerland": "瑞士", "Singapore": "新加坡", "Netherlands": "荷兰",
+    "Italy": "意大利", "Israel": "以色列", "Taiwan": "中国台湾", "Sweden": "瑞典", "India": "印度",
+    "United Arab Emirates": "阿联酋", "Spain": "西班牙", "Saudi Arabia": "沙特阿拉伯",
+    "Portugal": "葡萄牙", "New Zealand": "新西兰", "Greece": "希腊", "Finland": "芬兰",
+    "Czech Republic": "捷克", "Belgium": "比利时", "Austria": "奥地利", "Hong Kong": "中国香港",
+    "Denmark": "丹麦", "Norway": "挪威", "Ireland": "爱尔兰", "Poland": "波兰", "Russia": "俄罗斯",
+    "Brazil": "巴西",
+}
+
+
+def folded_label(raw: str) -> str:
+    """A source's label compared: case and spacing do not matter ("Desk  reject")."""
+    return " ".join((raw or "").casefold().split())
 
 
 def language_from_accept(header: str) -> str | None:
@@ -351,10 +407,23 @@ class Translator:
     def number(self, value: int) -> str:
         return f"{value:,}"
 
-    def status(self, value: str) -> str:
-        """A card's status as this language shows it; a source's own label as it is."""
-        key = STATUS_KEYS.get(value or "")
-        return self.strings[key] if key else (value or "")
+    def status(self, raw: str) -> str:
+        """A decision in this language ("Withdraw" is "Withdrawn", "已撤稿")."""
+        return STATUS_LABELS.get(folded_label(raw), {}).get(self.lang, raw or "")
+
+    def track(self, raw: str) -> str:
+        """A venue's track in this language ("main" is "Main track", "主会")."""
+        return TRACK_LABELS.get(folded_label(raw), {}).get(self.lang, raw or "")
+
+    def country(self, name: str) -> str:
+        return COUNTRIES_ZH.get(name, name) if self.lang == "zh" else name
+
+    def kicker(self, paper: dict[str, Any]) -> str:
+        """The line above a card's title: its area, else its track and decision in this language."""
+        if paper.get("area"):
+            return paper["area"]
+        parts = [self.track(paper.get("track", "")), self.status(paper.get("status", ""))]
+        return " · ".join(dict.fromkeys(p for p in parts if p))  # "Findings" once, not twice
 
     def author_line(self, names: list[str]) -> str:
         """"A, B, C et al." in English, up to ten names then "等" in Chinese (as the seed pages)."""
@@ -362,15 +431,3 @@ class Translator:
         if len(names) <= shown:
             return ", ".join(names)
         return ", ".join(names[:shown]) + " " + self.strings["et_al"]
-
-    def client_strings(self) -> dict[str, Any]:
-        """What the search-as-you-type script needs to draw cards like the server does."""
-        keys = ("results_count", "counts_approximate", "results_took", "no_results", "did_you_mean",
-                "et_al", "abstract_missing", "with_citations", "count_works", "count_versions_of_works",
-                "searching", "papers_count", "also_in", "also_known_as",
-                "understood_as", "remove_institution", "reading_as_words", "reading_as_institution",
-                "feed", "feed_hint")
-        strings = {k: self.strings[k] for k in keys}
-        strings.update((k + "_one", self.strings[k + "_one"]) for k in keys if k + "_one" in self.strings)
-        return {"lang": self.lang, "authors_shown": AUTHORS_SHOWN[self.lang], "strings": strings,
-                "statuses": {value: self.strings[key] for value, key in STATUS_KEYS.items()}}

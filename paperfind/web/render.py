@@ -1,7 +1,8 @@
 """Server-side HTML: the Jinja2 environment (autoescaping on) and the helpers templates use.
 
 Pages work without JavaScript, so everything a page shows is decided here and in the
-templates; the search-as-you-type script only redraws the result list.
+templates; the search-as-you-type script only puts the results the server renders for the typed
+address in place.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from paperfind.cards import UNDER_REVIEW
 from paperfind.limits import MAX_QUERY_CHARS
 from paperfind.web.atom import ATOM_TYPE
 from paperfind.web.charts import trend_layout, year_chart
 from paperfind.web.feeds import feed_url
 from paperfind.web.i18n import COOKIE, Translator, choose_language
+from paperfind.web.institution_labels import InstitutionLabels
 from paperfind.web.twins import (LANGUAGE_PARAM, Twin, link_header, page_query, query_string,
                                  twin_url)
 
@@ -45,14 +48,9 @@ def marked(text: str | None) -> Markup:
     return Markup(text)
 
 
-def kicker(paper: dict[str, Any], t: Translator | None = None) -> str:
-    """The line above a card's title: "Area · Subarea", else the venue's track and status
-    (in the page's language, `t`)."""
-    if paper.get("area"):
-        return paper["area"]
-    status = paper.get("status", "")
-    parts = [paper.get("track", ""), t.status(status) if t else status]
-    return " · ".join(p for p in parts if p)
+def under_review(status: str) -> bool:
+    """Whether a paper's authors are hidden because it is still being reviewed (ICLR 2026)."""
+    return " ".join((status or "").casefold().split()) in UNDER_REVIEW
 
 
 def paper_url(key: str) -> str:
@@ -92,7 +90,7 @@ class Pages:
                                autoescape=select_autoescape(["html", "xml", "svg"]),
                                trim_blocks=True, lstrip_blocks=True)
         self.env.filters["marked"] = marked
-        self.env.globals.update(kicker=kicker, paper_url=paper_url, author_url=author_url,
+        self.env.globals.update(paper_url=paper_url, under_review=under_review, author_url=author_url,
                                 area_url=area_url, year_chart=year_chart, trend_layout=trend_layout,
                                 quote=quote, max_query_chars=MAX_QUERY_CHARS)
         self.static_version = static_version(STATIC_DIR)
@@ -113,11 +111,13 @@ class Pages:
                     params[name] = str(value)
             return same_site_path(request.url.path) + query_string(list(params.items()))
 
+        store = request.app.state.paperfind.store
+        inst_labels = InstitutionLabels(lang, lambda slug: store().institution_name(slug))
         other = "en" if lang == "zh" else "zh"
         context.setdefault("json_url", None)
         context.setdefault("feed_url", None)
         page = self.env.get_template(template).render(
-            **context, t=t, lang=lang, url_with=url_with,
+            **context, t=t, inst_labels=inst_labels, lang=lang, url_with=url_with,
             switch_url=url_with(lang=other), static_version=self.static_version)
         return HTMLResponse(page, status_code=status)
 

@@ -1,5 +1,5 @@
 """A query's trend: /api/search/trend (JSON, described in OpenAPI) and /trend (the chart as an
-HTML fragment, which the search-as-you-type script puts over the results it redraws).
+HTML fragment).
 
 Both come from the search the results page runs (`trend_view`), and /api/search carries the
 same object in its `trend` field.

@@ -25,9 +25,12 @@ def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
     if params.mode:
         request.mode = params.mode
     data = pf.searcher().search(request).to_json()
-    venue_names = pf.store().venue_names()
+    store = pf.store()
+    venue_names = store.venue_names()
+    # venues and institutions by name, as the page shows them (it keeps the slug in its links)
+    named = {"venue": venue_names.get, "institution": store.institution_name}
     data["facets"] = {name: [{"value": str(v), "count": c,
-                              "label": venue_names.get(v, v) if name == "venue" else str(v),
+                              "label": (named[name](v) or v) if name in named else str(v),
                               "param": FACET_PARAMS.get(name, name)} for v, c in pairs]
                       for name, pairs in data["facets"].items()}
     data["trend"] = named_trend(data.get("trend"), venue_names)

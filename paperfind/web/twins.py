@@ -36,7 +36,7 @@ TWINS: dict[str, Twin] = {
     "/areas/{name:path}": Twin(),
     "/stats": Twin(query=False),
     "/docs": Twin("/openapi.json", query=False),
-    "/trend": Twin("/api/search/trend"),  # the chart fragment the results script fetches
+    "/trend": Twin("/api/search/trend"),  # the chart alone, as an HTML fragment
 }
 HOME_TWIN = Twin("/api/stats", query=False)  # the home page without a query: what is indexed
 

@@ -125,6 +125,14 @@ def portal(portal_db: Path, web_milvus) -> Iterator[Portal]:
 
 
 @pytest.fixture(scope="session")
+def corpus_portal(bundled_db: Path) -> Iterator[Portal]:
+    """The whole bundled corpus (the session's `bundled_db`, lexical only), served once: the pages
+    a new user sees, with real venue sizes and ICLR 2026's anonymous submissions."""
+    with serve(Paperfind(Settings(db_path=bundled_db, semantic=False))) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium, headless, driven by Playwright (one for the whole session)."""
     sync_api = pytest.importorskip("playwright.sync_api")

@@ -43,7 +43,8 @@ def test_typing_a_title_fragment_shows_the_paper_first(page):
     first = page.locator("#cards .card").first
     sync_api.expect(first).to_have_attribute("data-key", GPQA, timeout=DEBOUNCE_BUDGET_MS)
     sync_api.expect(first.locator("mark").first).to_be_visible()
-    assert "q=Google-Proof" in page.url  # the address follows, so reload and share work
+    # the address follows (once the last keystroke's results are in), so reload and share work
+    sync_api.expect(page).to_have_url(re.compile(r"q=Google-Proof"), timeout=DEBOUNCE_BUDGET_MS)
     page.locator("#q").fill("")
     page.locator("#q").press_sequentially("benchmark", delay=20)
     # wait for the new query's cards: the count line of the previous query also says "results"
@@ -114,7 +115,7 @@ def test_a_work_shows_its_accepted_version_with_the_other_folded_under_it(browse
         cards = page.locator(".card", has_text=title)
         sync_api.expect(cards).to_have_count(1)
         sync_api.expect(cards.locator(".card-meta")).to_contain_text("ICML 2025")
-        sync_api.expect(cards.locator(".card-versions")).to_contain_text("ICLR 2025 · Reject")
+        sync_api.expect(cards.locator(".card-versions")).to_contain_text("ICLR 2025 · Rejected")
     cards.scroll_into_view_if_needed()
     shoot(page, "author-versions")
     cards.locator(".card-versions a").click()  # to the folded version's own page

@@ -10,17 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from paperfind.core import Paperfind
-from paperfind.settings import BUNDLED_CORPUS, Settings
+from paperfind.settings import BUNDLED_CORPUS
 from paperfind.web.examples import EXAMPLES
-from tests.web.conftest import serve
 
 
 @pytest.fixture(scope="module")
-def bundled(bundled_db):
-    pf = Paperfind(Settings(db_path=bundled_db, semantic=False))  # the session's, without vectors
-    with serve(pf) as portal:
-        yield portal
+def bundled(corpus_portal):
+    return corpus_portal  # the session's bundled_db, served without vectors
 
 
 @pytest.mark.parametrize("lang", sorted(EXAMPLES))

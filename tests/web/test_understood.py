@@ -64,8 +64,9 @@ def test_typing_an_institution_shows_a_chip_that_removes_it(browser, portal, loc
         chip = page.locator("#understood .understood-chip")
         sync_api.expect(chip).to_contain_text(label, timeout=DEBOUNCE_BUDGET_MS)
         sync_api.expect(page.locator("#understood")).to_contain_text("small language models")
-        tags = page.locator("#cards .card").first.locator(".tag")
-        assert "tsinghua" in " ".join(tags.all_inner_texts())
+        tags = page.locator("#cards .card").first.locator(".tag.inst")
+        assert "tsinghua" in [tags.nth(i).get_attribute("data-slug") for i in range(tags.count())]
+        assert label in tags.all_inner_texts()  # by name, in the page's language
         chip.click()
         page.wait_for_url("**/?q=small+language+models*")
         sync_api.expect(page.locator("#q")).to_have_value("small language models")

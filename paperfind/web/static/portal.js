@@ -1,304 +1,69 @@
 // paperfind portal: search-as-you-type and BibTeX copy. Our own small script;
-// every page works without it (the server renders the same cards).
+// every page works without it (the server renders every card, and this script shows its HTML).
 "use strict";
 (function () {
   const DEBOUNCE_MS = 180;
 
-  function el(tag, attrs, text) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-  function format(template, values) {
-    return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
-  }
-  // the string `key` of `strings`, in its "_one" form where a count is 1 ("1 paper"), as the
-  // server's Translator picks it
-  function counted(strings, key, values) {
-    const one = Object.values(values).some((v) => String(v) === "1");
-    return format(one && strings[key + "_one"] ? strings[key + "_one"] : strings[key], values);
-  }
-  function number(n) { return Number(n).toLocaleString("en-US"); }
-  // Highlights come escaped with <mark> tags: keep the marks, treat everything else as text.
-  function appendMarked(parent, html) {
-    const doc = new DOMParser().parseFromString("<body>" + html + "</body>", "text/html");
-    for (const node of doc.body.childNodes) {
-      if (node.nodeName === "MARK") parent.appendChild(el("mark", {}, node.textContent));
-      else parent.appendChild(document.createTextNode(node.textContent));
-    }
-  }
-  const enc = encodeURIComponent;
-  // a status in the page's language where it is ours ("decision not in the data"), as the
-  // server's Translator.status shows it
-  function statusText(status, cfg) { return (cfg.statuses || {})[status] || status; }
-
-  function authorLine(authors, cfg) {
-    const box = el("div", { class: "card-authors" });
-    const shown = authors.slice(0, cfg.authors_shown);
-    shown.forEach((a, i) => {
-      box.appendChild(a.id ? el("a", { class: "author", href: "/authors/" + enc(a.id) }, a.name)
-        : el("span", { class: "author" }, a.name));
-      if (i < shown.length - 1) box.appendChild(document.createTextNode(", "));
-    });
-    if (authors.length > shown.length) {
-      box.appendChild(document.createTextNode(" "));
-      box.appendChild(el("span", { class: "etal" }, cfg.strings.et_al));
-    }
-    return box;
-  }
-
-  function paperCard(p, cfg) {
-    const card = el("article", { class: "card", "data-key": p.key });
-    const kicker = p.area || [p.track, statusText(p.status, cfg)].filter(Boolean).join(" · ");
-    if (kicker) {
-      const k = el("div", { class: "card-kicker" });
-      if (p.area) k.appendChild(el("a", { href: "/areas/" + enc(p.area) }, kicker));
-      else k.textContent = kicker;
-      card.appendChild(k);
-    }
-    const h = el("h3", { class: "card-title" });
-    const link = el("a", { href: "/papers/" + enc(p.key).replace("%3A", ":") });
-    if (p.highlights && p.highlights.title) appendMarked(link, p.highlights.title);
-    else link.textContent = p.title;
-    h.appendChild(link);
-    card.appendChild(h);
-    card.appendChild(authorLine(p.authors || [], cfg));
-    const meta = el("div", { class: "card-meta" });
-    meta.appendChild(el("a", { class: "venue", href: "/venues/" + enc(p.venue) + "?year=" + p.year },
-      p.venue_name + " " + p.year));
-    if (p.status && p.area) meta.appendChild(el("span", { class: "status status-" + p.status.toLowerCase().replace(/ /g, "-") }, statusText(p.status, cfg)));
-    for (const s of (p.institutions || []).slice(0, 4)) meta.appendChild(el("a", { class: "tag", href: "/institutions/" + enc(s) }, s));
-    card.appendChild(meta);
-    if (p.versions && p.versions.length) {  // the same work at another venue, listed once
-      const also = el("div", { class: "card-versions muted" }, cfg.strings.also_in + ": ");
-      p.versions.forEach((v, i) => {
-        if (i) also.appendChild(document.createTextNode(", "));
-        also.appendChild(el("a", { href: "/papers/" + enc(v.key).replace("%3A", ":") },
-          v.venue_name + " " + v.year + (v.status ? " · " + statusText(v.status, cfg) : "")));
-      });
-      card.appendChild(also);
-    }
-    if (p.also_known_as && p.also_known_as.length) {  // the names a search for puts it first
-      card.appendChild(el("div", { class: "card-aka muted" },
-        cfg.strings.also_known_as + ": " + p.also_known_as.join(", ")));
-    }
-    const snippet = p.highlights ? p.highlights.abstract : "";
-    if (snippet) {
-      const para = el("p", { class: "card-snippet" });
-      appendMarked(para, snippet);
-      card.appendChild(para);
-    }
-    return card;
-  }
-
-  function authorCard(a, cfg) {
-    const card = el("a", { class: "author-card", href: "/authors/" + enc(a.id) });
-    card.appendChild(el("span", { class: "avatar" }, a.name.slice(0, 1)));
-    const body = el("span", { class: "author-card-body" });
-    body.appendChild(el("strong", {}, a.name));
-    // works, and of how many versions when they differ, as the server's works_count macro
-    const works = a.work_count || a.paper_count;
-    let line = a.paper_count !== works
-      ? counted(cfg.strings, "count_versions_of_works", { versions: number(a.paper_count), works: number(works) })
-      : counted(cfg.strings, "count_works", { works: number(works) });
-    if (a.years && a.years[0]) line += " · " + a.years[0] + "–" + a.years[1];
-    body.appendChild(el("span", { class: "muted" }, line));
-    const tags = el("span", { class: "tags" });
-    for (const s of (a.institutions || []).slice(0, 3)) tags.appendChild(el("span", { class: "tag" }, s));
-    body.appendChild(tags);
-    card.appendChild(body);
-    return card;
-  }
-
-  // the results' feed, in the page's language, as the server draws it; the head's feed link
-  // follows it, so a reader subscribing from the address bar gets the list on screen
-  function feedButton(feed, cfg) {
-    const href = feed + (feed.includes("?") ? "&" : "?") + "lang=" + cfg.lang;
-    const a = el("a", { class: "export feed-button", id: "feed-button", href: href,
-      type: "application/atom+xml", title: cfg.strings.feed_hint });
-    a.appendChild(el("span", { class: "feed-icon", "aria-hidden": "true" }));
-    a.appendChild(document.createTextNode(cfg.strings.feed));
-    let link = document.querySelector('link[rel="alternate"][type="application/atom+xml"]');
-    if (!link) {
-      link = el("link", { rel: "alternate", type: "application/atom+xml" });
-      document.head.appendChild(link);
-    }
-    link.setAttribute("href", href);
-    link.setAttribute("title", cfg.strings.feed);
-    return a;
-  }
-
+  // Search as you type asks the server for the page the address would show and puts its
+  // results in place of these: the cards, sort tabs, filter chips, "Clear filters", pager and
+  // trend are the server's own (one renderer, both languages), and the address follows the box.
   function setupSearch() {
     const form = document.getElementById("search-form");
     const input = document.getElementById("q");
-    const results = document.getElementById("results");
-    const facets = document.getElementById("facets");
-    const cfgNode = document.getElementById("client-strings");
-    if (!form || !input || !results || !cfgNode) return;
-    const cfg = JSON.parse(cfgNode.textContent);
+    if (!form || !input || !document.getElementById("results-layout")) return;
+    const lang = document.body.className.replace(/^.*lang-(\w+).*$/, "$1");
     let timer = null;
     let latest = 0;
     let controller = null;
 
-    function queryString() {
+    // the form's query (the filters and sort it carries, page 1); no q when the box is empty,
+    // which is the page without a query: the filtered list, or the empty search page
+    function address() {
       const params = new URLSearchParams(new FormData(form));
       params.delete("page");
-      return params.toString();
+      if (!input.value.trim()) params.delete("q");
+      const qs = params.toString();
+      return qs ? "/?" + qs : "/";
     }
 
-    function render(data, qs) {
-      results.replaceChildren();
-      const head = el("div", { class: "results-head" });
-      // an engine that counted over its top candidates says so, as the server's page does
-      const approximate = data.counts === "approximate";
-      const count = el("span", { class: "results-count", id: "results-count" },
-        counted(cfg.strings, "results_count", { total: (approximate ? "≈ " : "") + number(data.total) }));
-      if (approximate) {
-        count.appendChild(document.createTextNode(" "));
-        count.appendChild(el("span", { class: "muted", title: cfg.strings.counts_approximate },
-          "(" + cfg.strings.counts_approximate + ")"));
-      }
-      count.appendChild(document.createTextNode(" · " + format(cfg.strings.results_took, { ms: data.took_ms })));
-      if (data.with_citations !== null && data.with_citations !== undefined && data.total) {
-        count.appendChild(document.createTextNode(" · "));
-        count.appendChild(el("span", { class: "muted", id: "with-citations" }, counted(cfg.strings,
-          "with_citations", { count: number(data.with_citations), total: number(data.total) })));
-      }
-      head.appendChild(count);
-      const tools = el("span", { class: "results-tools" });
-      tools.appendChild(el("a", { class: "export", href: "/api/search/export?" + qs + "&format=bibtex" }, "BibTeX"));
-      tools.appendChild(el("a", { class: "export", href: "/api/search/export?" + qs + "&format=csv" }, "CSV"));
-      if (data.feed) tools.appendChild(feedButton(data.feed, cfg));
-      head.appendChild(tools);
-      results.appendChild(head);
-      const understood = understoodLine(data.understood, qs);
-      if (understood) results.appendChild(understood);
-      if (data.suggestion) {
-        const p = el("p", { class: "suggestion", id: "suggestion" }, cfg.strings.did_you_mean + " ");
-        p.appendChild(el("a", { href: "/?q=" + enc(data.suggestion) }, data.suggestion));
-        results.appendChild(p);
-      }
-      if (data.authors && data.authors.length) {
-        const box = el("div", { class: "author-cards", id: "author-cards" });
-        for (const a of data.authors) box.appendChild(authorCard(a, cfg));
-        results.appendChild(box);
-      }
-      if (data.total) results.appendChild(trendSlot(qs));
-      const cards = el("div", { id: "cards" });
-      for (const p of data.results) cards.appendChild(paperCard(p, cfg));
-      results.appendChild(cards);
-      if (!data.results.length) results.appendChild(el("p", { class: "empty" }, cfg.strings.no_results));
-      if (data.paging && data.paging.pages > 1) {
-        const nav = el("nav", { class: "pager" });
-        nav.appendChild(el("a", { class: "btn", rel: "next", href: "/?" + qs + "&page=2" }, "→"));
-        results.appendChild(nav);
-      }
-      renderFacets(data, qs);
-      updateFilterBar(qs);
-    }
-
-    // The institutions the query named, as the server's page draws them (macros.html,
-    // understood_line): each chip searches the query without it, the other filters kept.
-    function withQuery(qs, q) {
-      const params = new URLSearchParams(qs);
-      if (q) params.set("q", q); else params.delete("q");
-      return "/?" + params.toString();
-    }
-
-    function understoodLine(u, qs) {
-      if (!u || !(u.institutions.length || u.alternative)) return null;
-      const label = (i) => (cfg.lang === "zh" && i.name_zh ? i.name_zh : i.name);
-      const p = el("p", { class: "understood", id: "understood" });
-      if (u.institutions.length) {
-        p.appendChild(el("span", { class: "muted" }, cfg.strings.understood_as));
-        for (const i of u.institutions) {
-          const chip = el("a", { class: "chip understood-chip", href: withQuery(qs, u.without), "data-slug": i.slug,
-            title: cfg.strings.remove_institution, "aria-label": cfg.strings.remove_institution + ": " + label(i) });
-          chip.appendChild(el("span", {}, label(i)));
-          chip.appendChild(el("span", { class: "chip-x", "aria-hidden": "true" }, "×"));
-          p.appendChild(chip);
-        }
-        if (u.text) p.appendChild(el("span", { class: "understood-text" }, "· " + u.text));
-      }
-      if (u.alternative) {
-        const first = u.alternative.institutions[0];
-        const text = u.alternative.reading === "words"
-          ? format(cfg.strings.reading_as_words, { written: first.written })
-          : format(cfg.strings.reading_as_institution, { name: label(first) });
-        p.appendChild(el("a", { class: "understood-alt", href: withQuery(qs, u.alternative.q) }, text));
-      }
-      return p;
-    }
-
-    // The narrow-screen filter bar: shown once there are facets to fold, and each chip's link
-    // follows the query typed since the page loaded (it drops only its own filter).
-    function updateFilterBar(qs) {
-      const bar = document.getElementById("filter-bar");
-      if (!bar) return;
-      const chips = bar.querySelectorAll("a.chip");
-      for (const chip of chips) {
-        const kept = new URLSearchParams();
-        for (const [k, v] of new URLSearchParams(qs)) {
-          if (!(k === chip.dataset.param && v === chip.dataset.value)) kept.append(k, v);
-        }
-        chip.setAttribute("href", "/?" + kept.toString());
-      }
-      bar.hidden = !(facets && facets.children.length) && !chips.length;
-    }
-
-    // The trend chart is drawn by the server (one renderer for every chart): fetch it for
-    // the query just drawn, and drop it if a newer keystroke has redrawn the list since.
-    function trendSlot(qs) {
-      const slot = el("div", { class: "trend-slot" });
-      const ticket = latest;
-      fetch("/trend?" + qs, { headers: { Accept: "text/html" } })
-        .then((response) => (response.ok ? response.text() : ""))
-        .then((html) => { if (ticket === latest && slot.isConnected) slot.innerHTML = html; })
-        .catch((err) => console.warn("trend failed", err));
-      return slot;
-    }
-
-    function renderFacets(data, qs) {
-      if (!facets) return;
-      facets.replaceChildren();
-      for (const name of ["venue", "year", "status", "area", "institution"]) {
-        const values = (data.facets || {})[name] || [];
-        if (!values.length) continue;
-        const section = el("section", { class: "facet" });
-        section.appendChild(el("h4", {}, facets.dataset["label" + name[0].toUpperCase() + name.slice(1)] || name));
-        const list = el("ul");
-        for (const f of values.slice(0, 10)) {
-          const li = el("li");
-          const a = el("a", { class: "facet-value", href: "/?" + qs + "&" + f.param + "=" + enc(f.value) });
-          a.appendChild(el("span", {}, name === "status" ? statusText(f.label, cfg) : f.label));
-          a.appendChild(el("span", { class: "count" }, f.count));
-          li.appendChild(a);
-          list.appendChild(li);
-        }
-        section.appendChild(list);
-        facets.appendChild(section);
-      }
+    function show(html, url) {
+      const doc = new DOMParser().parseFromString(html, "text/html");
+      const fresh = doc.getElementById("results-layout");
+      const layout = document.getElementById("results-layout");
+      if (!fresh || !layout) return;
+      const opened = layout.querySelector("#filter-toggle[open]");  // a phone's open filters stay open
+      if (opened) { const toggle = fresh.querySelector("#filter-toggle"); if (toggle) toggle.open = true; }
+      layout.replaceWith(document.adoptNode(fresh));
+      document.title = doc.title;
+      // the head's feed link names the list on screen, so subscribing from the address bar
+      // follows the typed query (the new page's own link, or none where it has none)
+      const feed = 'link[rel="alternate"][type="application/atom+xml"]';
+      const oldFeed = document.head.querySelector(feed);
+      const newFeed = doc.head.querySelector(feed);
+      if (oldFeed) oldFeed.remove();
+      if (newFeed) document.head.appendChild(document.adoptNode(newFeed));
+      history.replaceState(null, "", url);
     }
 
     async function run() {
       const ticket = ++latest;
-      const qs = queryString();
-      if (!input.value.trim()) return;
+      const url = address();
       if (controller) controller.abort();
       controller = new AbortController();
-      results.classList.add("searching");
+      const layout = document.getElementById("results-layout");
+      layout.classList.add("searching");
       try {
-        const response = await fetch("/api/search?" + qs, { signal: controller.signal, headers: { Accept: "application/json" } });
-        const data = await response.json();
+        const response = await fetch(url + (url.includes("?") ? "&" : "?") + "lang=" + lang,
+          { signal: controller.signal, headers: { Accept: "text/html" } });
+        const html = await response.text();
         if (ticket !== latest) return; // a newer keystroke already asked again: drop this one
         if (!response.ok) return;
-        render(data, qs);
-        history.replaceState(null, "", "/?" + qs);
+        show(html, url);
       } catch (err) {
         if (err.name !== "AbortError") console.warn("search failed", err);
       } finally {
-        if (ticket === latest) results.classList.remove("searching");
+        const now = document.getElementById("results-layout");
+        if (ticket === latest && now) now.classList.remove("searching");
       }
     }
 
