@@ -209,8 +209,9 @@ def _without_legal_form(folded: str) -> str:
     return stripped if stripped else folded
 
 
-def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType, re.Pattern[str]]:
-    """The table as: slug → Institution, exact form → slug, full name → slug, search regex."""
+def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType, str]:
+    """The table as: slug → Institution, exact form → slug, full name → slug, search regex
+    (its source: compiled on first use, as reading a page or a query never needs it)."""
     institutions: dict[str, Institution] = {}
     exact: dict[str, str] = {}
     searchable: dict[str, str] = {}
@@ -223,12 +224,17 @@ def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType,
         for form in filter(None, forms.split(";") + [name]):
             exact[_institution_key(form)] = slug
     ordered = sorted(searchable, key=len, reverse=True)
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in ordered) + r")\b")
+    pattern = r"\b(?:" + "|".join(re.escape(n) for n in ordered) + r")\b"
     return (MappingProxyType(institutions), MappingProxyType(exact),
             MappingProxyType(searchable), pattern)
 
 
-_INSTITUTIONS, _EXACT, _SEARCH_SLUG, _SEARCH = _load_table()
+_INSTITUTIONS, _EXACT, _SEARCH_SLUG, _SEARCH_SOURCE = _load_table()
+
+
+@lru_cache(maxsize=1)
+def _search_pattern() -> re.Pattern[str]:
+    return re.compile(_SEARCH_SOURCE)
 # Names written as one word ("GoogleDeepMind", "GoogleAI"): the exact forms without spaces.
 _COMPACT = MappingProxyType({form.replace(" ", ""): slug for form, slug in _EXACT.items()
                              if len(form.replace(" ", "")) >= 4})
@@ -423,7 +429,7 @@ def _search(parts: list[str]) -> str:
         if not folded:
             continue
         text = " ".join(filter(None, [folded, folded_parts[i + 1] if i + 1 < len(parts) else ""]))
-        for match in _SEARCH.finditer(text):
+        for match in _search_pattern().finditer(text):
             if match.start() >= len(folded):
                 break  # starts in the next part: that part's own turn
             found = match.group(0)

@@ -231,8 +231,8 @@ class Searcher:
     def search(self, request: SearchRequest) -> SearchResponse:
         started = time.perf_counter()
         q = parse_query(request.q or "")
-        backend = self.backend()
         mode = request.mode if request.mode in MODES else "lexical"
+        backend = self.live.backend(vectors=mode != "lexical")
         if backend is None:
             return SearchResponse(q.raw, 0, 0.0, [], [], {}, None, "lexical")
         key = request_key(request, self.live.generation())
