@@ -30,7 +30,7 @@
   }
   const enc = encodeURIComponent;
 
-  function authorLine(authors, cfg) {
+  function authorLine(authors, cfg, named) {
     const box = el("div", { class: "card-authors" });
     const shown = authors.slice(0, cfg.authors_shown);
     shown.forEach((a, i) => {
@@ -38,7 +38,13 @@
         : el("span", { class: "author" }, a.name));
       if (i < shown.length - 1) box.appendChild(document.createTextNode(", "));
     });
-    if (authors.length > shown.length) {
+    let last = shown.length - 1;  // the people a search names, after the first: "…, Yoshua Bengio"
+    (named || []).filter((i) => i >= shown.length && i < authors.length).forEach((i) => {
+      box.appendChild(document.createTextNode(i > last + 1 ? ", … " : ", "));
+      box.appendChild(el("a", { class: "author named", href: "/authors/" + enc(authors[i].id) }, authors[i].name));
+      last = i;
+    });
+    if (authors.length > last + 1 && authors.length > shown.length) {
       box.appendChild(document.createTextNode(" "));
       box.appendChild(el("span", { class: "etal" }, cfg.strings.et_al));
     }
@@ -60,7 +66,7 @@
     else link.textContent = p.title;
     h.appendChild(link);
     card.appendChild(h);
-    card.appendChild(authorLine(p.authors || [], cfg));
+    card.appendChild(authorLine(p.authors || [], cfg, p.named));
     const meta = el("div", { class: "card-meta" });
     meta.appendChild(el("a", { class: "venue", href: "/venues/" + enc(p.venue) + "?year=" + p.year },
       p.venue_name + " " + p.year));
