@@ -78,6 +78,9 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
         Bench("first_minute", "fresh clone -> scripts/serve -> first answered query within 60 s, "
               "its steps, against a baseline ref", "~2 min a run (RESULTS: two clones of ~55 s)",
               "--cold --runs 6", "heavy"),
+        Bench("cli_start", "a lexical `paperfind search` from the shell, start-up included: well "
+              "under a second of wall time (issue 29), against the base tree",
+              "~1 min: 5 runs of 3 queries, two trees (est.)", "[--db bench/out/bundled.db] [--runs 5]"),
         Bench("first_query", "the first query of each kind after `serve` starts is as fast as later "
               "ones (issue 13)", "~2 min once the database exists (est.)", "[--restarts 5]", "heavy"),
         Bench("same_first_start", "a first start builds the baseline's database, index files and "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -34,6 +35,26 @@ def _app(db_path: Path | None, **overrides: object) -> Paperfind:
         return Paperfind(Settings.from_env(db_path=db_path, **overrides))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def _reading(app: Paperfind) -> Paperfind:
+    """The app of a command that reads a database: says which one on stderr, and refuses one
+    that is not there instead of building it. Only `serve` (from the bundled corpus) and
+    `ingest` build one: a search in another folder built a 1 GB database there, unasked."""
+    db = app.settings.db_path.absolute()
+    click.echo(f"paperfind: database {db}", err=True)
+    if not db.is_file() or not _has_papers(app):
+        raise click.ClickException(
+            f"no database at {db}. `paperfind serve` builds one from the bundled corpus, "
+            "`paperfind ingest FILES` from your files; --db or PAPERFIND_DB names another")
+    return app
+
+
+def _has_papers(app: Paperfind) -> bool:
+    try:
+        return app.store().paper_count() > 0
+    except sqlite3.DatabaseError:  # not a paperfind database (another SQLite file, or not SQLite)
+        return False
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]},
@@ -88,9 +109,7 @@ def ingest(paths: tuple[Path, ...], db_path: Path | None, force: bool, no_index:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def stats(db_path: Path | None, as_json: bool) -> None:
     """Counts of papers, authors, institutions, and papers per venue and year."""
-    app = _app(db_path)
-    if not app.settings.db_path.exists():
-        raise click.ClickException(f"no database at {app.settings.db_path}; run `paperfind ingest` first")
+    app = _reading(_app(db_path))
     data = app.store().stats()
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -123,7 +142,7 @@ def export(db_path: Path | None, output: Path | None, venues: tuple[str, ...],
     """
     from paperfind.store.export import iter_export, write_export, write_shards
 
-    app = _app(db_path)
+    app = _reading(_app(db_path))
     if shards is not None:
         if output or venues or min_year is not None or max_year is not None:
             raise click.UsageError("--shards exports every venue-year: it takes no -o, --venue or years")
@@ -157,8 +176,8 @@ def search(query: str, db_path: Path | None, limit: int, offset: int, sort: str,
     from paperfind.search.filters import Filters
     from paperfind.search.format import format_results_text
 
-    app = _app(db_path)
-    app.ensure_database()
+    app = _reading(_app(db_path))
+    app.refresh_index()  # derived from the database: brought up to date, as `serve` does
     request = SearchRequest(q=query, limit=limit, offset=offset, sort=sort, explain=explain,
                             filters=Filters(since=since), **({"mode": mode} if mode else {}))
     response = app.searcher().search(request)
@@ -174,7 +193,7 @@ def index(db_path: Path | None) -> None:
     """Rebuild the search index from the database (it is derived and can always be rebuilt)."""
     from paperfind.index.manager import build_index
 
-    app = _app(db_path)
+    app = _reading(_app(db_path))
     path = build_index(app.store(), app.settings.index_dir)
     click.echo(f"index written to {path}")
 
@@ -238,8 +257,7 @@ def sync(db_path: Path | None, milvus_uri: str | None, collection: str | None, f
         app.settings.collection
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    if not app.settings.db_path.exists():
-        raise click.ClickException(f"no database at {app.settings.db_path}; run `paperfind ingest` first")
+    _reading(app)
     try:
         report = app.sync_milvus(force=force, batch_rows=batch)
     except (MilvusUnavailable, MilvusError) as exc:
@@ -254,9 +272,7 @@ def embed(db_path: Path | None) -> None:
 
     Slow on a CPU (about 30 papers a second); an interrupted run resumes where it stopped.
     """
-    app = _app(db_path)
-    if not app.settings.db_path.exists():
-        raise click.ClickException(f"no database at {app.settings.db_path}; run `paperfind ingest` first")
+    app = _reading(_app(db_path))
     stats = app.update_vectors()
     click.echo(f"{stats.total} papers: {stats.embedded} embedded, {stats.reused} unchanged, "
                f"{stats.removed} removed")
@@ -277,8 +293,8 @@ def similar(key: str, db_path: Path | None, limit: int, aspect: str | None, as_j
     """
     from paperfind.search.similar import UnknownPaper
 
-    app = _app(db_path)
-    app.ensure_database()
+    app = _reading(_app(db_path))
+    app.refresh_index()
     try:
         found = app.searcher().similar(key, limit=limit, aspect=aspect)
     except UnknownPaper:

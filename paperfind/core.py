@@ -15,13 +15,15 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperfind.catalog.venues import display_name
 from paperfind.ingest.corpus import PENDING_META, corpus_files, first_and_rest, shard_venue_year
-from paperfind.ingest.run import IngestReport, ingest_paths
 from paperfind.settings import Settings
 from paperfind.store import Store
+
+if TYPE_CHECKING:  # the readers and the resolver load on the first ingest, not for a CLI search
+    from paperfind.ingest.run import IngestReport
 
 
 # beside the vectors: the store's data version `update_vectors` last completed for
@@ -59,6 +61,7 @@ class Paperfind:
         """Ingest files, then bring the search index (and existing vectors) in step.
 
         `texts_ahead`: a `paperfind.index.ahead.TextsAhead` of these files, for the index."""
+        from paperfind.ingest.run import ingest_paths
         report = ingest_paths(self.store(), paths, force=force, progress=progress,
                               jobs=self.settings.ingest_jobs)
         if build_index:
@@ -181,6 +184,7 @@ class Paperfind:
 
         # one ingest for all: people are resolved once at its end, not once a shard; one
         # process, since the other core answers queries meanwhile
+        from paperfind.ingest.run import ingest_paths
         ingest_paths(store, [p for p in pending if p.exists()], progress=progress, jobs=1,
                      on_file=ingested)
         self.refresh_index(progress=progress)
@@ -222,6 +226,7 @@ class Paperfind:
                 ahead.build_text_files(building, target)
 
             try:
+                from paperfind.ingest.run import ingest_paths
                 report = ingest_paths(store, list(corpus), progress=progress,
                                       jobs=self.settings.ingest_jobs, on_written=written)
                 if pending:  # in the file, before it is put in place: a start killed later resumes

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from anyascii import anyascii
 
 from paperfind.model import Affiliation
-from paperfind.text.fold import slugify
+from paperfind.text.fold import has_han, slugify
 
 TABLE_FILE = "institutions.tsv"
 
@@ -72,6 +72,9 @@ _CORPORATE_SUFFIX = re.compile(r"(?: (?:inc|incorporated|corp|corporation|co|ltd
 _ADDRESS = re.compile(r"^\d+[a-z]? (?:\w+ )*?(?:blvd|boulevard|street|st|avenue|ave|road|rd|"
                       r"drive|dr|way|lane|ln|parkway|pkwy|place|pl|square|sq|highway|hwy)\b"
                       r"|^(?:p ?o box|suite|room|building|bldg) \d")
+# A postcode run on after a name, or a house number before a street ("2515 Speedway").
+_POSTCODE = re.compile(r"[.,;]? (?:[A-Z]{1,2}-)?\d{4,6}\b(?! ?(?:AI|ai)\b)")
+_HOUSE_NUMBER = re.compile(r"^\d{3,5} [A-Z][a-z]+$")
 # The founders' names German universities carry before the word ("Eberhard Karls Universität Tübingen").
 _FOUNDERS = re.compile(r"^(?:eberhard karls|ludwig maximilians|albert ludwigs|julius maximilians|"
                        r"friedrich alexander|georg august|johannes gutenberg|ruprecht karls|"
@@ -206,8 +209,9 @@ def _without_legal_form(folded: str) -> str:
     return stripped if stripped else folded
 
 
-def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType, re.Pattern[str]]:
-    """The table as: slug → Institution, exact form → slug, full name → slug, search regex."""
+def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType, str]:
+    """The table as: slug → Institution, exact form → slug, full name → slug, search regex
+    (its source: compiled on first use, as reading a page or a query never needs it)."""
     institutions: dict[str, Institution] = {}
     exact: dict[str, str] = {}
     searchable: dict[str, str] = {}
@@ -220,12 +224,17 @@ def _load_table() -> tuple[MappingProxyType, MappingProxyType, MappingProxyType,
         for form in filter(None, forms.split(";") + [name]):
             exact[_institution_key(form)] = slug
     ordered = sorted(searchable, key=len, reverse=True)
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in ordered) + r")\b")
+    pattern = r"\b(?:" + "|".join(re.escape(n) for n in ordered) + r")\b"
     return (MappingProxyType(institutions), MappingProxyType(exact),
             MappingProxyType(searchable), pattern)
 
 
-_INSTITUTIONS, _EXACT, _SEARCH_SLUG, _SEARCH = _load_table()
+_INSTITUTIONS, _EXACT, _SEARCH_SLUG, _SEARCH_SOURCE = _load_table()
+
+
+@lru_cache(maxsize=1)
+def _search_pattern() -> re.Pattern[str]:
+    return re.compile(_SEARCH_SOURCE)
 # Names written as one word ("GoogleDeepMind", "GoogleAI"): the exact forms without spaces.
 _COMPACT = MappingProxyType({form.replace(" ", ""): slug for form, slug in _EXACT.items()
                              if len(form.replace(" ", "")) >= 4})
@@ -312,12 +321,13 @@ def _resolve(raw: str, norm: str, abbr: str) -> tuple[str, str, str]:
             # A norm cut at the campus comma ("University of California") names the
             # system; the raw string of the slot may still name the campus.
             from_raw = _curated_in_raw(raw) if raw else ""
-            if from_raw and _institution_key(_INSTITUTIONS[from_raw].name).startswith(norm_folded):
-                slug = from_raw
+            if from_raw and (_institution_key(_INSTITUTIONS[from_raw].name).startswith(norm_folded)
+                             or _BARE_ESCAPE.search(norm)):
+                slug = from_raw  # or a norm whose escapes were mangled ("Montr u00eal")
         if slug:
             return _curated(slug)
         plain_norm = _PARENTHESES.sub(" ", norm)  # "... de Toulouse (IRIT)"
-        return _generic_slug(_institution_key(plain_norm) or norm_folded), " ".join(norm.split()), ""
+        return _generic(_without_address(plain_norm) or norm)
     raw_folded = _institution_key(raw)
     if raw_folded in _JUNK or not any(c.isalpha() for c in raw_folded):
         return "", "", ""
@@ -327,8 +337,48 @@ def _resolve(raw: str, norm: str, abbr: str) -> tuple[str, str, str]:
     parts = _split(_PARENTHESES.sub(" ", raw)) or _split(raw)
     if _ADDRESS.match(_institution_key(parts[0])):
         return "", "", ""  # a postal address names no institution
+    if _HOUSE_NUMBER.match(parts[0]):
+        return "", "", ""  # "2515 Speedway, Austin": a house number and a street
     best = _institution_part(parts) or raw
-    return _generic_slug(_institution_key(best)), " ".join(best.split()), ""
+    return _generic(_without_address(best) or best)
+
+
+def _generic(name: str) -> tuple[str, str, str]:
+    """(slug, name, country) of a name the curated table lacks: the institution an alternative
+    name of the alias table (`institution_aliases.tsv`) names when it is one, else a slug of
+    its own. "Canadian Institute for Advanced Research" is CIFAR, "Quebec Artificial
+    Intelligence Institute" Mila, whichever form a source printed."""
+    folded = _institution_key(name)
+    short = folded.replace("artificial intelligence", "ai")  # "Quebec Artificial Intelligence Institute"
+    curated = _exact(short) if short != folded else ""
+    if curated:
+        return _curated(curated)
+    named = _alias_names().get(folded) or _alias_names().get(short)
+    if named:
+        slug, english = named
+        return _curated(slug) if slug in _INSTITUTIONS else (slug, english, "")
+    return _generic_slug(folded), " ".join(name.split()), ""
+
+
+@lru_cache(maxsize=1)
+def _alias_names() -> dict[str, tuple[str, str]]:
+    """Folded English name or alias (acronyms too: whole strings only) → (slug, English name)."""
+    from paperfind.catalog.aliases import read_aliases  # the query-side table, read once
+
+    names: dict[str, tuple[str, str]] = {}
+    for row in read_aliases():
+        for form in (row.name, *row.aliases):
+            folded = _institution_key(form)
+            if folded and not has_han(form):
+                names.setdefault(folded, (row.slug, row.name))
+    return names
+
+
+def _without_address(name: str) -> str:
+    """A name without the postal address run on after it ("Université de Rouen. 768000 Saint
+    Etienne du Rouvray"): cut before a postcode, a number of four digits or more standing
+    alone."""
+    return _POSTCODE.split(name, maxsplit=1)[0].strip(" .,;-")
 
 
 def _split(text: str) -> list[str]:
@@ -379,7 +429,7 @@ def _search(parts: list[str]) -> str:
         if not folded:
             continue
         text = " ".join(filter(None, [folded, folded_parts[i + 1] if i + 1 < len(parts) else ""]))
-        for match in _SEARCH.finditer(text):
+        for match in _search_pattern().finditer(text):
             if match.start() >= len(folded):
                 break  # starts in the next part: that part's own turn
             found = match.group(0)

@@ -11,6 +11,8 @@ is the likelier target of a search today).
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,8 +25,9 @@ from paperfind.text.fold import has_han
 from paperfind.text.names import fold_name
 
 # form kinds, with how much a match of that kind says "this is the person"
-FULL, REVERSED, JOINED, FIRST_LAST, INITIAL, PINYIN = range(6)
-KIND_WEIGHT = {FULL: 1.0, REVERSED: 0.95, JOINED: 0.95, FIRST_LAST: 0.85, INITIAL: 0.6, PINYIN: 0.9}
+FULL, REVERSED, JOINED, FIRST_LAST, INITIAL, PINYIN, SURNAME = range(7)
+KIND_WEIGHT = {FULL: 1.0, REVERSED: 0.95, JOINED: 0.95, FIRST_LAST: 0.85, INITIAL: 0.6, PINYIN: 0.9,
+               SURNAME: 0.5}
 MAX_PINYIN_READINGS = 64
 # Recency evidence: a person whose last paper is from the index's latest year counts
 # (1 + RECENCY_WEIGHT) times, fading linearly to 1 for RECENCY_HORIZON years of silence.
@@ -141,6 +144,24 @@ class NameIndex:
                                    int(self.name_groups[row]), int(self.last_years[row])))
         out.sort(key=lambda m: (-m.score, m.author_id))
         return out
+
+    def by_surname(self, surname: str, min_works: int, max_people: int) -> list[PersonMatch]:
+        """The well-known people of a surname alone ("hinton", "bengio"): those with at least
+        `min_works` papers, most papers first; none when more than `max_people` have that many
+        ("wang" names no one in particular). Read from the reversed forms ("bengio yoshua")."""
+        key = fold_name(surname)
+        if not key or " " in key:
+            return []
+        lo, hi = bisect_left(self.forms, key + " "), bisect_left(self.forms, key + "!")
+        rows = {int(self.form_rows[i]) for i in range(lo, min(hi, lo + 20_000))
+                if int(self.form_kinds[i]) in (REVERSED, JOINED)}
+        known = [r for r in rows if int(self.paper_counts[r]) >= min_works]
+        if not known or len(known) > max_people:
+            return []
+        known.sort(key=lambda r: (-int(self.paper_counts[r]), int(self.ids[r])))
+        return [PersonMatch(r, int(self.ids[r]), SURNAME, int(self.paper_counts[r]),
+                            KIND_WEIGHT[SURNAME] * float(np.log1p(int(self.paper_counts[r])) + 1.0),
+                            int(self.name_groups[r]), int(self.last_years[r])) for r in known]
 
     def card(self, row: int) -> dict:
         return self.cards.get(row)

@@ -317,6 +317,7 @@ def _standing(mentions: np.ndarray, citations: np.ndarray, years: np.ndarray) ->
 
 
 NAMES_FILE = "paper_names.json"
+_TABLE_KEY = ',"table":'  # `save_paper_names` writes the table after the names
 STANDING_FILE = "meta.standing.npy"
 MENTIONS_FILE = "meta.mentions.npy"
 
@@ -339,6 +340,7 @@ class PaperNameTable:
         self.root = Path(root)
         self.n_rows = n_rows
         self._payload: dict | None = None
+        self._table_only: dict | None = None
         self._standing: np.ndarray | None = None
         self._mentions: np.ndarray | None = None
 
@@ -354,9 +356,30 @@ class PaperNameTable:
                 self._payload = {"names": {}, "table": {}}
         return self._payload
 
+    def _table(self) -> dict:
+        """The lookup table alone: a search needs it, not every row's names, and the file
+        writes it last, so the half before it is skipped unparsed (0.27 of 0.6 s of a CLI
+        search on the bundled corpus's index, on a loaded machine)."""
+        if self._payload is not None:
+            return self._payload["table"]
+        if self._table_only is None:
+            try:
+                text = (self.root / NAMES_FILE).read_text(encoding="utf-8")
+            except FileNotFoundError:
+                text = ""
+            start = text.find(_TABLE_KEY)  # the first: the names hold only digits and lists
+            if start < 0:
+                self._table_only = self._read()["table"]
+            else:
+                try:
+                    self._table_only = json.JSONDecoder().raw_decode(text, start + len(_TABLE_KEY))[0]
+                except ValueError:  # not the file `save_paper_names` writes: read it whole
+                    self._table_only = self._read()["table"]
+        return self._table_only
+
     def rows_named(self, query: str) -> list[int]:
         """The rows a query names, best standing first: the first folded form that names any."""
-        table = self._read()["table"]
+        table = self._table()
         for form in query_forms(query):
             if form in table:
                 return list(table[form])

@@ -13,6 +13,11 @@ venue, year and id make, or the same title and authors without any id) are a mis
 would merge into one paper, or make two of, unseen: the first line is stored and each later
 one is refused, naming the line it repeats, so nothing is overwritten by a line the user did
 not know was there and the counts say what went in.
+
+The slugs of an export are those of the resolver that wrote it: each affiliation is resolved
+again from its raw string and stored name (`resolve_affiliation`), so a corpus shipped before
+a resolver fix (a duplicate merged, an address that is no institution) is read as today's
+resolver reads it, without being written again.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from pathlib import Path
 from typing import IO, Any, Iterator
 
 from paperfind.ingest.errors import SourceError, json_problem
-from paperfind.model import BadRecord, Record, content_key, paper_key
+from paperfind.catalog.institutions import resolve_affiliation
+from paperfind.model import Affiliation, BadRecord, Record, content_key, paper_key
 from paperfind.text.clean import text_problem, usable_id
 
 _TEXT_FIELDS = ("source_id", "title", "abstract", "tldr", "status", "track", "area", "bibtex",
@@ -52,6 +58,7 @@ def read_export(path: Path) -> Iterator[Record | BadRecord]:
     if not any(line.strip() for line in lines):
         raise SourceError(source, "the file is empty")
     first_line: dict[str, int] = {}  # paper key → the line that has it
+    resolved: dict[tuple[str, str, str, str], Affiliation] = {}  # a file repeats its strings
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -75,7 +82,30 @@ def read_export(path: Path) -> Iterator[Record | BadRecord]:
             continue
         first_line[key] = number
         record.source_index = number
+        _resolve_again(record, resolved)
         yield record
+
+
+def _resolve_again(record: Record, seen: dict[tuple[str, str, str, str], Affiliation]) -> None:
+    """The record's affiliations as the current resolver maps them (in place).
+
+    The stored name is the paperlists norm for the slots that had one (a curated name
+    otherwise, which resolves to itself); an affiliation the resolver now finds no institution
+    in (a postal address) keeps its raw string without a slug."""
+    for slot in record.authors:
+        if slot.affiliations:
+            slot.affiliations = [_again(a, seen) for a in slot.affiliations]
+    if record.paper_affiliations:
+        record.paper_affiliations = [_again(a, seen) for a in record.paper_affiliations]
+
+
+def _again(aff: Affiliation, seen: dict[tuple[str, str, str, str], Affiliation]) -> Affiliation:
+    key = (aff.raw, aff.slug, aff.name, aff.country)
+    known = seen.get(key)
+    if known is None:
+        now = resolve_affiliation(aff.raw, aff.name, "", aff.country) if aff.raw or aff.name else aff
+        known = seen[key] = aff if now.slug == aff.slug else now
+    return known
 
 
 def _paper_of(record: Record) -> tuple[str, str]:

@@ -9,6 +9,11 @@ file's prepared records through `scrub_prepared` before the store sees them. U+2
 for the characters, and for ZWNJ/ZWJ, which Persian, the Indic scripts and emoji need and which
 are kept there.
 
+The same step reads back the `\\u00XX` escapes of letters that a source kept as text
+("Universit u00e9 de Montr u00e9al", `paperfind.text.clean.repair_lost_escapes`), in titles,
+abstracts, names and affiliations, and resolves an affiliation it repaired again: the escaped
+strings had become institutions of their own (`university-of-montrel`).
+
 Ids (`source_id`, `forum_id`, `key`, profile ids) are scrubbed too: the two readers that check
 ids (paperlists, the export) already refuse such an id (`usable_id`), the others did not.
 """
@@ -18,12 +23,15 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from paperfind.catalog.institutions import resolve_affiliation
 from paperfind.model import Affiliation, AuthorSlot, BadRecord, Record, content_digest
 from paperfind.store.db import Prepared
-from paperfind.text.clean import INVISIBLE_CHARS, strip_invisible
+from paperfind.text.clean import INVISIBLE_CHARS, repair_lost_escapes, strip_invisible
 
 _TEXTS = ("title", "abstract", "tldr", "status", "track", "area", "bibtex", "source_id",
           "forum_id", "key")
+_LOST_ESCAPE_HINT = re.compile(r"[A-Za-z \\\\]u00[c-f][0-9a-f]", re.IGNORECASE)
+_PROSE = ("title", "abstract", "tldr")  # where a lost escape is read back (not ids, not BibTeX)
 # what `strip_invisible` may take out, ZWNJ and ZWJ included (it decides about those)
 _MAY_STRIP = re.compile(f"[{INVISIBLE_CHARS}\u200c\u200d]")
 
@@ -56,6 +64,8 @@ def scrub_prepared(prepared: Prepared, source: str) -> Prepared:
 
 
 def _may_hold(text: str) -> bool:
+    if ("u00" in text or "U00" in text) and _LOST_ESCAPE_HINT.search(text):
+        return True
     if text.isascii():
         return "\\u0000" in text or "\x00" in text
     # every character it strips is a format (Cf) one, which is not printable: the test is 2.5
@@ -70,7 +80,8 @@ def scrub_record(record: Record, source: str) -> Record | BadRecord:
     for name in _TEXTS:
         value = getattr(record, name)
         if value:
-            setattr(record, name, strip_invisible(value))
+            value = strip_invisible(value)
+            setattr(record, name, repair_lost_escapes(value) if name in _PROSE else value)
     if not record.title:
         return BadRecord(source, record.source_index,
                          "field 'title' holds only invisible characters")
@@ -88,7 +99,7 @@ def scrub_record(record: Record, source: str) -> Record | BadRecord:
 
 def _scrub_slot(slot: AuthorSlot) -> bool:
     """Scrub one author slot in place; False when its name was only invisible characters."""
-    name = strip_invisible(slot.name)
+    name = repair_lost_escapes(strip_invisible(slot.name))
     if name != slot.name:
         if not name:
             return False
@@ -105,9 +116,22 @@ def _affiliations(affiliations: list[Affiliation]) -> list[Affiliation]:
     result = []
     for aff in affiliations:
         parts = {name: strip_invisible(value) for name, value in aff.__dict__.items()}
-        if parts != aff.__dict__:
+        repaired = {name: repair_lost_escapes(parts[name]) for name in ("raw", "name")}
+        if parts != aff.__dict__ or repaired != {"raw": parts["raw"], "name": parts["name"]}:
             if not (parts["raw"] or parts["name"]):
                 continue
             aff = dataclasses.replace(aff, **parts)
+            if repaired["raw"] != parts["raw"] or repaired["name"] != parts["name"]:
+                aff = _resolved_again(aff, repaired["raw"], repaired["name"])
         result.append(aff)
     return result
+
+
+def _resolved_again(aff: Affiliation, raw: str, name: str) -> Affiliation:
+    """The affiliation resolved again from its repaired raw string, its stored name read as the
+    norm (as paperlists gives it) as it was, since the resolver trusts a mangled norm less
+    than the raw string; the country a source gave kept, the name shown repaired."""
+    resolved = resolve_affiliation(raw, aff.name, "", aff.country)
+    if not resolved.slug:
+        return dataclasses.replace(aff, raw=raw, name=name)
+    return resolved if resolved.name != aff.name else dataclasses.replace(resolved, name=name)

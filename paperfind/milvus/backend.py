@@ -506,6 +506,9 @@ class MilvusBackend:
     def people(self, name: str) -> list[PersonMatch]:
         return self.lookups.people(name)
 
+    def people_by_surname(self, surname: str, min_works: int, max_people: int) -> list[PersonMatch]:
+        return self.lookups.people_by_surname(surname, min_works, max_people)
+
     def person_card(self, match: PersonMatch) -> dict:
         return self.lookups.person_card(match)
 

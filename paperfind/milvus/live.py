@@ -48,9 +48,9 @@ class MilvusLive:
                                          self.translator)
         return self._encoder
 
-    def backend(self) -> MilvusBackend | None:
+    def backend(self, vectors: bool = True) -> MilvusBackend | None:
         """The backend over the collection as it is now; raises `MilvusUnavailable` when
-        Milvus cannot be reached."""
+        Milvus cannot be reached. (`vectors` is the local index's: the collection holds them.)"""
         lookups = self.local.backend()
         if lookups is None:
             return None

@@ -192,6 +192,9 @@ class SearchBackend(Protocol):
         """Per handle: its own paper first, then the other versions of its work in handle order."""
         ...
     def people(self, name: str) -> list[PersonMatch]: ...
+    def people_by_surname(self, surname: str, min_works: int, max_people: int) -> list[PersonMatch]:
+        """The few people with at least `min_works` papers whose surname this is, most first."""
+        ...
     def person_card(self, match: PersonMatch) -> dict: ...
     def paper_names(self, text: str) -> np.ndarray:
         """Handles of the papers `text` is the name of ("mixup", "BigGAN"), best standing first
@@ -472,6 +475,9 @@ class IndexBackend:
 
     def people(self, name: str) -> list[PersonMatch]:
         return self.index.names.lookup(name)
+
+    def people_by_surname(self, surname: str, min_works: int, max_people: int) -> list[PersonMatch]:
+        return self.index.names.by_surname(surname, min_works, max_people)
 
     def person_card(self, match: PersonMatch) -> dict:
         return self.index.names.card(match.row)

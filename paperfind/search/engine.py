@@ -242,8 +242,8 @@ class Searcher:
     def search(self, request: SearchRequest) -> SearchResponse:
         started = time.perf_counter()
         q = parse_query(request.q or "")
-        backend = self.backend()
         mode = request.mode if request.mode in MODES else "lexical"
+        backend = self.live.backend(vectors=mode != "lexical")
         if backend is None:
             return SearchResponse(q.raw, 0, 0.0, [], [], {}, None, "lexical")
         key = request_key(request, self.live.generation())
@@ -273,6 +273,8 @@ class Searcher:
                         {"feature": name, "contribution": value} for name, value in explained[int(j)]]}
         people = plan.people if plan.person_is_query or q.authors else plan.people[:2]
         cards = [author_card(backend.person_card(m)) for m in people[:self.settings.author_cards]]
+        if plan.person_is_query or q.authors:
+            _mark_named(results, {c["id"] for c in cards})
         counts = backend.facets(ranking.request, pool.handles)
         facets = dict(counts.papers) if len(pool.handles) or not restriction.empty() else {}
         if facets:  # years and venues in works, like the total and the trend
@@ -280,7 +282,8 @@ class Searcher:
         took = (time.perf_counter() - started) * 1000
         filters = restriction.filters
         response = SearchResponse(q.raw, counts.total_works, took, results, cards,
-                                  facets, suggestion_text(q.raw, plan.corrections), ranking.mode,
+                                  facets, _as_stored_name(backend, suggestion_text(q.raw, plan.corrections)),
+                                  ranking.mode,
                                   trend(counts.works, backend.corpus_stats().works,
                                         filters.year_from, filters.year_to,
                                         self.settings.trend_venues),
@@ -536,3 +539,29 @@ def open_searcher(index_root: Path | str, store: IndexSource | None = None,
                      vector_dir=vector_dir, settings=settings, translator=translator)
     return Searcher(live, translator, settings)
 
+
+
+def _mark_named(results: list[dict], slugs: set[str]) -> None:
+    """Each card's `named`: where in its authors the people the query names are, so a card
+    shows "A, B, C, …, Yoshua Bengio, … et al." when the person searched for is not first."""
+    if not slugs:
+        return
+    for result in results:
+        at = [i for i, a in enumerate(result.get("authors", ())) if a.get("id") in slugs]
+        if at:
+            result["named"] = at
+
+
+def _as_stored_name(backend: SearchBackend, suggestion: str | None) -> str | None:
+    """A suggestion that is a person's whole name, as the person's papers print it: the
+    corrected words came out of the vocabulary in lower case ("Yoshua bengio")."""
+    if not suggestion:
+        return suggestion
+    from paperfind.index.names import FULL
+    from paperfind.text.names import fold_name
+
+    for match in backend.people(suggestion)[:1]:
+        name = backend.person_card(match).get("name", "")
+        if match.kind == FULL and fold_name(name) == fold_name(suggestion):
+            return name
+    return suggestion

@@ -11,11 +11,16 @@ MAX_AUTHORS = 3
 MAX_TAGS = 3
 
 
-def author_line(names: list[str]) -> str:
-    """`A, B, C et al.` for long lists, all names for short ones."""
+def author_line(names: list[str], named: list[int] = ()) -> str:
+    """`A, B, C et al.` for long lists, all names for short ones; the people a search names
+    (positions `named`) shown even after the first three: `A, B, C, …, Yoshua Bengio et al.`"""
     if len(names) <= MAX_AUTHORS:
         return ", ".join(names)
-    return ", ".join(names[:MAX_AUTHORS]) + " et al."
+    line, last = ", ".join(names[:MAX_AUTHORS]), MAX_AUTHORS - 1
+    for i in sorted(i for i in named if MAX_AUTHORS <= i < len(names)):
+        line += (", … " if i > last + 1 else ", ") + names[i]
+        last = i
+    return line + (" et al." if last < len(names) - 1 else "")
 
 
 def format_results_text(response: SearchResponse, width: int | None = None) -> str:
@@ -51,7 +56,7 @@ def format_results_text(response: SearchResponse, width: int | None = None) -> s
         lines.extend(textwrap.wrap(f"{n}. {r['title']}", width, subsequent_indent="   "))
         names = [a["name"] for a in r["authors"]]
         if names:
-            lines.extend(textwrap.wrap(author_line(names), width, initial_indent="   ",
+            lines.extend(textwrap.wrap(author_line(names, r.get("named", [])), width, initial_indent="   ",
                                        subsequent_indent="   "))
         meta = f"{r.get('venue_name') or r['venue']} {r['year']}"
         if r.get("status"):

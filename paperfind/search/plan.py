@@ -151,6 +151,20 @@ def idf_of_groups(plan: QueryPlan, backend: SearchBackend) -> list[float]:
     return out
 
 
+# A surname alone names its people with this many works, when no more than this many have them
+SURNAME_MIN_WORKS = 20
+SURNAME_MAX_PEOPLE = 3
+# ... and is not a word the papers use: "black" (2,790) is Michael Black's surname and a word,
+# "hinton" (26) and "bengio" (25) are names (the bundled corpus's frequencies)
+SURNAME_MAX_WORD_FREQ = 100
+
+
+def surname_min_works(n_docs: int) -> int:
+    """The works a person needs to be named by a surname alone: `SURNAME_MIN_WORKS`, fewer in
+    a corpus of a few thousand papers (a slice, a user's own list), where nobody has that many."""
+    return max(5, min(SURNAME_MIN_WORKS, n_docs // 100))
+
+
 def find_people(text: str, backend: SearchBackend) -> tuple[list[PersonMatch], bool]:
     """People named by the query: the whole text first, else any 2-4 word window.
 
@@ -165,6 +179,13 @@ def find_people(text: str, backend: SearchBackend) -> tuple[list[PersonMatch], b
         only_name = len(han) == len("".join(text.split()))
         return matches, bool(matches) and only_name
     tokens = fold_name(text).split()
+    if (len(tokens) == 1 and len(tokens[0]) >= 3
+            and backend.word_frequency(tokens[0]) <= SURNAME_MAX_WORD_FREQ):
+        # a surname alone ("hinton"): the few well-known people of that name, most works first
+        matches = backend.people_by_surname(tokens[0], surname_min_works(backend.n_docs),
+                                            SURNAME_MAX_PEOPLE)
+        if matches:
+            return matches, True
     if 2 <= len(tokens) <= 4:
         matches = backend.people(" ".join(tokens))
         if matches:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from paperfind.catalog.institutions import institution_display
+from paperfind.catalog.institutions import institution_display, institution_info
 from paperfind.catalog.venues import display_name
 from paperfind.model import Affiliation, Record
 from paperfind.store import merge as merge_policy
@@ -143,8 +143,12 @@ class _Rows:
 
     def _affiliation(self, paper_id: int, pos: int, seq: int, aff: Affiliation) -> None:
         if aff.slug and aff.slug not in self.institutions:
-            self.institutions[aff.slug] = (aff.slug, aff.name or institution_display(aff.slug),
-                                           aff.country)
+            # a curated institution is what the catalog says, not what its first slot said:
+            # the first Microsoft Research slot of the corpus was its India lab
+            known = institution_info(aff.slug)
+            self.institutions[aff.slug] = ((known.slug, known.name, known.country or aff.country) if known else
+                                           (aff.slug, aff.name or institution_display(aff.slug),
+                                            aff.country))
         self.affiliations.append((paper_id, pos, seq, aff.raw, aff.slug or None))
 
     def write(self, conn: sqlite3.Connection) -> None:

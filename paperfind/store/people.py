@@ -8,8 +8,10 @@ different profile ids, so two people who share a name stay apart unless a source
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import Counter, defaultdict
+from types import MappingProxyType
 from typing import NamedTuple
 
 from paperfind.text.fold import slugify
@@ -55,12 +57,55 @@ class _Clusters:
         self.profile[ra] = pa or pb
 
 
+# Given names and the short forms papers print for them: "Chris Pal" (26 papers) and
+# "Christopher Pal" (58) were two people with the same co-authors. A short form of two given
+# names (Alex: Alexander, Alexandra) is in neither.
+NICKNAMES = MappingProxyType({
+    "chris": "christopher", "mike": "michael", "mick": "michael", "bob": "robert", "rob": "robert",
+    "bill": "william", "will": "william", "jim": "james", "jimmy": "james", "tom": "thomas",
+    "tommy": "thomas", "dave": "david", "dan": "daniel", "danny": "daniel", "joe": "joseph",
+    "ben": "benjamin", "nick": "nicholas", "matt": "matthew", "andy": "andrew", "drew": "andrew",
+    "tony": "anthony", "greg": "gregory", "jeff": "jeffrey", "josh": "joshua", "ken": "kenneth",
+    "larry": "lawrence", "pat": "patrick", "pete": "peter", "phil": "philip", "rick": "richard",
+    "rich": "richard", "dick": "richard", "ron": "ronald", "tim": "timothy", "zach": "zachary",
+    "fred": "frederick", "jon": "jonathan", "nate": "nathan", "charlie": "charles",
+    "chuck": "charles", "ed": "edward", "ted": "edward", "liz": "elizabeth", "beth": "elizabeth",
+    "kate": "katherine", "jenny": "jennifer", "jen": "jennifer", "sue": "susan", "becky": "rebecca",
+    "meg": "margaret", "abby": "abigail", "doug": "douglas", "stan": "stanley", "geoff": "geoffrey",
+    "jake": "jacob", "sam": "samuel", "max": "maximilian", "vince": "vincent", "art": "arthur",
+})
+
+
 def match_key(name_fold: str) -> str:
-    """First and last name tokens: `michael i jordan` and `michael jordan` meet here."""
+    """First and last name tokens: `michael i jordan` and `michael jordan` meet here, and so do
+    `chris pal` and `christopher pal` (`NICKNAMES`)."""
     tokens = [t for t in name_fold.split() if len(t) > 1] or name_fold.split()
+    if len(tokens) >= 2:
+        tokens[0] = NICKNAMES.get(tokens[0], tokens[0])
     if len(tokens) <= 2:
         return " ".join(tokens)
     return f"{tokens[0]} {tokens[-1]}"
+
+
+_HYPHENATED_GIVEN = re.compile(r"\w-\w.*\s\S")  # "Jun-Yan Zhu", not "Jun Zhu-Li"
+
+
+def person_key(name: str, name_fold: str) -> str:
+    """The key slots meet by: `match_key`, but a hyphenated given name whole ("Jun-Yan Zhu" is
+    `junyan zhu`, not the Jun Zhu that `match_key` makes of it)."""
+    if "-" in name and _HYPHENATED_GIVEN.search(name):
+        return whole_given_key(name_fold) or match_key(name_fold)
+    return match_key(name_fold)
+
+
+def whole_given_key(name_fold: str) -> str:
+    """The name with its given names run together: `jun yan zhu` (from "Jun-Yan Zhu") and
+    `junyan zhu` meet here, which `match_key` reads as the far commoner `jun zhu`; "" for a
+    name of one given name, which `match_key` already keys whole."""
+    tokens = name_fold.split()
+    if len(tokens) < 3 or any(len(t) == 1 for t in tokens[:-1]):
+        return ""
+    return f"{''.join(tokens[:-1])} {tokens[-1]}"
 
 
 def resolve_people(conn: sqlite3.Connection) -> int:
@@ -83,7 +128,7 @@ def resolve_people(conn: sqlite3.Connection) -> int:
         pid = canonical.get(slot.profile_id, slot.profile_id) if slot.profile_id else ""
         if pid:
             clusters.union(by_profile.setdefault(pid, i), i)
-    keys = [match_key(s.name_fold) for s in slots]
+    keys = [person_key(s.name, s.name_fold) for s in slots]
     names_of_paper: dict[int, set[str]] = defaultdict(set)
     for slot, key in zip(slots, keys):
         if key:
@@ -102,6 +147,9 @@ def resolve_people(conn: sqlite3.Connection) -> int:
             if first != i:
                 clusters.union(first, i)
     _join_rare_names(keys, clusters)
+    # a hyphenated or spaced given name is rare where its first part is not ("Jun-Yan Zhu",
+    # "Junyan Zhu"); names of one given name keep their `match_key` (already joined above)
+    _join_rare_names([whole_given_key(s.name_fold) or key for s, key in zip(slots, keys)], clusters)
     return _write_people(conn, slots, clusters)
 
 

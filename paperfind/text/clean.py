@@ -104,6 +104,44 @@ def usable_id(ident: str) -> bool:
     return bool(_USABLE_ID.fullmatch(ident))
 
 
+# JSON `\\u` escapes of Latin-1 letters that reached a source as text: the backslash lost, at
+# times with a space in its place ("Universit u00e9 de Montr u00e9al", "Universitu00e9",
+# "HEC Montru00e9al"), or kept ("Polit\\u00e9cnica"). Only the letters U+00C0-U+00FF (but × and
+# ÷) are read back, after a letter or a backslash: "liu2025" and "zhou0101" stay as they are.
+_LOST_ESCAPE = re.compile(r"(\\| ?)u(00[c-f][0-9a-f])", re.IGNORECASE)
+# ...and, in a text that had one, the quotes of the same escapes ("du2019Auvergne").
+_LOST_QUOTE = re.compile(r"(?<=[A-Za-z])\\?u(201[89cd])(?=[A-Za-z])", re.IGNORECASE)
+
+
+def repair_lost_escapes(s: str) -> str:
+    """The text with its `\\u00XX` escapes that lost (or kept) their backslash read as letters.
+
+    Every reader's text passes here (`paperfind.ingest.scrub`): "Universit u00e9 Laval" was a
+    page title and an institution slug of its own. An escape after a letter and a space joins
+    the word when its letter is lower case ("Montr u00e9al" → "Montréal") and keeps the space
+    when upper case ("de u00c9cole" → "de École").
+    """
+    if "u00" not in s and "U00" not in s:
+        return s
+    out = _LOST_ESCAPE.sub(_lost_letter, s)
+    if out != s and ("u201" in out or "U201" in out):
+        out = _LOST_QUOTE.sub(lambda m: chr(int(m.group(1), 16)), out)
+    return out
+
+
+def _lost_letter(match: re.Match[str]) -> str:
+    letter = chr(int(match.group(2), 16))
+    if letter in "\u00d7\u00f7":
+        return match.group(0)
+    lead, start = match.group(1), match.start()
+    before = match.string[start - 1] if start else ""
+    if lead == "\\":
+        return letter
+    if not before.isalpha():  # "(u00e9" or a space after a non-letter: not a lost escape
+        return match.group(0)
+    return letter if (not lead or letter.islower()) else " " + letter
+
+
 def strip_invisible(s: str) -> str:
     """The text without NUL and the invisible bidi and zero-width controls (`INVISIBLE_CHARS`).
 

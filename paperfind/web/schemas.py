@@ -84,6 +84,9 @@ class Ranking(Strict):
 class SearchResult(PaperCard):
     score: float
     highlights: Highlights
+    named: list[int] | None = Field(None, description=(
+        "On a search for a person: the positions in `authors` of the people the query names, "
+        "so a card can show them when they are not among the first authors."))
     ranking: Ranking | None = Field(None, description="With explain=1, on results the learned "
                                                       "model ordered: what placed them.")
 

@@ -120,3 +120,46 @@ def test_search_since_and_sort_by_date(tmp_path):
     assert set(years("--since", "2022")) == {2022}
     bad = run("search", "learning", "--since", "last year", "--db", str(db))
     assert bad.returncode == 2 and "--since" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_search_without_a_database_builds_none_and_says_how_to_get_one(tmp_path):
+    """Issue 29: `paperfind search "LoRA"` outside the repository built a 1 GB database in the
+    current folder (40 s), unasked. Only `serve` and `ingest` build one."""
+    env = {k: v for k, v in os.environ.items() if k != "PAPERFIND_DB"}
+    proc = subprocess.run([sys.executable, "-m", "paperfind.cli", "search", "LoRA"], cwd=tmp_path,
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert f"paperfind: database {tmp_path / 'paperfind.db'}" in proc.stderr
+    assert "paperfind serve" in proc.stderr and "paperfind ingest" in proc.stderr
+    assert list(tmp_path.iterdir()) == []
+    for command in (["similar", "colt2019:x"], ["export"], ["index"], ["embed"]):
+        other = subprocess.run([sys.executable, "-m", "paperfind.cli", *command], cwd=tmp_path,
+                               capture_output=True, text=True, env=env, timeout=120)
+        assert other.returncode == 1 and "no database at" in other.stderr, (command, other.stderr)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_lexical_search_names_its_database_and_opens_no_vectors(tmp_path):
+    """One line on stderr says which database answers; a lexical search leaves the vectors and
+    the query model closed (opening them was 2-4 s of every CLI search)."""
+    from paperfind.core import Paperfind
+    from paperfind.settings import Settings
+
+    write_slice(tmp_path / "data", "iclr", 2017, load_paperlist("iclr", 2017))
+    db = tmp_path / "p.db"
+    assert run("ingest", "--db", str(db), str(tmp_path / "data")).returncode == 0
+    assert Paperfind(Settings(db_path=db)).copy_bundled_vectors()
+
+    def search(mode: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-X", "importtime", "-m", "paperfind.cli", "search",
+                               "recurrent networks", "--mode", mode, "--db", str(db)],
+                              capture_output=True, text=True, timeout=300)
+
+    lexical = search("lexical")
+    assert lexical.returncode == 0, lexical.stderr
+    said = [line for line in lexical.stderr.splitlines() if not line.startswith("import time:")]
+    assert said == [f"paperfind: database {db}"]
+    assert "paperfind.embed.retriever" not in lexical.stderr
+    hybrid = search("hybrid")  # the same search with vectors does open them: the test can tell
+    assert "paperfind.embed.retriever" in hybrid.stderr

@@ -42,3 +42,40 @@ def test_same_name_entries_take_one_turn_in_the_interleave(searcher):
     assert [c["name"] for c in r.authors[:2]] == ["Yue Wang", "Yue Wang"]
     first = [names_matching(h, "Wang")[0].lower() for h in r.results[:3]]
     assert len(set(first)) == 3 and first[0] == "yue wang"
+
+
+def test_a_surname_alone_names_its_well_known_people_first(searcher):
+    """Issue 29: "bengio", "levine" showed no person card, and papers citing them came first.
+    A surname alone names the people of that surname with enough works, most works first;
+    their papers lead, and each card shows the person even when not among the first three."""
+    from paperfind.search.engine import SearchRequest
+
+    response = searcher.search(SearchRequest(q="bengio", mode="lexical", limit=10))
+    assert [a["name"] for a in response.authors][:1] == ["Yoshua Bengio"]
+    assert response.results and all(
+        "Yoshua Bengio" in [a["name"] for a in r["authors"]] for r in response.results)
+    for result in response.results:
+        named = result["named"]
+        assert [result["authors"][i]["name"] for i in named] == ["Yoshua Bengio"]
+    assert any(r["named"][0] >= 3 for r in response.results)  # he is often not among the first three
+    levine = searcher.search(SearchRequest(q="levine", mode="lexical", limit=5))
+    assert [a["name"] for a in levine.authors] == ["Sergey Levine"]
+    # a word of the papers that is also a surname names no one
+    assert searcher.search(SearchRequest(q="networks", mode="lexical", limit=5)).authors == []
+
+
+def test_a_suggested_name_keeps_the_persons_case(searcher):
+    """"Did you mean: Yoshua bengio": the corrected word came out of the vocabulary in lower case."""
+    from paperfind.search.engine import SearchRequest
+
+    response = searcher.search(SearchRequest(q="Yoshua Bengoi", mode="lexical", limit=5))
+    assert response.suggestion == "Yoshua Bengio"
+
+
+def test_the_cli_card_shows_the_named_person_after_the_first_three():
+    from paperfind.search.format import author_line
+
+    names = ["A", "B", "C", "D", "Yoshua Bengio", "F"]
+    assert author_line(names, [4]) == "A, B, C, … Yoshua Bengio et al."
+    assert author_line(names[:5], [4]) == "A, B, C, … Yoshua Bengio"
+    assert author_line(names, []) == "A, B, C et al."

@@ -156,3 +156,43 @@ def test_a_rare_name_is_one_person_without_shared_coauthors(tmp_path):
              for a in store.paper(key)["authors"] if a["name"] == "Huishuai Zhang"}
     assert len(slugs) == 1
     assert store.author(slugs.pop())["paper_count"] == 4
+
+
+@pytest.fixture(scope="module")
+def pal_and_zhu_store(tmp_path_factory) -> Store:
+    """The real slices of ICLR 2017 (every paper), ICLR 2018 and NeurIPS 2018 (with every paper
+    of Chris Pal, Christopher Pal, Jun-Yan Zhu and Jun Zhu), built as ingest builds them."""
+    tmp = tmp_path_factory.mktemp("pal")
+    files = [write_slice(tmp / "data", venue, year, load_paperlist(venue, year))
+             for venue, year in [("iclr", 2017), ("iclr", 2018), ("nips", 2018)]]
+    store = Store(tmp / "p.db")
+    ingest_paths(store, files, progress=False)
+    return store
+
+
+def _people_named(store: Store, *names: str) -> set[int]:
+    marks = ",".join("?" * len(names))
+    return {aid for (aid,) in store.conn.execute(
+        f"SELECT DISTINCT author_id FROM paper_authors WHERE name IN ({marks})", names)}
+
+
+def test_a_nickname_and_the_full_given_name_are_one_person(pal_and_zhu_store):
+    """Issue 29: "Chris Pal" (26 papers) and "Christopher Pal" (58) were two people with the
+    same co-authors (Tegan Maharaj, Yoshua Bengio, Aaron Courville)."""
+    people = _people_named(pal_and_zhu_store, "Chris Pal", "Christopher Pal")
+    assert len(people) == 1
+    (person,) = people
+    names = {n for (n,) in pal_and_zhu_store.conn.execute(
+        "SELECT DISTINCT name FROM paper_authors WHERE author_id = ?", (person,))}
+    assert {"Chris Pal", "Christopher Pal"} <= names
+
+
+def test_a_hyphenated_given_name_is_not_its_commoner_first_part(pal_and_zhu_store):
+    """Jun-Yan Zhu is one person across the slices; Jun Zhu (Tsinghua), who shares his surname,
+    initial and `match_key` but none of his co-authors, is another."""
+    zhu = _people_named(pal_and_zhu_store, "Jun-Yan Zhu")
+    assert len(zhu) == 1
+    assert _people_named(pal_and_zhu_store, "Jun Zhu").isdisjoint(zhu)
+    # and Arka Pal, of the same surname, is not Christopher Pal
+    assert _people_named(pal_and_zhu_store, "Arka Pal").isdisjoint(
+        _people_named(pal_and_zhu_store, "Christopher Pal"))

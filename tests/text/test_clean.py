@@ -58,3 +58,17 @@ def test_clean_title_strips_period_and_outer_braces():
 def test_normalize_title_folds_case_accents_punctuation():
     assert normalize_title("Schrödinger's   Bridge.") == normalize_title("schrodinger s bridge")
     assert normalize_title("$\\ell_1$-Regression") == normalize_title("L1 regression") == "l1 regression"
+
+
+def test_escapes_that_lost_their_backslash_are_letters_again():
+    """Issue 29: real strings of the bundled corpus's sources."""
+    from paperfind.text.clean import repair_lost_escapes
+
+    assert repair_lost_escapes("Universitu00e9 de Montru00e9al") == "Université de Montréal"
+    assert repair_lost_escapes("HEC Montru00e9al") == "HEC Montréal"
+    assert repair_lost_escapes("Universit u00e9 Laval") == "Université Laval"
+    assert repair_lost_escapes("Technische Universit\\u00e4t Darmstadt") == "Technische Universität Darmstadt"
+    assert repair_lost_escapes("CNRS / Universitu00e9 du2019Auvergne") == "CNRS / Université d\u2019Auvergne"
+    # ids, BibTeX keys and URLs that only look like escapes stay
+    for text in ("liu2025adversarial", "https://github.com/Tongzhou0101/ArchLock", "u00e9 alone"):
+        assert repair_lost_escapes(text) == text

@@ -105,7 +105,8 @@ def test_each_route_adds_only_its_own_extras(portal):
     assert set(hit) == set(CARD_FIELDS) | {"score", "highlights"}
     assert set(paper) == set(CARD_FIELDS)
     people_first = portal.get("/api/search", params={"q": paper["authors"][0]["name"]}).json()["results"][0]
-    assert set(people_first) == set(CARD_FIELDS) | {"score", "highlights"}
+    # a search for a person says where on each card the person is (issue 29)
+    assert set(people_first) == set(CARD_FIELDS) | {"score", "highlights", "named"}
     similar = portal.get(f"/api/papers/{paper['key']}/similar").json()["results"][0]
     assert set(similar) - set(CARD_FIELDS) == {"score", "reasons", "signals", "shared_authors",
                                                "shared_keywords"}
@@ -168,3 +169,16 @@ def test_a_work_is_shown_by_its_accepted_version(bundled_portal: BundledPortal):
     # and the HTTP routes say the same
     hit = httpx.get(f"{bundled_portal.url}/api/search", params={"q": REGION_COUNTS}).json()["results"][0]
     assert {k: hit[k] for k in CARD_FIELDS} == {k: works[0][k] for k in CARD_FIELDS}
+
+
+def test_a_search_for_a_person_shows_them_on_every_card(portal):
+    """Issue 29: "…, Yoshua Bengio, … et al.": a person searched for is on each card's author
+    line even when not among the first three, in the server's page as in the API's data."""
+    papers = portal.get("/api/venues/ijcai", params={"size": 100}).json()["papers"]
+    late = next(a for p in papers for a in p["authors"][3:] if a["id"] and len(p["authors"]) > 4)
+    data = portal.get("/api/search", params={"q": late["name"]}).json()
+    placed = [r for r in data["results"] if r.get("named") and r["named"][0] >= 3]
+    assert placed
+    assert all(r["authors"][r["named"][0]]["id"] == late["id"] for r in placed)
+    page = portal.get("/", params={"q": late["name"]}, headers={"accept-language": "en"}).text
+    assert f'class="author named" href="/authors/{late["id"]}"' in page
