@@ -52,11 +52,13 @@ class PortalHttpProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._head_bytes = 0
         self._in_body = False
+        self._head_ended = False  # a head ended in the bytes being parsed
 
     def data_received(self, data: bytes) -> None:
         # what the parser is fed is one read (at most 256 KiB): fed first, so a long target is
         # named as such (414) before the head's length is (431)
         counted = not self._in_body
+        self._head_ended = False
         self._unset_keepalive_if_required()
         try:
             self.parser.feed_data(data)
@@ -71,7 +73,9 @@ class PortalHttpProtocol(HttpToolsProtocol):
                          Refused(400, "malformed HTTP request (the request line or a header is not "
                                       "valid HTTP, or the path is not ASCII)"))
             return
-        if counted and not self._in_body:
+        # bytes whose head ended are not head bytes beyond it: a small request whose head, body
+        # and end arrive in one read (a 100 KB body) was counted whole and answered 431
+        if counted and not self._in_body and not self._head_ended:
             self._head_bytes += len(data)
             if self._head_bytes > MAX_HEAD_BYTES:
                 self._refuse(Refused(431, f"the request line and headers are longer than "
@@ -90,7 +94,7 @@ class PortalHttpProtocol(HttpToolsProtocol):
         super().on_url(url)
 
     def on_headers_complete(self) -> None:
-        self._in_body, self._head_bytes = True, 0
+        self._in_body, self._head_bytes, self._head_ended = True, 0, True
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
