@@ -132,6 +132,22 @@ def corpus_portal(bundled_db: Path) -> Iterator[Portal]:
         yield running
 
 
+def open_context(browser, portal: Portal, lang: str, width: int = 1280, height: int = 800,
+                 phone: bool = False, **options):
+    """A browser context on `portal` in `lang` (its cookie) at `width` x `height` (a touch phone
+    with `phone`), its page, and the page's script errors and console errors, which a test
+    asserts empty."""
+    context = browser.new_context(base_url=portal.url, locale="en-US", is_mobile=phone,
+                                  has_touch=phone, viewport={"width": width, "height": height},
+                                  **options)
+    context.add_cookies([{"name": "lang", "value": lang, "url": portal.url}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return context, page, errors
+
+
 @pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium, headless, driven by Playwright (one for the whole session)."""

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.web.conftest import PAGE_KINDS
+from tests.web.conftest import PAGE_KINDS, open_context
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -32,15 +32,8 @@ LIVE_BUDGET_MS = 5000  # search-as-you-type waits 180 ms; the rest is the shared
 
 
 def open_phone(browser, portal, width: int, lang: str):
-    context = browser.new_context(base_url=portal.url, locale="en-US", is_mobile=True,
-                                  has_touch=True, device_scale_factor=1,
-                                  viewport={"width": width, "height": PHONE_HEIGHT})
-    context.add_cookies([{"name": "lang", "value": lang, "url": portal.url}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    return context, page, errors
+    return open_context(browser, portal, lang, width, PHONE_HEIGHT, phone=True,
+                        device_scale_factor=1)
 
 
 @pytest.fixture(params=PHONES, ids=[f"{w}px-{lang}" for w, lang in PHONES])

@@ -16,7 +16,7 @@ import pytest
 
 from paperfind.catalog.decisions import NO_DECISION
 
-from tests.web.conftest import PAGE_KINDS
+from tests.web.conftest import PAGE_KINDS, open_context
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -37,20 +37,9 @@ NO_AUTHORS = {"en": ("Anonymous (under review)", "Authors not in the data"),
 ONE_PAPER = {"en": "2015: 1 paper", "zh": "2015：1 篇论文"}
 
 
-def open_page(browser, portal, lang: str, width: int = 1280, phone: bool = False):
-    context = browser.new_context(base_url=portal.url, locale="en-US", is_mobile=phone,
-                                  has_touch=phone, viewport={"width": width, "height": 800})
-    context.add_cookies([{"name": "lang", "value": lang, "url": portal.url}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    return context, page, errors
-
-
 @pytest.fixture(params=LANGS)
 def desktop(request, browser, corpus_portal):
-    context, page, errors = open_page(browser, corpus_portal, request.param)
+    context, page, errors = open_context(browser, corpus_portal, request.param)
     page.lang = request.param
     yield page
     context.close()
@@ -59,7 +48,7 @@ def desktop(request, browser, corpus_portal):
 
 @pytest.fixture(params=LANGS)
 def phone(request, browser, portal):
-    context, page, errors = open_page(browser, portal, request.param, 390, phone=True)
+    context, page, errors = open_context(browser, portal, request.param, 390, phone=True)
     page.lang = request.param
     yield page
     context.close()
