@@ -63,9 +63,11 @@ def coverage_of(counts: list[tuple[int, int, int, int]]) -> dict[str, int]:
             "with_affiliations": affiliations}
 
 
-def work_list(rows: list[tuple], listing: Listing) -> tuple[int, int, list[str]]:
-    """(versions, works, the listed works' keys in order, before paging) of a list's `rows`
-    (`_LIST_SQL` columns): one key per work, its best version's (paperfind.cards.best_first).
+def work_list(rows: list[tuple], listing: Listing) -> tuple[int, list[str], list[str]]:
+    """(versions, every work's key newest first, the listed works' keys in order, before
+    paging) of a list's `rows` (`_LIST_SQL` columns): one key per work, its best version's
+    (paperfind.cards.best_first). Every work is what a page's charts and panels describe, the
+    listed ones what `listing` filters and orders.
 
     A list counts works, and says how many versions they have: the product folds a paper's
     versions (a rejected ICLR submission and its later NeurIPS paper) into one work, and a
@@ -74,7 +76,7 @@ def work_list(rows: list[tuple], listing: Listing) -> tuple[int, int, list[str]]
               "citations": -1 if c is None else c} for k, v, y, s, t, c, _ in rows]
     heads.sort(key=lambda h: (-h["year"], h["key"]))
     shown = fold_works(heads, {r[0]: r[6] for r in rows})
-    works = len(shown)
+    every = [h["key"] for h in shown]
     if listing.accepted:
         shown = [h for h in shown if standing(h["status"]) == 0]
     if listing.since is not None:
@@ -82,7 +84,7 @@ def work_list(rows: list[tuple], listing: Listing) -> tuple[int, int, list[str]]
     if listing.sort == "citations":
         score = listing.standing([h["key"] for h in shown]) if listing.standing else {}
         shown.sort(key=lambda h: (-score.get(h["key"], 0.0), -h["citations"]))  # stable: newest next
-    return len(heads), works, [h["key"] for h in shown]
+    return len(heads), every, [h["key"] for h in shown]
 
 
 class ReadMixin:
@@ -236,8 +238,8 @@ class ReadMixin:
             "SELECT alias FROM author_aliases WHERE author_id = ? ORDER BY alias", (author_id,))]
         rows = self.conn.execute(f"{_LIST_SQL} FROM paper_authors pa JOIN papers p "
                                  f"ON p.id = pa.paper_id WHERE pa.author_id = ?", (author_id,)).fetchall()
-        versions, works, listed = work_list(rows, listing)
-        every = work_list(rows, Listing())[2]  # the charts and panels are of all the works
+        versions, every, listed = work_list(rows, listing)  # charts and panels: every work
+        works = len(every)
         records = self.paper_records([r[0] for r in sorted(rows, key=lambda r: (-r[2], r[0]))])
         by_key = {r["key"]: r for r in records}
         page = listed[listing.offset:listing.offset + listing.limit]
@@ -284,9 +286,10 @@ class ReadMixin:
         rows = self.conn.execute(
             f"{_LIST_SQL} FROM papers p WHERE p.id IN (SELECT paper_id FROM paper_affiliations "
             f"WHERE institution = ?)", (slug,)).fetchall()
-        versions, works, listed = work_list(rows, listing)
+        versions, every, listed = work_list(rows, listing)
+        works = len(every)
         year_of = {r[0]: r[2] for r in rows}
-        per_year = sorted(Counter(year_of[k] for k in work_list(rows, Listing())[2]).items())
+        per_year = sorted(Counter(year_of[k] for k in every).items())
         top = self.conn.execute(
             "SELECT a.slug, a.name, COUNT(DISTINCT pa.paper_id) AS n FROM paper_affiliations af "
             "JOIN paper_authors pa ON pa.paper_id = af.paper_id AND pa.position = af.position "
