@@ -160,7 +160,8 @@ def export(db_path: Path | None, output: Path | None, venues: tuple[str, ...],
 @DB_OPTION
 @click.option("--limit", type=click.IntRange(1, MAX_PAGE_SIZE), default=10, show_default=True)
 @click.option("--offset", type=click.IntRange(0, MAX_OFFSET), default=0)
-@click.option("--sort", type=click.Choice(["relevance", "date", "newest", "citations", "influence"]),
+@click.option("--sort", type=click.Choice(["relevance", "date", "newest", "citations", "influence",
+                                          "rating"]),
               default="relevance", help="date: newest venue-year first (newest: its older name).")
 @click.option("--since", type=click.IntRange(1900, 2100), default=None, metavar="YEAR",
               help="New since: only papers of YEAR or later.")

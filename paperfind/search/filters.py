@@ -23,11 +23,18 @@ class Filters:
     # "new since": papers of this year on, whatever years the query's text names (a feed of
     # `year:2017..2025` with since=2024 lists 2024 and 2025)
     since: int | None = None
+    # mean review score in [rating_from, rating_to] (`rating=6..`): a paper without scores
+    # is in no range
+    rating_from: float | None = None
+    rating_to: float | None = None
 
     def empty(self) -> bool:
         return not (self.venues or self.insts or self.areas or self.statuses
                     or self.year_from is not None or self.year_to is not None
-                    or self.since is not None)
+                    or self.since is not None or self.rated())
+
+    def rated(self) -> bool:
+        return self.rating_from is not None or self.rating_to is not None
 
 
 def merge_filters(chosen: Filters, q: ParsedQuery) -> Filters:
@@ -40,4 +47,5 @@ def merge_filters(chosen: Filters, q: ParsedQuery) -> Filters:
     return Filters(venues=chosen.venues + tuple(q.venues), year_from=year_from,
                    year_to=q.year_to if q.year_to is not None else chosen.year_to,
                    insts=chosen.insts + tuple(q.insts), areas=chosen.areas + tuple(q.areas),
-                   statuses=chosen.statuses + tuple(q.statuses))
+                   statuses=chosen.statuses + tuple(q.statuses),
+                   rating_from=chosen.rating_from, rating_to=chosen.rating_to)

@@ -17,6 +17,7 @@ from paperfind.catalog.decisions import shown_status
 from paperfind.catalog.venues import full_name
 from paperfind.cards import best_first, fold_works, paper_card, standing
 from paperfind.model import AuthorEntry, IndexDoc
+from paperfind.store.reviews import card_reviews, review_details, reviews_of
 
 _CARD_SQL = ("SELECT id, key, title, abstract, venue, year, status, track, area, citations, links, "
              "authors_ordered, work_id, keywords, tldr, bibtex, forum_id FROM papers")
@@ -115,8 +116,9 @@ class ReadMixin:
         found = [rows[k] for k in keys if k in rows]
         people, paper_affs = self._authors_of([r[0] for r in found])
         venues = self.venue_names()
-        return [_record(row, people.get(row[0], []), paper_affs.get(row[0], []), venues)
-                for row in found]
+        scores = reviews_of(self.conn, [row[1] for row in found])
+        return [{**_record(row, people.get(row[0], []), paper_affs.get(row[0], []), venues),
+                 "reviews": review_details(scores.get(row[1]))} for row in found]
 
     def paper(self, key: str) -> dict[str, Any] | None:
         """Everything the paper page shows (its card's fields and the paper's own), or None."""
@@ -398,6 +400,7 @@ class ReadMixin:
             if slug not in insts[pid]:
                 insts[pid].append(slug)
         venues = self.venue_names()
+        scores = reviews_of(self.conn)
         for (pid, key, title, abstract, venue, year, status, track, area, citations, links,
              _ordered, work_id, keywords, *_rest) in self.conn.execute(f"{_CARD_SQL} ORDER BY key"):
             names = authors.get(pid, [])
@@ -407,7 +410,7 @@ class ReadMixin:
                            status=shown_status(venue, year, status), source_status=status,
                            area=area, institutions=insts.get(pid, []),
                            citations=citations, work_id=work_id or pid, track=track,
-                           links=json.loads(links))
+                           links=json.loads(links), reviews=card_reviews(scores.get(key)))
 
     def iter_author_entries(self) -> Iterator[AuthorEntry]:
         """Every resolved person with what author cards and name lookups need."""
@@ -476,7 +479,7 @@ def card_of(record: dict[str, Any], work_versions: list[dict[str, Any]]) -> dict
                       status=record["status"], source_status=record["source_status"],
                       track=record["track"], area=record["area"],
                       citations=record["citations"], links=record["links"], versions=others,
-                      abstract=record["abstract"])
+                      abstract=record["abstract"], reviews=record.get("reviews"))
 
 
 def _chunks(items: list, size: int) -> Iterator[list]:

@@ -57,6 +57,16 @@ class PaperCard(Strict):
     track: str
     area: str = Field(description="Area of /api/areas/{name}; may be empty.")
     citations: int | None
+    rating: float | None = Field(description="The mean review score, on `rating_scale`; null for "
+                                             "a paper whose sources give no scores (never 0).",
+                                 examples=[6.5])
+    review_count: int | None = Field(description="How many reviews `rating` is the mean of; null "
+                                                 "where there are no scores, or where a source "
+                                                 "gives the mean alone (ICLR 2026).", examples=[4])
+    rating_scale: str | None = Field(description="The venue-year's rating scale: `1-10`, or the "
+                                                 "values its form offers (`1,3,5,6,8,10`); null "
+                                                 "when unknown or without scores.",
+                                     examples=["1,3,5,6,8,10"])
     abstract: str = Field(description="The whole abstract; empty when the source has none.")
     links: dict[str, str] = Field(description="pdf, openreview, site, code, ... URLs.")
     versions: list[Version]

@@ -1,0 +1,39 @@
+"""Review scores in the API: the card's fields, sort=rating and the rating= filter (the shared
+portal's COLM 2024 papers carry scores, its 3DV and CoRL 2025 ones none)."""
+
+from __future__ import annotations
+
+
+def _ratings(portal, **params) -> list:
+    data = portal.get("/api/search", params={"size": 50, **params})
+    assert data.status_code == 200, data.text
+    return [r["rating"] for r in data.json()["results"]]
+
+
+def test_cards_carry_the_mean_and_count_and_papers_without_scores_null(portal):
+    results = portal.get("/api/search", params={"venue": ["colm", "3dv"], "size": 50}).json()["results"]
+    rated = [r for r in results if r["venue"] == "colm"]
+    assert rated and all(r["rating"] > 0 and r["review_count"] >= 1 and r["rating_scale"] == "1-10"
+                         for r in rated)
+    unrated = [r for r in results if r["venue"] == "3dv"]
+    assert unrated and all(r["rating"] is None and r["review_count"] is None for r in unrated)
+
+
+def test_sort_rating_puts_the_highest_mean_first_and_unscored_papers_last(portal):
+    ratings = _ratings(portal, venue=["colm", "3dv"], sort="rating")
+    scored = [r for r in ratings if r is not None]
+    assert len(scored) >= 3 and scored == sorted(scored, reverse=True)
+    assert ratings[:len(scored)] == scored  # every paper without scores after them
+
+
+def test_rating_filter_keeps_the_range_and_leaves_unscored_papers_out(portal):
+    every = [r for r in _ratings(portal, venue=["colm", "3dv"]) if r is not None]
+    at_least = _ratings(portal, venue=["colm", "3dv"], rating="6..")
+    assert at_least and all(r is not None and r >= 6 for r in at_least)
+    assert len(at_least) == sum(r >= 6 for r in every)
+    assert all(r is not None and r <= 6 for r in _ratings(portal, rating="..6", venue="colm"))
+
+
+def test_a_bad_rating_value_is_a_422_naming_it(portal):
+    response = portal.get("/api/search", params={"rating": "six"})
+    assert response.status_code == 422 and "rating" in response.text
