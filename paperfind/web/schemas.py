@@ -246,6 +246,22 @@ class Standing(Strict):
     mentions: int = Field(description="Later papers (of other works) that use one of its names.")
 
 
+class Review(Strict):
+    rating: float
+    confidence: float | None = Field(description="null where the source gives no confidences.")
+
+
+class PaperReviews(Strict):
+    """A paper's review scores, as the store's merge rule chose them (paperfind.store.reviews)."""
+
+    mean: float
+    count: int = Field(description="0 where the source gives the mean alone (ICLR 2026).")
+    scale: str = Field(description="The venue-year's rating scale; empty when unknown.")
+    decision: str = Field(description="The decision as the scores' source gave it.")
+    initial: bool = Field(description="Scores from before the rebuttal (ICLR 2024's only file).")
+    reviews: list[Review]
+
+
 class Paper(PaperCard):
     """One paper: its card's fields, and everything else the store knows of it."""
 
@@ -262,6 +278,8 @@ class Paper(PaperCard):
     forum_id: str
     work_id: int
     sources: list[Source]
+    reviews: PaperReviews | None = Field(description="Each review's score and confidence; null "
+                                                     "for a paper without scores.")
 
 
 class SimilarResponse(Strict):

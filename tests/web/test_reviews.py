@@ -37,3 +37,35 @@ def test_rating_filter_keeps_the_range_and_leaves_unscored_papers_out(portal):
 def test_a_bad_rating_value_is_a_422_naming_it(portal):
     response = portal.get("/api/search", params={"rating": "six"})
     assert response.status_code == 422 and "rating" in response.text
+
+
+def _first_rated(portal) -> dict:
+    results = portal.get("/api/search", params={"venue": "colm", "sort": "rating"}).json()["results"]
+    return results[0]
+
+
+def test_cards_and_the_paper_page_show_the_scores_in_both_languages(portal):
+    import httpx
+
+    paper = _first_rated(portal)
+    mean = f"{paper['rating']:.1f}"
+    with httpx.Client(base_url=portal.url) as client:
+        english = client.get("/", params={"venue": "colm", "sort": "rating", "lang": "en"}).text
+        assert f"{mean} · {paper['review_count']} reviews" in english
+        chinese = client.get("/", params={"venue": "colm", "sort": "rating", "lang": "zh"}).text
+        assert f"{mean} · {paper['review_count']} 条评审" in chinese
+        page = client.get(f"/papers/{paper['key']}", params={"lang": "en"}).text
+    assert 'id="reviews"' in page and "Confidence" in page
+    detail = portal.get(f"/api/papers/{paper['key']}").json()
+    assert len(detail["reviews"]["reviews"]) == paper["review_count"]
+    assert all(page.count(f"<td>{r['rating']:g}") for r in detail["reviews"]["reviews"])
+
+
+def test_a_paper_without_scores_shows_no_rating(portal):
+    import httpx
+
+    unrated = portal.get("/api/search", params={"venue": "3dv"}).json()["results"][0]
+    with httpx.Client(base_url=portal.url) as client:
+        page = client.get(f"/papers/{unrated['key']}", params={"lang": "en"}).text
+    meta = page.split('class="paper-meta"', 1)[1].split("</div>", 1)[0]
+    assert 'id="reviews"' not in page and 'class="rating"' not in meta  # similar papers may have
