@@ -17,7 +17,7 @@ from paperfind.catalog.decisions import shown_status
 from paperfind.catalog.venues import full_name
 from paperfind.cards import best_first, fold_works, paper_card, standing
 from paperfind.model import AuthorEntry, IndexDoc
-from paperfind.store.reviews import card_reviews, review_details, reviews_of
+from paperfind.store.reviews import card_reviews, distribution, review_details, reviews_of
 
 _CARD_SQL = ("SELECT id, key, title, abstract, venue, year, status, track, area, citations, links, "
              "authors_ordered, work_id, keywords, tldr, bibtex, forum_id FROM papers")
@@ -344,7 +344,8 @@ class ReadMixin:
                 "versions": versions, "works": works, "total": total,
                 "coverage": coverage_of([c for (v, y), c in self.coverage().items()
                                          if v == slug and (year is None or y == year)]),
-                "papers": self.paper_cards(keys)}
+                "papers": self.paper_cards(keys),
+                "ratings": distribution(self.conn, slug, year) if year else None}
 
     def area(self, name: str, limit: int = 50, offset: int = 0) -> dict[str, Any] | None:
         total, papers = self.papers_where("area = ?", (name,), limit, offset)

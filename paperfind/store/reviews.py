@@ -15,6 +15,7 @@ the better source (record priority; a user's ingested records over the bundled s
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -130,3 +131,38 @@ def review_details(reviews: Reviews | None) -> dict | None:
     confidences = reviews.confidences or [None] * reviews.count
     return {**card_reviews(reviews), "decision": reviews.decision, "initial": reviews.initial,
             "reviews": [{"rating": r, "confidence": c} for r, c in zip(reviews.ratings, confidences)]}
+
+
+BIN = 0.5  # the width of a bin of mean scores on the venue-year chart
+
+
+def distribution(conn: sqlite3.Connection, venue: str, year: int) -> dict | None:
+    """The mean scores of a venue-year's papers per decision (the status true today), in bins
+    of `BIN`, for its page's chart (as Paper Copilot draws them); None without scores."""
+    from paperfind.cards import standing
+    from paperfind.catalog.decisions import shown_status
+
+    rows = conn.execute("SELECT key, status FROM papers WHERE venue = ? AND year = ?",
+                        (venue, year)).fetchall()
+    scores = reviews_of(conn, [key for key, _ in rows])
+    if not scores:
+        return None
+    by_status: dict[str, list[float]] = {}
+    for key, status in rows:
+        if key in scores:
+            by_status.setdefault(shown_status(venue, year, status) or "", []).append(scores[key].mean)
+    means = [m for values in by_status.values() for m in values]
+    first, last = math.floor(min(means) / BIN), math.floor(max(means) / BIN)
+    lows = [round(b * BIN, 2) for b in range(first, last + 1)]
+    groups = []
+    for status in sorted(by_status, key=lambda s: (standing(s), -len(by_status[s]), s)):
+        counts = [0] * len(lows)
+        for mean in by_status[status]:
+            counts[math.floor(mean / BIN) - first] += 1
+        groups.append({"status": status, "papers": len(by_status[status]),
+                       "mean": round(sum(by_status[status]) / len(by_status[status]), 2),
+                       "counts": counts})
+    scale = next((s.scale for s in scores.values() if s.scale), "")
+    return {"papers": len(means), "scale": scale, "step": BIN, "lows": lows, "groups": groups,
+            "initial": any(s.initial for s in scores.values()),
+            "mean_only": not any(s.ratings for s in scores.values())}

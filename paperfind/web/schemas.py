@@ -368,6 +368,25 @@ class InstitutionPage(Strict):
     accepted: bool
 
 
+class RatingGroup(Strict):
+    status: str = Field(description="The decision (the status true today) of these papers.")
+    papers: int
+    mean: float = Field(description="Their mean of mean review scores.")
+    counts: list[int] = Field(description="Papers per bin, the bins of `lows`.")
+
+
+class RatingDistribution(Strict):
+    """The venue-year's mean review scores per decision, in bins (its page's chart)."""
+
+    papers: int = Field(description="Papers with review scores.")
+    scale: str = Field(description="The venue-year's rating scale; empty when unknown.")
+    step: float = Field(description="The width of a bin.")
+    lows: list[float] = Field(description="Each bin's lower edge (a bin is [low, low + step)).")
+    groups: list[RatingGroup]
+    initial: bool = Field(description="Scores from before the rebuttal (ICLR 2024).")
+    mean_only: bool = Field(description="The sources give each paper's mean alone (ICLR 2026).")
+
+
 class VenuePage(Strict):
     slug: str
     name: str
@@ -388,6 +407,8 @@ class VenuePage(Strict):
                       examples=["/feeds/search.atom?q=diffusion&since=2024"])
     sort: ListSortName
     accepted: bool
+    ratings: RatingDistribution | None = Field(default=None, description=(
+        "On a venue-year with review scores, their distribution per decision; else null."))
 
 
 class AreaPage(Strict):

@@ -69,3 +69,23 @@ def test_a_paper_without_scores_shows_no_rating(portal):
         page = client.get(f"/papers/{unrated['key']}", params={"lang": "en"}).text
     meta = page.split('class="paper-meta"', 1)[1].split("</div>", 1)[0]
     assert 'id="reviews"' not in page and 'class="rating"' not in meta  # similar papers may have
+
+
+def test_the_venue_year_page_draws_the_mean_scores_per_decision(portal):
+    import httpx
+
+    data = portal.get("/api/venues/colm", params={"year": 2024}).json()
+    ratings = data["ratings"]
+    assert ratings["scale"] == "1-10" and ratings["papers"] >= 3
+    assert sum(sum(g["counts"]) for g in ratings["groups"]) == ratings["papers"]
+    assert all(len(g["counts"]) == len(ratings["lows"]) for g in ratings["groups"])
+    assert portal.get("/api/venues/colm").json()["ratings"] is None  # a venue, not a year
+    assert portal.get("/api/venues/3dv", params={"year": 2025}).json()["ratings"] is None
+    with httpx.Client(base_url=portal.url) as client:
+        for lang, heading in (("en", "Mean review score per decision"), ("zh", "各录用结果的平均评分分布")):
+            page = client.get("/venues/colm", params={"year": 2024, "lang": lang}).text
+            assert heading in page and 'data-chart="ratings"' in page
+            drawn = page.split('data-chart="ratings"', 1)[1].split("</svg>", 1)[0]
+            counts = [int(c) for c in drawn.split('data-count="')[1:] for c in [c.split('"')[0]]]
+            assert sum(counts) == ratings["papers"]  # every paper with scores in one bar
+        assert 'data-chart="ratings"' not in client.get("/venues/3dv", params={"year": 2025}).text
