@@ -15,15 +15,13 @@ from fastapi import Query, Request
 from fastapi.routing import APIRoute
 
 from paperfind.limits import MAX_PAGE, MAX_PAGE_SIZE
-from paperfind.search.filters import Filters
+from paperfind.search.filters import RATING_PATTERN, Filters, rating_range
 from paperfind.web.errors import WebError
 from paperfind.web.views import Paging
 
 # spaces only around the years: \s took in newlines and vertical tabs (year=%0A5831%0B was
 # accepted and echoed back in `filters`)
 YEAR_PATTERN = r"^ *(19|20)\d\d *(\.\. *(19|20)\d\d *)?$"
-# a mean review score range: 6.. (at least 6), 5..7, ..4, or 6 (6..6)
-RATING_PATTERN = r"^ *(\d{1,2}(\.\d{1,2})?)? *(\.\. *(\d{1,2}(\.\d{1,2})?)? *)?$"
 
 PageParam = Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page number.")]
 SizeParam = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE,
@@ -115,15 +113,6 @@ def search_params(
     return SearchParams(q=q, paging=Paging(page, size), sort=sort, mode=mode, filters=filters,
                         year=year, explain=explain, rating=rating)
 
-
-def rating_range(rating: str | None) -> tuple[float | None, float | None]:
-    """(from, to) of a `rating` value that matched RATING_PATTERN: "6.." is (6, None)."""
-    if not rating or rating == "..":
-        return None, None
-    low, dots, high = rating.partition("..")
-    low_value = float(low) if low else None
-    high_value = float(high) if high else None
-    return low_value, high_value if dots else low_value
 
 
 def _clean(values: list[str]) -> tuple[str, ...]:

@@ -163,3 +163,16 @@ def test_a_lexical_search_names_its_database_and_opens_no_vectors(tmp_path):
     assert "paperfind.embed.retriever" not in lexical.stderr
     hybrid = search("hybrid")  # the same search with vectors does open them: the test can tell
     assert "paperfind.embed.retriever" in hybrid.stderr
+
+
+def test_a_users_paper_list_with_ratings_is_searchable_by_them(tmp_path):
+    data = write_slice(tmp_path / "data", "colm", 2024, load_paperlist("colm", 2024)[:20])
+    db = tmp_path / "rated.db"
+    assert run("ingest", "--db", str(db), str(data)).returncode == 0
+    proc = run("search", "--db", str(db), "--json", "--limit", "20", "--sort", "rating",
+               "--rating", "6..", "venue:colm")
+    assert proc.returncode == 0, proc.stderr
+    ratings = [r["rating"] for r in json.loads(proc.stdout)["results"]]
+    assert ratings and all(r >= 6 for r in ratings) and ratings == sorted(ratings, reverse=True)
+    bad = run("search", "--db", str(db), "--rating", "six", "x")
+    assert bad.returncode == 2 and "--rating" in bad.stderr and "Traceback" not in bad.stderr

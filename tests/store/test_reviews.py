@@ -83,3 +83,25 @@ def test_blank_slots_are_no_scores_and_records_without_scores_hash_as_before() -
     assert read_reviews("colm", 2024, "n/a", "") is None
     record = Record(venue="iclr", year=2021, source_id="x", title="A paper")
     assert '"reviews"' not in record.content_json() and "reviews" not in record.to_json()
+
+
+def test_a_database_built_before_the_scores_shipped_gains_them_once(tmp_path: Path) -> None:
+    from paperfind.core import Paperfind
+    from paperfind.settings import Settings
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(BUNDLED_CORPUS / "corl-2022.jsonl.gz", corpus)
+    settings = Settings(db_path=tmp_path / "old.db", semantic=False)
+    pf = Paperfind(settings)
+    ingest_paths(pf.store(), [corpus / "corl-2022.jsonl.gz"], progress=False)  # no side file yet
+    version = pf.store().data_version()
+    assert pf.add_bundled_reviews() == 0
+    (tmp_path / "corpus.reviews").mkdir()
+    shutil.copy(BUNDLED_CORPUS.with_name("corpus.reviews") / "corl-2022.jsonl.gz",
+                tmp_path / "corpus.reviews")
+    assert pf.add_bundled_reviews() == 197
+    assert pf.store().data_version() == version + 1  # the index is built again
+    assert pf.add_bundled_reviews() == 0  # once
+    key = pf.store().conn.execute("SELECT key FROM papers LIMIT 1").fetchone()[0]
+    assert pf.store().paper_cards([key])[0]["rating"] is not None
