@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.web.conftest import open_context
+from tests.web.conftest import browsing
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -20,11 +20,7 @@ CHART = {"en": "Mean review score per decision", "zh": "各录用结果的平均
 
 @pytest.fixture(params=["en", "zh"])
 def desktop(request, browser, portal):
-    context, page, errors = open_context(browser, portal, request.param)
-    page.lang = request.param
-    yield page
-    context.close()
-    assert not errors, errors
+    yield from browsing(browser, portal, request.param)
 
 
 def test_cards_sort_and_the_paper_page_show_the_scores(desktop):
