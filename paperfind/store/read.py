@@ -6,6 +6,7 @@ Every page and its JSON twin call the same function here, so the UI and the API 
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from collections import Counter, defaultdict
 from datetime import datetime
@@ -23,7 +24,7 @@ _CARD_SQL = ("SELECT id, key, title, abstract, venue, year, status, track, area,
              "authors_ordered, work_id, keywords, tldr, bibtex, forum_id FROM papers")
 # what a list of works (a person's, an institution's, a venue's) needs of each version
 _LIST_SQL = "SELECT p.key, p.venue, p.year, p.status, p.track, p.citations, COALESCE(p.work_id, p.id)"
-LIST_SORTS = ("date", "newest", "citations")
+LIST_SORTS = ("date", "newest", "citations", "rating")
 # stored statuses of no acceptance (paperfind.cards.standing 1 or 2, whatever the day: the
 # derived "Decision not in the data" comes from the undecided ones), for SQL filters
 _NOT_ACCEPTED = ("reject", "rejected", "desk reject", "desk rejected", "withdraw", "withdrawn",
@@ -36,7 +37,8 @@ class Listing:
 
     `sort` is "date" (or "newest": year, then key) or "citations": the papers' standing, the
     order of search's sort=citations (paperfind.search.pool.Pool.sort), which `standing` gives
-    per key (the searcher's; without one, the citation count alone). `accepted` keeps the works
+    per key (the searcher's; without one, the citation count alone), or "rating": the mean
+    review score, which `standing` gives then (`ReadMixin.ratings_of`; works without last). `accepted` keeps the works
     whose shown version was accepted (paperfind.cards.standing 0, by the status true today);
     `since` the works of that year on (what the list's feed holds, "new since")."""
 
@@ -85,6 +87,9 @@ def work_list(rows: list[tuple], listing: Listing) -> tuple[int, list[str], list
     if listing.sort == "citations":
         score = listing.standing([h["key"] for h in shown]) if listing.standing else {}
         shown.sort(key=lambda h: (-score.get(h["key"], 0.0), -h["citations"]))  # stable: newest next
+    elif listing.sort == "rating":
+        score = listing.standing([h["key"] for h in shown]) if listing.standing else {}
+        shown.sort(key=lambda h: -score.get(h["key"], -math.inf))  # stable: newest next
     return len(heads), every, [h["key"] for h in shown]
 
 
@@ -92,6 +97,10 @@ class ReadMixin:
     conn: sqlite3.Connection
 
     # -- papers --------------------------------------------------------------------------
+
+    def ratings_of(self, keys: list[str]) -> dict[str, float]:
+        """The mean review score of each of `keys` that has scores (the lists' sort=rating)."""
+        return {key: reviews.mean for key, reviews in reviews_of(self.conn, keys).items()}
 
     def paper_cards(self, keys: list[str]) -> list[dict[str, Any]]:
         """The cards of `keys` (paperfind.cards), in the order given (unknown keys are left
@@ -329,11 +338,14 @@ class ReadMixin:
             marks = ",".join("?" * len(_NOT_ACCEPTED))
             where, params = f"{where} AND lower(status) NOT IN ({marks})", params + _NOT_ACCEPTED
         total = self.conn.execute(f"SELECT COUNT(*) FROM papers WHERE {where}", params).fetchone()[0]
-        if listing.sort == "citations":
+        if listing.sort in ("citations", "rating"):
             rows = self.conn.execute(f"SELECT key, year, COALESCE(citations, -1) FROM papers "
                                      f"WHERE {where} ORDER BY year DESC, key", params).fetchall()
             score = listing.standing([k for k, _, _ in rows]) if listing.standing else {}
-            rows.sort(key=lambda r: (-score.get(r[0], 0.0), -r[2]))
+            if listing.sort == "rating":  # the highest mean first, papers without scores last
+                rows.sort(key=lambda r: -score.get(r[0], -math.inf))
+            else:
+                rows.sort(key=lambda r: (-score.get(r[0], 0.0), -r[2]))
             keys = [k for k, _, _ in rows[listing.offset:listing.offset + listing.limit]]
         else:
             keys = [k for (k,) in self.conn.execute(

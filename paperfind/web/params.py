@@ -123,7 +123,7 @@ def paging_params(page: PageParam = 1, size: SizeParam = 50) -> Paging:
     return Paging(page, size)
 
 
-ListSort = Literal["date", "newest", "citations"]  # paperfind.store.read.LIST_SORTS
+ListSort = Literal["date", "newest", "citations", "rating"]  # paperfind.store.read.LIST_SORTS
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,9 @@ def list_params(page: PageParam = 1, size: SizeParam = 50,
                                                             "citations: the papers' standing "
                                                             "(citations where counted, later papers "
                                                             "naming them otherwise), as search's "
-                                                            "sort=citations.")] = "date",
+                                                            "sort=citations; or rating: the highest "
+                                                            "mean review score first, works without "
+                                                            "scores last.")] = "date",
                 accepted: Annotated[bool, Query(description="Accepted works only (not rejected, "
                                                             "withdrawn, under review or without "
                                                             "a decision in the data).")] = False,

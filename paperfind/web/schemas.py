@@ -314,7 +314,7 @@ _VERSIONS = Field(description="Papers of the list counting each version (a rejec
 _WORKS = Field(description="Works of the list: a work's versions count once")
 _TOTAL = Field(description="What `papers` pages through: works (a venue's: its papers, "
                            "versions), of all or, with accepted=true, the accepted ones")
-ListSortName = Literal["date", "newest", "citations"]
+ListSortName = Literal["date", "newest", "citations", "rating"]
 
 
 class Coverage(Strict):

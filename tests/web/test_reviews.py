@@ -89,3 +89,20 @@ def test_the_venue_year_page_draws_the_mean_scores_per_decision(portal):
             counts = [int(c) for c in drawn.split('data-count="')[1:] for c in [c.split('"')[0]]]
             assert sum(counts) == ratings["papers"]  # every paper with scores in one bar
         assert 'data-chart="ratings"' not in client.get("/venues/3dv", params={"year": 2025}).text
+
+
+def test_the_venue_year_list_orders_by_rating_on_its_page_and_api(portal):
+    import httpx
+
+    data = portal.get("/api/venues/colm", params={"year": 2024, "sort": "rating"}).json()
+    ratings = [p["rating"] for p in data["papers"]]
+    scored = [r for r in ratings if r is not None]
+    assert data["sort"] == "rating" and len(scored) >= 3
+    assert scored == sorted(scored, reverse=True) and ratings[:len(scored)] == scored
+    author = portal.get("/api/search", params={"venue": "colm"}).json()["results"][0]["authors"][0]["id"]
+    listed = portal.get(f"/api/authors/{author}", params={"sort": "rating"})
+    assert listed.status_code == 200 and listed.json()["sort"] == "rating"
+    with httpx.Client(base_url=portal.url) as client:
+        page = client.get("/venues/colm", params={"year": 2024, "sort": "rating", "lang": "en"}).text
+    tools = page.split('id="list-tools"', 1)[1].split("</div>", 1)[0]
+    assert "Highest rated" in tools and "sort chosen" in tools.split("Highest rated")[0][-200:]
