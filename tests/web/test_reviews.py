@@ -106,3 +106,17 @@ def test_the_venue_year_list_orders_by_rating_on_its_page_and_api(portal):
         page = client.get("/venues/colm", params={"year": 2024, "sort": "rating", "lang": "en"}).text
     tools = page.split('id="list-tools"', 1)[1].split("</div>", 1)[0]
     assert "Highest rated" in tools and "sort chosen" in tools.split("Highest rated")[0][-200:]
+
+
+def test_the_search_page_keeps_a_rating_filter_as_a_chip_in_both_languages(portal):
+    import httpx
+
+    with httpx.Client(base_url=portal.url) as client:
+        for lang, name in (("en", "Mean rating"), ("zh", "平均评分")):
+            page = client.get("/", params={"venue": "colm", "rating": "7..", "lang": lang})
+            assert page.status_code == 200
+            chip = page.text.split('data-param="rating"', 1)[1].split("</a>", 1)[0]
+            assert 'data-value="7.."' in chip and name in chip
+            ratings = [float(r.split("<")[0].split(" ")[0]) for r in
+                       page.text.split('<div class="card-meta">')[1:] for r in [r.split('class="rating"', 1)[1].split(">", 1)[1]]]
+            assert ratings and all(r >= 7 for r in ratings)
