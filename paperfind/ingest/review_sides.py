@@ -37,11 +37,11 @@ class Coverage:
 
     carried: dict[tuple[str, int], set[str]] = field(default_factory=lambda: defaultdict(set))
     paired: dict[tuple[str, int], int] = field(default_factory=lambda: defaultdict(int))
-    files: list[str] = field(default_factory=list)
 
 
-def source_files(data: Path, venues: set[str]) -> list[Path]:
-    """The files under `data` a review reader reads, of the corpus's venues."""
+def source_files(data: Path) -> list[Path]:
+    """The files under `data` a review reader reads (their records of venues outside the
+    corpus are left out as they are read)."""
     found = []
     for path in sorted(p for p in data.rglob("*") if p.is_file()):
         reader = find_reader(path)
@@ -87,13 +87,11 @@ def build_sides(data: Path, corpus: Path, out: Path) -> Coverage:
     priority = {reader.name: reader.priority for reader in READERS}
     coverage = Coverage()
     found: dict[str, list[tuple[int, Record]]] = defaultdict(list)
-    for path in source_files(data, index.venues):
+    for path in source_files(data):
         reader = find_reader(path)
         for item in reader.read(path):
             if not isinstance(item, Record) or item.reviews is None or item.venue not in index.venues:
                 continue
-            if path.name not in coverage.files:
-                coverage.files.append(str(path.relative_to(data)))
             venue_year = (item.venue, item.year)
             coverage.carried[venue_year].add(item.forum_id or item.source_id or normalize_title(item.title))
             key = index.pair(item)
