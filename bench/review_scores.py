@@ -56,7 +56,8 @@ def as_records(shards: list[Path], target: Path) -> int:
                 paper = papers[item.pop("key")]
                 lines.append(json.dumps({"key": paper["key"], "venue": paper["venue"],
                                          "year": paper["year"], "title": paper["title"],
-                                         "reviews": item}, ensure_ascii=False))
+                                         "source_id": paper["source_id"], "reviews": item},
+                                        ensure_ascii=False))
     target.write_text("\n".join(lines) + "\n", "utf-8")
     return len(lines)
 
@@ -81,6 +82,8 @@ def build_cost(scratch: Path) -> str:
     started = time.perf_counter()
     second = ingest_paths(store, [records], progress=False, jobs=1)
     as_second = time.perf_counter() - started
+    added = sum(s.records for s in second.sources)
+    assert not second.failed and added == scored, (second.failed, added, scored)
     store.close()
     steps = ", ".join(f"{k} {v:.1f} s" for k, v in second.timings.items())
     base_steps = ", ".join(f"{k} {v:.1f} s" for k, v in report.timings.items())
