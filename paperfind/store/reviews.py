@@ -155,7 +155,12 @@ def distribution(conn: sqlite3.Connection, venue: str, year: int) -> dict | None
     first, last = math.floor(min(means) / BIN), math.floor(max(means) / BIN)
     lows = [round(b * BIN, 2) for b in range(first, last + 1)]
     groups = []
-    for status in sorted(by_status, key=lambda s: (standing(s), -len(by_status[s]), s)):
+    # accepted first, by tier (Oral, Spotlight, Poster, other acceptances), then undecided,
+    # rejected and withdrawn: the order of the chart's stacks and its legend
+    tier = {"oral": 0, "spotlight": 1, "poster": 2}
+    for status in sorted(by_status, key=lambda s: (standing(s), tier.get(s.casefold(), 3),
+                                                   s.casefold() in ("withdraw", "withdrawn"),
+                                                   -len(by_status[s]), s)):
         counts = [0] * len(lows)
         for mean in by_status[status]:
             counts[math.floor(mean / BIN) - first] += 1

@@ -11,7 +11,7 @@ from paperfind.ingest.run import ingest_paths
 from paperfind.model import Record
 from paperfind.settings import BUNDLED_CORPUS
 from paperfind.store import Store
-from paperfind.store.reviews import reviews_of
+from paperfind.store.reviews import distribution, reviews_of
 
 SLICES = Path(__file__).resolve().parents[1] / "data" / "slices" / "extra"
 PAPER = "iclr2021:1Fqg133qRaI"  # in both the evanzd ratings and Paper Copilot's ICLR 2021 list
@@ -105,3 +105,14 @@ def test_a_database_built_before_the_scores_shipped_gains_them_once(tmp_path: Pa
     assert pf.add_bundled_reviews() == 0  # once
     key = pf.store().conn.execute("SELECT key FROM papers LIMIT 1").fetchone()[0]
     assert pf.store().paper_cards([key])[0]["rating"] is not None
+
+
+def test_the_venue_year_chart_stacks_decisions_best_first(tmp_path: Path) -> None:
+    store = Store(tmp_path / "d.db")
+    ingest_paths(store, [SLICES / "papercopilot-paperlists-history" / "iclr2021.json.gz"],
+                 progress=False)
+    chart = distribution(store.conn, "iclr", 2021)
+    shown = [g["status"] for g in chart["groups"]]
+    assert shown == ["Oral", "Spotlight", "Poster", "Reject", "Withdraw"]  # not by size
+    assert sum(g["papers"] for g in chart["groups"]) == chart["papers"]
+    assert all(sum(g["counts"]) == g["papers"] for g in chart["groups"])

@@ -120,3 +120,4 @@ def test_the_search_page_keeps_a_rating_filter_as_a_chip_in_both_languages(porta
             ratings = [float(r.split("<")[0].split(" ")[0]) for r in
                        page.text.split('<div class="card-meta">')[1:] for r in [r.split('class="rating"', 1)[1].split(">", 1)[1]]]
             assert ratings and all(r >= 7 for r in ratings)
+
