@@ -125,15 +125,26 @@ class Paperfind:
 
     def add_bundled_reviews(self) -> int:
         """The bundled corpus's review scores for a database built before they shipped: each
-        side file whose shard is one of its sources, written into the reviews table once (a
-        database with bundled scores, or built from another corpus, is left as it is); the
-        index sees a new data version. Returns how many papers gained scores."""
+        side file whose shard is one of its sources (the file beside it, or this corpus's shard
+        of the same name and content, for a database built in another clone), written into the
+        reviews table once (a database with bundled scores, or built from another corpus, is
+        left as it is); the index sees a new data version. Returns how many papers gained scores."""
+        from paperfind.ingest.run import file_sha256
+
         store = self.store()
         if store.conn.execute("SELECT 1 FROM reviews WHERE origin = ? LIMIT 1",
                               (review_rows.BUNDLED,)).fetchone():
             return 0
-        shards = [Path(p) for (p,) in store.conn.execute("SELECT path FROM sources")]
-        sides = [side for side in map(review_rows.side_file_of, shards) if side is not None]
+        corpus = self.settings.corpus_path
+        sides = []
+        for path, sha in store.conn.execute("SELECT path, sha256 FROM sources"):
+            side = review_rows.side_file_of(Path(path))
+            here = corpus / Path(path).name if corpus.is_dir() else None
+            if side is None and here is not None and review_rows.side_file_of(here) is not None \
+                    and file_sha256(here) == sha:
+                side = review_rows.side_file_of(here)
+            if side is not None:
+                sides.append(side)
         if not sides:
             return 0
         added = sum(review_rows.write_bundled(store.conn, side) for side in sides)

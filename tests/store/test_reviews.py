@@ -3,6 +3,7 @@ written straight from the bundled corpus's side files."""
 
 from __future__ import annotations
 
+import gzip
 import shutil
 from pathlib import Path
 
@@ -65,8 +66,8 @@ def test_the_bundled_side_file_goes_straight_into_the_table(tmp_path: Path) -> N
 
 
 def test_side_file_keys_are_corpus_keys() -> None:
-    import gzip
     import json
+
     side = BUNDLED_CORPUS.with_name("corpus.reviews")
     for path in sorted(side.glob("*.jsonl.gz"))[:4]:
         with gzip.open(BUNDLED_CORPUS / path.name, "rt", encoding="utf-8") as fh:
@@ -92,7 +93,7 @@ def test_a_database_built_before_the_scores_shipped_gains_them_once(tmp_path: Pa
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     shutil.copy(BUNDLED_CORPUS / "corl-2022.jsonl.gz", corpus)
-    settings = Settings(db_path=tmp_path / "old.db", semantic=False)
+    settings = Settings(db_path=tmp_path / "old.db", semantic=False, corpus_path=corpus)
     pf = Paperfind(settings)
     ingest_paths(pf.store(), [corpus / "corl-2022.jsonl.gz"], progress=False)  # no side file yet
     version = pf.store().data_version()
@@ -116,3 +117,24 @@ def test_the_venue_year_chart_stacks_decisions_best_first(tmp_path: Path) -> Non
     assert shown == ["Oral", "Spotlight", "Poster", "Reject", "Withdraw"]  # not by size
     assert sum(g["papers"] for g in chart["groups"]) == chart["papers"]
     assert all(sum(g["counts"]) == g["papers"] for g in chart["groups"])
+
+
+def test_a_database_built_in_another_clone_gains_this_corpus_scores(tmp_path: Path) -> None:
+    from paperfind.core import Paperfind
+    from paperfind.settings import Settings
+
+    elsewhere = tmp_path / "old-clone" / "corpus"  # no corpus.reviews beside it
+    elsewhere.mkdir(parents=True)
+    shutil.copy(BUNDLED_CORPUS / "corl-2023.jsonl.gz", elsewhere)
+    pf = Paperfind(Settings(db_path=tmp_path / "old.db", semantic=False))
+    ingest_paths(pf.store(), [elsewhere / "corl-2023.jsonl.gz"], progress=False)
+    assert pf.add_bundled_reviews() == 199  # this clone's shard of that name is the same file
+    other = Paperfind(Settings(db_path=tmp_path / "other.db", semantic=False))
+    changed = tmp_path / "changed" / "corl-2023.jsonl.gz"
+    changed.parent.mkdir()
+    with gzip.open(elsewhere / "corl-2023.jsonl.gz", "rt", encoding="utf-8") as fh:
+        lines = fh.readlines()[:5]
+    with gzip.open(changed, "wt", encoding="utf-8") as fh:  # the same name, not the same shard
+        fh.writelines(lines)
+    ingest_paths(other.store(), [changed], progress=False)
+    assert other.store().paper_count() == 5 and other.add_bundled_reviews() == 0
