@@ -161,5 +161,7 @@ def test_a_lexical_search_names_its_database_and_opens_no_vectors(tmp_path):
     said = [line for line in lexical.stderr.splitlines() if not line.startswith("import time:")]
     assert said == [f"paperfind: database {db}"]
     assert "paperfind.embed.retriever" not in lexical.stderr
+    # nor scipy: only an index build needs sparse matrices (its import was a third of the start)
+    assert not [line for line in lexical.stderr.splitlines() if line.split("|")[-1].strip().startswith("scipy")]
     hybrid = search("hybrid")  # the same search with vectors does open them: the test can tell
     assert "paperfind.embed.retriever" in hybrid.stderr
