@@ -55,6 +55,7 @@ _COVERAGE_SQL = ("SELECT p.venue, p.year, COUNT(*), SUM(p.abstract != ''), "
                  "SUM(EXISTS(SELECT 1 FROM paper_affiliations af WHERE af.paper_id = p.id)), "
                  "SUM(p.citations IS NOT NULL) FROM papers p GROUP BY p.venue, p.year")
 COVERAGE_FIELDS = ("papers", "with_abstract", "with_authors", "with_affiliations", "with_citations")
+BUSY_TIMEOUT_MS = 30_000  # how long a store's connection waits for a writer (paperfind.store.db)
 COVERAGE_META = "coverage"  # the meta key the counts are stored under, with their data version
 
 
@@ -199,17 +200,26 @@ class ReadMixin:
             return memo[1]
         counts = _stored_coverage(self.meta(COVERAGE_META), version)
         if counts is None:
-            counts = self.store_coverage()
+            counts = self.store_coverage(wait=False)
         self._coverage = (version, counts)
         return counts
 
-    def store_coverage(self) -> dict[tuple[str, int], dict[str, int]]:
+    def store_coverage(self, wait: bool = True) -> dict[tuple[str, int], dict[str, int]]:
         """Count `coverage` now and store it with the data version it counts (a read-only
-        store only counts)."""
+        store only counts). Without `wait` it is not stored while a writer holds the database:
+        a page request does not queue behind an ingest for its lock."""
         version = self.data_version()
         rows = [[v, y, *(int(x or 0) for x in rest)] for v, y, *rest in self.conn.execute(_COVERAGE_SQL)]
         if not self.readonly:
-            self.set_meta(COVERAGE_META, json.dumps({"data_version": version, "rows": rows}))
+            if not wait:
+                self.conn.execute("PRAGMA busy_timeout=0")
+            try:
+                self.set_meta(COVERAGE_META, json.dumps({"data_version": version, "rows": rows}))
+            except sqlite3.OperationalError:  # locked by a writer: the next reader counts again
+                pass
+            finally:
+                if not wait:
+                    self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         return _coverage_by_venue_year(rows)
 
     def thin_affiliation_years(self, years: list[int]) -> list[int]:

@@ -67,3 +67,31 @@ def test_a_data_change_is_counted_once_and_stored(built: Paperfind, tmp_path: Pa
     assert second.venue("corl", 2022)["coverage"]["papers"] == 5
     assert not [s for s in statements if COUNTING in s]
     second.close()
+
+
+def test_a_page_does_not_wait_for_a_writer_to_store_the_counts(built: Paperfind, tmp_path: Path) -> None:
+    """Counts older than the data are counted for the page and stored only when no writer holds
+    the database: a venue page during an ingest answers instead of queueing for its lock."""
+    import sqlite3
+
+    write_slice(tmp_path / "more", "corl", 2022, pick(load_paperlist("corl", 2022), set(), extra=5))
+    assert built.ingest([tmp_path / "more"], progress=False, build_index=False).changed
+    writer = sqlite3.connect(built.settings.db_path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # an ingest writing its next file
+    try:
+        reader = Store(built.settings.db_path)
+        assert reader.venue("corl", 2022)["coverage"]["papers"] == 5  # counted, not stored
+        reader.close()
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    later = Store(built.settings.db_path)
+    statements = traced(later)
+    assert later.venue("corl", 2022)["coverage"]["papers"] == 5
+    assert [s for s in statements if COUNTING in s]  # the earlier page could not store them
+    later.close()
+    stored = Store(built.settings.db_path)
+    statements = traced(stored)
+    assert stored.venue("corl", 2022)["coverage"]["papers"] == 5
+    assert not [s for s in statements if COUNTING in s]  # stored once no writer held it
+    stored.close()
