@@ -187,27 +187,34 @@ def _join_initial_forms(slots: list[Slot], clusters: _Clusters) -> None:
     full name is on the same paper. Two co-authors written in full are one only by their whole
     name ("Yisen Wang" is not "Yinqiao Wang"); one written with initials ("J. Kautz") is
     compared by its initial and surname."""
-    initials = [initial_key(s.name_fold) for s in slots]
-    abridged = [initial_form(s.name_fold) for s in slots]
+    # the few slots written with initials (a cheap test first: an initial at either end)
+    abridged = {i for i, s in enumerate(slots)
+                if (s.name_fold[1:2] == " " or s.name_fold[-2:-1] == " ") and initial_form(s.name_fold)}
+    wanted = {initial_key(slots[i].name_fold) for i in abridged}
+    surnames = {key.split(" ", 1)[1] for key in wanted}
+    full: dict[str, list[int]] = defaultdict(list)  # full names of those initials and surnames
+    for i, slot in enumerate(slots):
+        if i not in abridged and slot.name_fold.rpartition(" ")[2] in surnames:
+            key = initial_key(slot.name_fold)
+            if key in wanted:
+                full[key].append(i)
+    papers = {slots[i].paper_id for i in abridged} | {slots[j].paper_id for js in full.values() for j in js}
     written: dict[int, tuple[set[str], set[str], set[str]]] = defaultdict(lambda: (set(), set(), set()))
-    for slot, key, short in zip(slots, initials, abridged):
-        whole, short_forms, every_initial = written[slot.paper_id]
-        if key:
+    for i, slot in enumerate(slots):  # the names on those papers only
+        if slot.paper_id in papers and (key := initial_key(slot.name_fold)):
+            whole, short_forms, every_initial = written[slot.paper_id]
             every_initial.add(key)
-            (short_forms.add(key) if short else whole.add(match_key(slot.name_fold)))
+            (short_forms.add(key) if i in abridged else whole.add(match_key(slot.name_fold)))
 
     def share_coauthor(a: int, b: int, key: str) -> bool:
         (whole_a, short_a, init_a), (whole_b, short_b, init_b) = written[a], written[b]
         return bool(whole_a & whole_b or (short_a - {key}) & (init_b - {key})
                     or (short_b - {key}) & (init_a - {key}))
 
-    full: dict[str, list[int]] = defaultdict(list)
-    for i, (key, short) in enumerate(zip(initials, abridged)):
-        if key and not short:
-            full[key].append(i)
-    for i, slot in enumerate(slots):
-        key = initials[i]
-        if not abridged[i] or key not in full:
+    for i in sorted(abridged):
+        slot = slots[i]
+        key = initial_key(slot.name_fold)
+        if key not in full:
             continue
         if any(slots[j].paper_id == slot.paper_id for j in full[key]):
             continue  # "C. Pal" beside a "Carl Pal" on one paper: two people
