@@ -87,6 +87,9 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "answers, byte for byte", "~3 min: two first starts (est.)", "[--baseline-ref main]", "heavy"),
     )),
     ("ingest", (
+        Bench("institution_sample", "the institution resolver on a labelled sample of the bundled "
+              "corpus's stored affiliations, and what it changes in the corpus, against the base tree "
+              "(issue 29)", "~1 min: every stored affiliation resolved by two trees (est.)", "[--base /work/main] [--draw]"),
         Bench("ingest", "wall time and peak memory of `paperfind ingest`: paperlists < 60 s "
               "(README: about 30 s on two free cores)",
               "~4 min; --with-extra ~10 min (RESULTS, summed steps)", "[--with-extra]", "timing"),

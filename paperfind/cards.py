@@ -21,6 +21,14 @@ VERSION_FIELDS = ("key", "venue", "venue_name", "year", "status", "track")
 
 # "decision not in the data" (paperfind.catalog.decisions.NO_DECISION) is no acceptance either
 UNDER_REVIEW = frozenset({"under review", "submitted", "pending", "decision not in the data"})
+
+
+def under_review(status: str) -> bool:
+    """Whether a paper's authors are hidden because it is still being reviewed (ICLR 2026): a
+    card without authors says "Anonymous (under review)" then, else that the data has none."""
+    return " ".join((status or "").casefold().split()) in UNDER_REVIEW
+
+
 TURNED_DOWN = frozenset({"reject", "rejected", "desk reject", "desk rejected", "withdraw",
                          "withdrawn"})
 

@@ -192,7 +192,10 @@ def search(query: str, db_path: Path | None, limit: int, offset: int, sort: str,
     if as_json:
         click.echo(json.dumps(response.to_json(), indent=2, ensure_ascii=False))
     else:
-        click.echo(format_results_text(response))
+        from paperfind.web.institution_labels import InstitutionLabels
+
+        labels = InstitutionLabels("en", app.store().institution_name)  # named as the pages name them
+        click.echo(format_results_text(response, label=labels.label))
 
 
 @main.command()

@@ -432,6 +432,7 @@ class Paperfind:
             return False
         build_index(store, self.settings.index_dir,
                     texts_ahead.result() if texts_ahead is not None else None)
+        store.store_coverage()  # what venue pages and /stats say the data holds, counted once
         return True
 
     def warm_up(self) -> dict[str, bool]:

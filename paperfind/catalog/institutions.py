@@ -75,6 +75,19 @@ _ADDRESS = re.compile(r"^\d+[a-z]? (?:\w+ )*?(?:blvd|boulevard|street|st|avenue|
 # A postcode run on after a name, or a house number before a street ("2515 Speedway").
 _POSTCODE = re.compile(r"[.,;]? (?:[A-Z]{1,2}-)?\d{4,6}\b(?! ?(?:AI|ai)\b)")
 _HOUSE_NUMBER = re.compile(r"^\d{3,5} [A-Z][a-z]+$")
+# A town, a US state and a ZIP code, and nothing else ("Cambridge, MA 02139"): a place, whose
+# town a source's norm may have kept ("Cambridge", read as the University of Cambridge).
+_TOWN_STATE_ZIP = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2},? [A-Z]{2},? \d{5}(?:-\d{4})?(?:,? USA?)?$")
+# What a submission system wrote where an affiliation belongs ("Under Review at ICLR 2022").
+_NOT_AN_AFFILIATION = re.compile(r"^(?:under (?:double blind )?review|submitted to|anonymous|"
+                                 r"in submission|paper under review)\b")
+# A department, school or faculty alone names no institution ("Department of Computing");
+# the state's departments are institutions ("Department of Defense").
+_DEPARTMENT_ONLY = re.compile(r"^(?:department|dept|school|faculty|division)s? (?:of|for) "
+                              r"|^(?:[a-z]+ ){1,4}department$")
+_STATE_DEPARTMENT = re.compile(r"^department of (?:defense|defence|energy|veterans affairs|"
+                               r"homeland security|health|agriculture|commerce|transportation|"
+                               r"justice|education|the interior|state)\b")
 # The founders' names German universities carry before the word ("Eberhard Karls Universität Tübingen").
 _FOUNDERS = re.compile(r"^(?:eberhard karls|ludwig maximilians|albert ludwigs|julius maximilians|"
                        r"friedrich alexander|georg august|johannes gutenberg|ruprecht karls|"
@@ -93,6 +106,7 @@ _UNIVERSITY_OF_PLACE = re.compile(
     r"|(?:universita|universite|universidad|universidade|universitet|uniwersytet|universiti|"
     r"universitas|universitatea) (?:of|de|di|do|da|degli studi di|w|we) )"
     + _NOT_A_PLACE + r"([a-z]+(?: [a-z]+)?)$")
+_TECHNICAL_UNIVERSITY_PLACE = re.compile(r"^technical university " + _NOT_A_PLACE + r"([a-z]+(?: [a-z]+)?)$")
 # "University of Novi Sad Faculty of Sciences": the faculty after the university's name.
 _TRAILING_FACULTY = re.compile(r"^(university of [a-z]+(?: [a-z]+)?) (?:faculty|department|school|"
                                r"division|college|graduate school) of .*$")
@@ -195,9 +209,13 @@ def _institution_words(text: str) -> str:
 
 
 def _named_by_place(folded: str) -> str:
-    """A whole name in the form "university of <place>" when it is one in another language or order."""
+    """A whole name in the form "university of <place>" when it is one in another language or
+    order; "technical university <place>" is "technical university of <place>" (Darmstadt's
+    is written both ways, and the table holds one)."""
     if "uni" not in folded:
         return folded
+    if folded.startswith("technical university "):
+        return _TECHNICAL_UNIVERSITY_PLACE.sub(r"technical university of \1", folded)
     return _UNIVERSITY_OF_PLACE.sub(r"university of \1", _FOUNDERS.sub("", folded))
 
 
@@ -313,7 +331,11 @@ def institution_display(slug: str) -> str:
 @lru_cache(maxsize=100_000)
 def _resolve(raw: str, norm: str, abbr: str) -> tuple[str, str, str]:
     """(slug, name, table country) for one raw/normalised/abbreviated triple."""
+    if _names_a_town(raw) or _NOT_AN_AFFILIATION.match(_institution_key(raw or norm)):
+        return "", "", ""
     norm_folded = _institution_key(norm.strip())
+    if _names_a_department_only(norm_folded):
+        norm, norm_folded = "", ""  # the raw string may name the institution
     if norm_folded and norm_folded not in _JUNK and not norm_folded.isdigit():
         slug = (_exact(norm_folded) or _search(_split(norm)) or _compact(norm_folded)
                 or _EXACT.get(_institution_key(abbr)))
@@ -340,7 +362,21 @@ def _resolve(raw: str, norm: str, abbr: str) -> tuple[str, str, str]:
     if _HOUSE_NUMBER.match(parts[0]):
         return "", "", ""  # "2515 Speedway, Austin": a house number and a street
     best = _institution_part(parts) or raw
+    if _names_a_department_only(_institution_key(best)) or len(_institution_key(best)) < 2:
+        return "", "", ""
     return _generic(_without_address(best) or best)
+
+
+def _names_a_town(raw: str) -> bool:
+    """"Cambridge, MA 02139": a town, a state and a ZIP code (not "Princeton University, NJ 08544")."""
+    return bool(_TOWN_STATE_ZIP.match(raw)) and not _INSTITUTION_WORDS.search(_institution_key(raw))
+
+
+def _names_a_department_only(folded: str) -> bool:
+    """"department of computing": a unit of some institution that the string does not name
+    ("UCLA Computer Science Department" names one)."""
+    return bool(_DEPARTMENT_ONLY.match(folded)) and not _INSTITUTION_WORDS.search(folded) \
+        and not _STATE_DEPARTMENT.match(folded) and not _exact(folded.split(" ", 1)[0])
 
 
 def _generic(name: str) -> tuple[str, str, str]:
@@ -354,6 +390,13 @@ def _generic(name: str) -> tuple[str, str, str]:
     if curated:
         return _curated(curated)
     named = _alias_names().get(folded) or _alias_names().get(short)
+    if not named and " and " in folded and "&" in name:
+        # "Anthropic & U Toronto": two institutions, the first one known by name
+        first = _institution_key(name.split("&", 1)[0])
+        curated = _exact(first)
+        if curated:
+            return _curated(curated)
+        named = _alias_names().get(first)
     if named:
         slug, english = named
         return _curated(slug) if slug in _INSTITUTIONS else (slug, english, "")
@@ -444,7 +487,8 @@ def _search(parts: list[str]) -> str:
 def _institution_part(parts: list[str]) -> str:
     """The comma part of a raw string that names the institution, not the department."""
     candidates = [p for p in parts if not _DEPARTMENT.match(_institution_key(p)) and not _ADDRESS.match(_institution_key(p))
-                  and not _CORPORATE_SUFFIX.fullmatch(" " + _institution_key(p))]
+                  and not _CORPORATE_SUFFIX.fullmatch(" " + _institution_key(p))
+                  and not _names_a_department_only(_institution_key(p))]
     for part in candidates:
         if _INSTITUTION_WORDS.search(_institution_key(part)):
             return part

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 
 from paperfind.index.strings import JsonRecords, StringTable, load_array, load_csr
 
@@ -58,7 +57,7 @@ class DocTable:
         self.abstract_seq = Sequences(*load_csr(root, "seq.abstract"))
         self.keyword_seq = Sequences(*load_csr(root, "seq.keywords"))
         self.stored = JsonRecords.load(root, "stored")
-        self._inst_matrix: sp.csr_matrix | None = None
+        self._inst_paper: np.ndarray | None = None
 
     # -- lookups ---------------------------------------------------------------------------
     def row_of(self, key: str) -> int:
@@ -134,9 +133,10 @@ class DocTable:
                 continue
             if facet == "institution":
                 labels = self.labels["institution"]
-                selected = np.zeros(self.n, dtype=np.float32)
-                selected[rows] = 1.0
-                counts = np.rint(self._papers_by_institution() @ selected).astype(np.int64)
+                selected = np.zeros(self.n, dtype=np.int64)
+                selected[rows] = 1
+                counts = np.bincount(self.inst, weights=selected[self._paper_of_institution_entry()],
+                                     minlength=len(labels)).astype(np.int64)
                 out[facet] = _top_pairs(counts, labels, top)
                 continue
             else:
@@ -147,14 +147,13 @@ class DocTable:
             out[facet] = _top_pairs(counts, labels, top)
         return out
 
-    def _papers_by_institution(self) -> sp.csr_matrix:
-        """institutions x papers incidence, built on first use: a facet is one product with it."""
-        if self._inst_matrix is None:
-            ones = np.ones(len(self.inst), dtype=np.float32)
-            by_paper = sp.csr_matrix((ones, self.inst, self.inst_indptr),
-                                     shape=(self.n, len(self.labels["institution"])))
-            self._inst_matrix = by_paper.T.tocsr()
-        return self._inst_matrix
+    def _paper_of_institution_entry(self) -> np.ndarray:
+        """The paper (row) of each institution entry, built on first use: a facet is then one
+        weighted bincount over the entries (a sparse product did the same, but its import,
+        scipy's, was a third of a CLI search's start)."""
+        if self._inst_paper is None:
+            self._inst_paper = np.repeat(np.arange(self.n, dtype=np.int32), np.diff(self.inst_indptr))
+        return self._inst_paper
 
 
 def _top_pairs(counts: np.ndarray, labels: list[str], top: int) -> list[list]:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 
 from paperfind.index.analysis import Ragged, ragged
 from paperfind.index.strings import StringTable, load_array
@@ -65,6 +64,8 @@ def build_field_matrix(rows: list[list[int]] | Ragged, n_terms: int, k1: float, 
 
     `lengths` (default: the lists' lengths) is what length normalisation sees: added terms
     such as the joined stem of a hyphenated word must not make a paper count as longer."""
+    import scipy.sparse as sp  # building only: a search never needs it (start-up of the CLI)
+
     rows = rows if isinstance(rows, Ragged) else ragged(rows)
     n_docs = len(rows.indptr) - 1
     counts_per_doc = rows.lengths
@@ -91,6 +92,8 @@ def build_bm25f_matrix(field_rows: dict[str, list[list[int]] | Ragged], n_terms:
                        params: dict[str, tuple[float, float]], k1: float,
                        field_lengths: dict[str, np.ndarray] | None = None) -> FieldMatrix:
     """One BM25F matrix over several fields: weighted, length-normalised tf summed, then saturated."""
+    import scipy.sparse as sp  # building only: a search never needs it (start-up of the CLI)
+
     docs_parts, terms_parts, data_parts = [], [], []
     n_docs = 0
     for name, (weight, b) in params.items():

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import shutil
 import textwrap
+from collections.abc import Callable
 
+from paperfind.cards import under_review
 from paperfind.search.response import SearchResponse
 
 MAX_AUTHORS = 3
@@ -23,8 +25,12 @@ def author_line(names: list[str], named: list[int] = ()) -> str:
     return line + (" et al." if last < len(names) - 1 else "")
 
 
-def format_results_text(response: SearchResponse, width: int | None = None) -> str:
-    """Numbered results (title, authors, venue year, institution tags), author cards first."""
+def format_results_text(response: SearchResponse, width: int | None = None,
+                        label: Callable[[str], str] = str) -> str:
+    """Numbered results (title, authors, venue year, institution tags), author cards first.
+
+    `label` names an institution by its slug, as the pages do ("Microsoft Research", "CMU";
+    the slug itself by default)."""
     width = width or min(shutil.get_terminal_size((100, 24)).columns, 120)
     lines: list[str] = []
     understood = response.understood or {}
@@ -37,7 +43,7 @@ def format_results_text(response: SearchResponse, width: int | None = None) -> s
     if response.suggestion:
         lines.append(f"Did you mean: {response.suggestion}")
     for card in response.authors:
-        insts = ", ".join(card["institutions"][:MAX_TAGS])
+        insts = ", ".join(map(label, card["institutions"][:MAX_TAGS]))
         works, versions = card.get("work_count") or card["paper_count"], card["paper_count"]
         counted = f"{versions:,} versions of {works:,} works" if versions != works else \
             f"{works:,} work{'s' if works != 1 else ''}"
@@ -58,10 +64,13 @@ def format_results_text(response: SearchResponse, width: int | None = None) -> s
         if names:
             lines.extend(textwrap.wrap(author_line(names, r.get("named", [])), width, initial_indent="   ",
                                        subsequent_indent="   "))
+        else:  # as the pages say it
+            lines.append("   " + ("Anonymous (under review)" if under_review(r.get("source_status") or r.get("status", ""))
+                                  else "Authors not in the data"))
         meta = f"{r.get('venue_name') or r['venue']} {r['year']}"
         if r.get("status"):
             meta += f" · {r['status']}"
-        tags = " ".join(f"[{t}]" for t in r["institutions"][:MAX_TAGS])
+        tags = " ".join(f"[{label(t)}]" for t in r["institutions"][:MAX_TAGS])
         lines.append(f"   {meta}" + (f"  {tags}" if tags else "") + f"  ({r['key']})")
         if r.get("versions"):
             lines.append("   also: " + ", ".join(f"{v['venue_name']} {v['year']} ({v['key']})"

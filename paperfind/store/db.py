@@ -18,7 +18,7 @@ from typing import Iterable
 
 from paperfind.model import BadRecord, Record, content_digest, content_key, paper_key
 from paperfind.store import papers as paper_rows
-from paperfind.store.read import ReadMixin
+from paperfind.store.read import BUSY_TIMEOUT_MS, ReadMixin
 from paperfind.store.schema import migrate
 
 
@@ -65,7 +65,7 @@ class Store(ReadMixin):
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
             migrate(self.conn)
-        self.conn.execute("PRAGMA busy_timeout=30000")
+        self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         # 8 MiB a connection: the web opens one per worker thread (up to 40), and a soak test
         # saw RSS grow by 1.5 GB with 64 MiB each; ingest asks for more (`use_large_cache`)
         self.conn.execute("PRAGMA cache_size=-8192")

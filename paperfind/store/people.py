@@ -78,13 +78,36 @@ NICKNAMES = MappingProxyType({
 
 def match_key(name_fold: str) -> str:
     """First and last name tokens: `michael i jordan` and `michael jordan` meet here, and so do
-    `chris pal` and `christopher pal` (`NICKNAMES`)."""
+    `chris pal` and `christopher pal` (`NICKNAMES`). A name whose given names are all initials
+    keeps its first (`c pal`, not the `pal` of every initial), which `_join_initial_forms` joins
+    to a full given name of that initial."""
+    if initial_form(name_fold):
+        return initial_key(name_fold)
     tokens = [t for t in name_fold.split() if len(t) > 1] or name_fold.split()
     if len(tokens) >= 2:
         tokens[0] = NICKNAMES.get(tokens[0], tokens[0])
     if len(tokens) <= 2:
         return " ".join(tokens)
     return f"{tokens[0]} {tokens[-1]}"
+
+
+def initial_form(name_fold: str) -> bool:
+    """Whether the given names are all initials: `c pal`, `c v jawahar`, and written surname
+    first, `jawahar c v`; not `j zico kolter`."""
+    tokens = name_fold.split()
+    return len(tokens) >= 2 and sum(len(t) > 1 for t in tokens) == 1 and (
+        len(tokens[0]) > 1 or len(tokens[-1]) > 1)
+
+
+def initial_key(name_fold: str) -> str:
+    """First initial and surname: where `c pal`, `chris pal`, `christopher j pal` meet, and
+    `siddharth n` with `n siddharth` ("" for a name of one word)."""
+    tokens = name_fold.split()
+    if len(tokens) < 2:
+        return ""
+    if initial_form(name_fold) and len(tokens[0]) > 1:  # surname first: "Jawahar C.V."
+        return f"{tokens[1]} {tokens[0]}"
+    return f"{tokens[0][0]} {tokens[-1]}"
 
 
 _HYPHENATED_GIVEN = re.compile(r"\w-\w.*\s\S")  # "Jun-Yan Zhu", not "Jun Zhu-Li"
@@ -150,7 +173,58 @@ def resolve_people(conn: sqlite3.Connection) -> int:
     # a hyphenated or spaced given name is rare where its first part is not ("Jun-Yan Zhu",
     # "Junyan Zhu"); names of one given name keep their `match_key` (already joined above)
     _join_rare_names([whole_given_key(s.name_fold) or key for s, key in zip(slots, keys)], clusters)
+    _join_initial_forms(slots, clusters)
     return _write_people(conn, slots, clusters)
+
+
+def _join_initial_forms(slots: list[Slot], clusters: _Clusters) -> None:
+    """Join a name written with initials ("C. Pal", "R. Manmatha") to the one person of a full
+    given name of that initial ("Christopher Pal") with whom it shares a co-author.
+
+    The rule of the nickname join, with initials: co-authors are the evidence, a different
+    OpenReview profile refuses the union (`_Clusters.union`), and a name is left alone where it
+    is ambiguous: two full names, or two people of one full name, share its co-authors, or the
+    full name is on the same paper. Two co-authors written in full are one only by their whole
+    name ("Yisen Wang" is not "Yinqiao Wang"); one written with initials ("J. Kautz") is
+    compared by its initial and surname."""
+    # the few slots written with initials (a cheap test first: an initial at either end)
+    abridged = {i for i, s in enumerate(slots)
+                if (s.name_fold[1:2] == " " or s.name_fold[-2:-1] == " ") and initial_form(s.name_fold)}
+    wanted = {initial_key(slots[i].name_fold) for i in abridged}
+    surnames = {key.split(" ", 1)[1] for key in wanted}
+    full: dict[str, list[int]] = defaultdict(list)  # full names of those initials and surnames
+    for i, slot in enumerate(slots):
+        if i not in abridged and slot.name_fold.rpartition(" ")[2] in surnames:
+            key = initial_key(slot.name_fold)
+            if key in wanted:
+                full[key].append(i)
+    papers = {slots[i].paper_id for i in abridged} | {slots[j].paper_id for js in full.values() for j in js}
+    written: dict[int, tuple[set[str], set[str], set[str]]] = defaultdict(lambda: (set(), set(), set()))
+    for i, slot in enumerate(slots):  # the names on those papers only
+        if slot.paper_id in papers and (key := initial_key(slot.name_fold)):
+            whole, short_forms, every_initial = written[slot.paper_id]
+            every_initial.add(key)
+            (short_forms.add(key) if i in abridged else whole.add(match_key(slot.name_fold)))
+
+    def share_coauthor(a: int, b: int, key: str) -> bool:
+        (whole_a, short_a, init_a), (whole_b, short_b, init_b) = written[a], written[b]
+        return bool(whole_a & whole_b or (short_a - {key}) & (init_b - {key})
+                    or (short_b - {key}) & (init_a - {key}))
+
+    for i in sorted(abridged):
+        slot = slots[i]
+        key = initial_key(slot.name_fold)
+        if key not in full:
+            continue
+        if any(slots[j].paper_id == slot.paper_id for j in full[key]):
+            continue  # "C. Pal" beside a "Carl Pal" on one paper: two people
+        sharing = [j for j in full[key] if share_coauthor(slot.paper_id, slots[j].paper_id, key)]
+        if not sharing:
+            continue
+        if len({match_key(slots[j].name_fold) for j in sharing}) > 1 or \
+                len({clusters.find(j) for j in sharing}) > 1:
+            continue
+        clusters.union(sharing[0], i)
 
 
 RARE_NAME_SCORE = 0.1  # expected namesakes below which one name is taken to be one person
@@ -166,7 +240,7 @@ def _join_rare_names(keys: list[str], clusters: _Clusters) -> None:
     """
     surnames: dict[str, set[str]] = defaultdict(set)
     given: dict[str, set[str]] = defaultdict(set)
-    names = {k for k in keys if " " in k}
+    names = {k for k in keys if " " in k and k[1] != " "}  # initials: `_join_initial_forms`
     for name in names:
         first, last = name.split(" ", 1)[0], name.rsplit(" ", 1)[1]
         surnames[first].add(last)

@@ -55,15 +55,17 @@ class Listing:
 THIN_AFFILIATIONS = 0.5
 _COVERAGE_SQL = ("SELECT p.venue, p.year, COUNT(*), SUM(p.abstract != ''), "
                  "SUM(EXISTS(SELECT 1 FROM paper_authors pa WHERE pa.paper_id = p.id)), "
-                 "SUM(EXISTS(SELECT 1 FROM paper_affiliations af WHERE af.paper_id = p.id)) "
-                 "FROM papers p GROUP BY p.venue, p.year")
+                 "SUM(EXISTS(SELECT 1 FROM paper_affiliations af WHERE af.paper_id = p.id)), "
+                 "SUM(p.citations IS NOT NULL) FROM papers p GROUP BY p.venue, p.year")
+COVERAGE_FIELDS = ("papers", "with_abstract", "with_authors", "with_affiliations", "with_citations")
+BUSY_TIMEOUT_MS = 30_000  # how long a store's connection waits for a writer (paperfind.store.db)
+COVERAGE_META = "coverage"  # the meta key the counts are stored under, with their data version
 
 
-def coverage_of(counts: list[tuple[int, int, int, int]]) -> dict[str, int]:
-    """(papers, with abstract, with authors, with affiliations) rows summed, by name."""
-    papers, abstracts, authors, affiliations = (sum(c[i] for c in counts) for i in range(4))
-    return {"papers": papers, "with_abstract": abstracts, "with_authors": authors,
-            "with_affiliations": affiliations}
+def coverage_of(counts: list[dict[str, int]]) -> dict[str, int]:
+    """Venue-years' counts (`ReadMixin.coverage`) summed: papers, and how many have an abstract,
+    authors and affiliations in the data."""
+    return {name: sum(c[name] for c in counts) for name in COVERAGE_FIELDS[:4]}
 
 
 def work_list(rows: list[tuple], listing: Listing) -> tuple[int, list[str], list[str]]:
@@ -95,6 +97,10 @@ def work_list(rows: list[tuple], listing: Listing) -> tuple[int, list[str], list
 
 class ReadMixin:
     conn: sqlite3.Connection
+    readonly: bool
+    data_version: Callable[[], int]
+    meta: Callable[..., str]
+    set_meta: Callable[[str, str], None]
 
     # -- papers --------------------------------------------------------------------------
 
@@ -190,23 +196,47 @@ class ReadMixin:
         whole = {pid: affs[(pid, -1)] for pid in paper_ids if (pid, -1) in affs}
         return result, whole
 
-    def coverage(self) -> dict[tuple[str, int], tuple[int, int, int, int]]:
-        """Per venue-year: papers, and how many have an abstract, authors, affiliations in the
-        data. A page without a source for something says so (a venue-year's line, an
-        institution's thin years); counted once per data version on this connection (one
-        pass over the store: about a second for the bundled corpus)."""
-        version = self.data_version()  # type: ignore[attr-defined]
-        cached = getattr(self, "_coverage", None)
-        if cached is None or cached[0] != version:
-            cached = (version, {(v, y): tuple(int(x or 0) for x in rest)
-                                for v, y, *rest in self.conn.execute(_COVERAGE_SQL)})
-            self._coverage = cached
-        return cached[1]
+    def coverage(self) -> dict[tuple[str, int], dict[str, int]]:
+        """Per venue-year: papers, and how many have an abstract, authors, affiliations and a
+        citation count in the data. A page without a source for something says so (a
+        venue-year's line, an institution's thin years, /stats).
+
+        Counted with the index build (`store_coverage`) and read from the store: counting is a
+        pass over every paper (0.6-1 s for the bundled corpus), which the first venue page of
+        each connection paid after every data change. A store whose counts are missing or older
+        than its data (built before they were stored) counts once and stores them."""
+        version = self.data_version()
+        memo = getattr(self, "_coverage", None)
+        if memo is not None and memo[0] == version:
+            return memo[1]
+        counts = _stored_coverage(self.meta(COVERAGE_META), version)
+        if counts is None:
+            counts = self.store_coverage(wait=False)
+        self._coverage = (version, counts)
+        return counts
+
+    def store_coverage(self, wait: bool = True) -> dict[tuple[str, int], dict[str, int]]:
+        """Count `coverage` now and store it with the data version it counts (a read-only
+        store only counts). Without `wait` it is not stored while a writer holds the database:
+        a page request does not queue behind an ingest for its lock."""
+        version = self.data_version()
+        rows = [[v, y, *(int(x or 0) for x in rest)] for v, y, *rest in self.conn.execute(_COVERAGE_SQL)]
+        if not self.readonly:
+            if not wait:
+                self.conn.execute("PRAGMA busy_timeout=0")
+            try:
+                self.set_meta(COVERAGE_META, json.dumps({"data_version": version, "rows": rows}))
+            except sqlite3.OperationalError:  # locked by a writer: the next reader counts again
+                pass
+            finally:
+                if not wait:
+                    self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        return _coverage_by_venue_year(rows)
 
     def thin_affiliation_years(self, years: list[int]) -> list[int]:
         """Those of `years` in which under THIN_AFFILIATIONS of the corpus's papers have an
         affiliation in the data."""
-        per_year: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
+        per_year: dict[int, list[dict[str, int]]] = defaultdict(list)
         for (_, year), counts in self.coverage().items():
             per_year[year].append(counts)
         thin = {y for y, rows in per_year.items()
@@ -378,13 +408,7 @@ class ReadMixin:
 
     def stats(self) -> dict[str, Any]:
         one = lambda sql: self.conn.execute(sql).fetchone()[0]  # noqa: E731
-        per = self.conn.execute(
-            "SELECT p.venue, v.name, p.year, COUNT(*), SUM(p.abstract != ''), "
-            "SUM(EXISTS(SELECT 1 FROM paper_authors pa WHERE pa.paper_id = p.id)), "
-            "SUM(EXISTS(SELECT 1 FROM paper_affiliations af WHERE af.paper_id = p.id)), "
-            "SUM(p.citations IS NOT NULL) "
-            "FROM papers p JOIN venues v ON v.slug = p.venue GROUP BY p.venue, p.year "
-            "ORDER BY p.venue, p.year").fetchall()
+        names = self.venue_names()
         return {
             "papers": one("SELECT COUNT(*) FROM papers"),
             "works": one("SELECT COUNT(DISTINCT COALESCE(work_id, id)) FROM papers"),
@@ -393,10 +417,8 @@ class ReadMixin:
             "venues": one("SELECT COUNT(*) FROM venues"),
             "records": one("SELECT COUNT(*) FROM records"),
             "sources": one("SELECT COUNT(*) FROM sources"),
-            "venue_years": [{"venue": v, "venue_name": n, "year": y, "papers": c,
-                             "with_abstract": a, "with_authors": au, "with_affiliations": af,
-                             "with_citations": ci}
-                            for v, n, y, c, a, au, af, ci in per],
+            "venue_years": [{"venue": v, "venue_name": names[v], "year": y, **counts}
+                            for (v, y), counts in sorted(self.coverage().items()) if v in names],
         }
 
     def iter_index_docs(self) -> Iterator[IndexDoc]:
@@ -493,6 +515,21 @@ def card_of(record: dict[str, Any], work_versions: list[dict[str, Any]]) -> dict
                       track=record["track"], area=record["area"],
                       citations=record["citations"], links=record["links"], versions=others,
                       abstract=record["abstract"], reviews=record.get("reviews"))
+
+
+def _stored_coverage(text: str, version: int) -> dict[tuple[str, int], dict[str, int]] | None:
+    """The counts `store_coverage` stored, if they count this data version."""
+    try:
+        stored = json.loads(text) if text else None
+    except ValueError:
+        return None
+    if not isinstance(stored, dict) or stored.get("data_version") != version:
+        return None
+    return _coverage_by_venue_year(stored["rows"])
+
+
+def _coverage_by_venue_year(rows: list[list]) -> dict[tuple[str, int], dict[str, int]]:
+    return {(v, y): dict(zip(COVERAGE_FIELDS, rest)) for v, y, *rest in rows}
 
 
 def _chunks(items: list, size: int) -> Iterator[list]:

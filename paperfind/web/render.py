@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from paperfind.cards import UNDER_REVIEW
+from paperfind.cards import under_review
 from paperfind.limits import MAX_QUERY_CHARS
 from paperfind.web.atom import ATOM_TYPE
 from paperfind.web.charts import stacked_histogram, trend_layout, year_chart
@@ -46,11 +46,6 @@ def marked(text: str | None) -> Markup:
     if any(tag not in ("<mark>", "</mark>") for tag in _TAG.findall(text)) or "<" in _TAG.sub("", text):
         return escape(_TAG.sub("", text))
     return Markup(text)
-
-
-def under_review(status: str) -> bool:
-    """Whether a paper's authors are hidden because it is still being reviewed (ICLR 2026)."""
-    return " ".join((status or "").casefold().split()) in UNDER_REVIEW
 
 
 def paper_url(key: str) -> str:

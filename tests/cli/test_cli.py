@@ -161,8 +161,33 @@ def test_a_lexical_search_names_its_database_and_opens_no_vectors(tmp_path):
     said = [line for line in lexical.stderr.splitlines() if not line.startswith("import time:")]
     assert said == [f"paperfind: database {db}"]
     assert "paperfind.embed.retriever" not in lexical.stderr
+    # nor scipy: only an index build needs sparse matrices (its import was a third of the start)
+    assert not [line for line in lexical.stderr.splitlines() if line.split("|")[-1].strip().startswith("scipy")]
     hybrid = search("hybrid")  # the same search with vectors does open them: the test can tell
     assert "paperfind.embed.retriever" in hybrid.stderr
+
+
+def test_search_names_institutions_as_the_pages_do_and_says_why_a_paper_has_no_authors(tmp_path):
+    """Issue 29: the CLI printed slugs ("[microsoft-research]") where the pages show names, and
+    nothing where an ICLR 2026 submission's authors are hidden."""
+    import gzip
+
+    from paperfind.settings import BUNDLED_CORPUS
+
+    wanted = {"iclr-2022": "iclr2022:nZeVKeeFYf9", "iclr-2026": "iclr2026:PUuAzsAprm"}  # LoRA, ID-LoRA
+    lines = []
+    for shard, key in wanted.items():
+        with gzip.open(BUNDLED_CORPUS / f"{shard}.jsonl.gz", "rt", encoding="utf-8") as fh:
+            lines += [line for line in fh if json.loads(line)["key"] == key]
+    assert len(lines) == 2
+    (tmp_path / "lora.jsonl").write_text("".join(lines), "utf-8")
+    db = tmp_path / "p.db"
+    assert run("ingest", "--db", str(db), str(tmp_path / "lora.jsonl")).returncode == 0
+    found = run("search", "LoRA", "--mode", "lexical", "--db", str(db))
+    assert found.returncode == 0, found.stderr
+    assert "[CMU] [Microsoft Research]" in found.stdout and "microsoft-research" not in found.stdout
+    anonymous = found.stdout.split("ID-LoRA", 1)[1].splitlines()[1]
+    assert anonymous.strip() == "Anonymous (under review)", found.stdout
 
 
 def test_a_users_paper_list_with_ratings_is_searchable_by_them(tmp_path):

@@ -196,3 +196,52 @@ def test_a_hyphenated_given_name_is_not_its_commoner_first_part(pal_and_zhu_stor
     # and Arka Pal, of the same surname, is not Christopher Pal
     assert _people_named(pal_and_zhu_store, "Arka Pal").isdisjoint(
         _people_named(pal_and_zhu_store, "Christopher Pal"))
+
+
+INITIAL_FORMS = {  # papers of the bundled corpus: names written with initials, and in full
+    "iclr-2020": {"iclr2020:Hklz71rYvS"},  # "M Arbel, A Gretton, W Li, G Montufar"
+    "iclr-2019": {"iclr2019:Bye5OiR5F7"},  # Wuchen Li with Guido Montufar
+    "iclr-2018": {"iclr2018:r1lUOzWCW"},  # Michael Arbel with Arthur Gretton
+    "iclr-2021": {"iclr2021:yvzMA5im3h"},  # Lu Bai with Tiantian He, Yew-Soon Ong
+    "nips-2021": {"nips2021:SMU_hbhhEQ"},  # "L Bai" with them
+    # R.D. Lin, whose co-authors only share initials with Rongmei Lin's (Yinqiao, Yisen Wang)
+    "cvpr-2025": {"cvpr2025:lin2025cvpr-hilots"},
+    "cvpr-2018": {"cvpr2018:f493bbef5b"},
+}
+
+
+@pytest.fixture(scope="module")
+def initials_store(tmp_path_factory) -> Store:
+    from paperfind.settings import BUNDLED_CORPUS
+
+    tmp = tmp_path_factory.mktemp("initials")
+    lines = []
+    for shard, keys in INITIAL_FORMS.items():
+        with gzip.open(BUNDLED_CORPUS / f"{shard}.jsonl.gz", "rt", encoding="utf-8") as fh:
+            lines += [line for line in fh if json.loads(line)["key"] in keys]
+    assert len(lines) == sum(map(len, INITIAL_FORMS.values()))
+    (tmp / "initials.jsonl").write_text("".join(lines), "utf-8")
+    store = Store(tmp / "p.db")
+    assert not ingest_paths(store, [tmp / "initials.jsonl"], progress=False).failed
+    return store
+
+
+@pytest.mark.parametrize("short, full", [("W Li", "Wuchen Li"), ("M Arbel", "Michael Arbel"),
+                                         ("A Gretton", "Arthur Gretton"),
+                                         ("G Montufar", "Guido Montufar"), ("L Bai", "Lu Bai")])
+def test_a_name_written_with_initials_is_the_full_name_it_shares_co_authors_with(
+        initials_store, short, full):
+    """Issue 29: initial forms ("C. Pal") with a shared co-author and no conflicting OpenReview
+    profile are one person; the person is shown by the full name."""
+    people = _people_named(initials_store, short, full)
+    assert len(people) == 1
+    (person,) = people
+    assert initials_store.conn.execute("SELECT name FROM authors WHERE id = ?",
+                                       (person,)).fetchone()[0] == full
+
+
+def test_initials_shared_by_co_authors_written_in_full_are_no_evidence(initials_store):
+    """R. D. Lin and Rongmei Lin have co-authors of the same initial and surname (Yinqiao Wang,
+    Yisen Wang), who are two people: R. D. Lin stays apart."""
+    assert _people_named(initials_store, "R.D. Lin").isdisjoint(
+        _people_named(initials_store, "Rongmei Lin"))

@@ -224,3 +224,23 @@ def test_typing_keeps_sort_filters_and_pager_and_clearing_restores_the_page(phon
     expect(phone.locator("#home")).to_be_visible(timeout=LIVE_MS)
     expect(phone.locator("#cards")).to_have_count(0)
     assert urlsplit(phone.url).path == "/" and not urlsplit(phone.url).query
+
+
+GROUPED = re.compile(r"\d{1,3}(,\d{3})*")
+
+
+def test_stats_and_venue_year_counts_have_thousands_separators(corpus_portal):
+    """The /stats table and a venue's per-year links write 7,404, not 7404, in both languages."""
+    big = [r for r in corpus_portal.get("/api/stats").json()["venue_years"] if r["papers"] >= 1000]
+    iclr = {r["year"]: r["papers"] for r in big if r["venue"] == "iclr"}
+    assert big and iclr
+    for lang in LANGS:
+        table = corpus_portal.get("/stats", params={"lang": lang}).text
+        cells = re.findall(r'<td class="num">([^<]*)</td>', table)
+        assert len(cells) >= 4 * len(big) and all(GROUPED.fullmatch(c) for c in cells), cells[:8]
+        assert f"{big[0]['papers']:,}" in cells
+        venue = corpus_portal.get("/venues/iclr", params={"lang": lang}).text
+        links = re.search(r'<p class="year-links">(.*?)</p>', venue, re.S).group(1)
+        per_year = dict(re.findall(r'>(\d{4}) <span class="count">([^<]*)</span>', links))
+        assert all(GROUPED.fullmatch(n) for n in per_year.values()), per_year
+        assert {int(y): int(n.replace(",", "")) for y, n in per_year.items() if int(y) in iclr} == iclr
