@@ -116,6 +116,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
         Bench("feeds", "issue 31: a feed's size and p50 / p95 against the same list's JSON (broad "
               "search, venue-year, author), and the 304s of a repeated poll (every one)",
               "~75 s once the database exists (RESULTS: 74 s)", "--db bench/out/bundled.db", "nice"),
+        Bench("review_scores", "issue 31: papers with review scores per venue-year against the source "
+              "records that carry them (38,568 of 38,568), and the build's cost of writing them "
+              "straight to their table against the baseline build and a second record per paper",
+              "~3-5 min (est.)", "[--data ../shared/data]", "heavy"),
         Bench("glossary_coverage", "issue 28: the corpus's top 600 keywords a Chinese query reaches "
               "through the glossary (586 of 600)", "< 1 min (est.)", "[--missing] [--record]"),
     )),

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 CARD_FIELDS = ("key", "title", "abstract", "authors", "institutions", "venue", "venue_name", "year",
-               "status", "source_status", "track", "area", "citations", "links", "versions",
-               "also_known_as")
+               "status", "source_status", "track", "area", "citations", "rating", "review_count",
+               "rating_scale", "links", "versions", "also_known_as")
 VERSION_FIELDS = ("key", "venue", "venue_name", "year", "status", "track")
 
 # "decision not in the data" (paperfind.catalog.decisions.NO_DECISION) is no acceptance either
@@ -37,9 +37,13 @@ def paper_card(*, key: str, title: str, authors: Iterable[tuple[str, str]],
                institutions: Iterable[str], venue: str, venue_name: str, year: int,
                status: str, track: str, area: str, citations: int | None,
                links: Mapping[str, str], versions: Iterable[Mapping[str, Any]] = (),
-               abstract: str = "", source_status: str | None = None) -> dict[str, Any]:
+               abstract: str = "", source_status: str | None = None,
+               reviews: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A card from its fields; `authors` are (id, name) pairs in order, id "" for an
     unresolved name; `versions` the work's other versions (cards or version entries).
+    `reviews` ({"mean", "count", "scale"}, paperfind.store.reviews.card_reviews) gives the
+    card's `rating` (the mean), `review_count` and `rating_scale`; a paper without scores has
+    them null, never 0, and a source that gives a mean alone leaves `review_count` null.
     `status` is the one true today (paperfind.catalog.decisions), `source_status` what the
     sources said (the same unless the rules there changed it).
     `also_known_as` (the names the index mined for the work) is the searcher's to fill
@@ -50,8 +54,16 @@ def paper_card(*, key: str, title: str, authors: Iterable[tuple[str, str]],
             "year": int(year), "status": status or "",
             "source_status": (status if source_status is None else source_status) or "",
             "track": track or "", "area": area or "",
-            "citations": citations, "links": dict(links or {}),
+            "citations": citations, **rating_fields(reviews), "links": dict(links or {}),
             "versions": [version_entry(v) for v in versions], "also_known_as": []}
+
+
+def rating_fields(reviews: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A card's `rating`, `review_count` and `rating_scale`: null where there are no scores."""
+    if not reviews:
+        return {"rating": None, "review_count": None, "rating_scale": None}
+    return {"rating": round(float(reviews["mean"]), 2), "review_count": reviews.get("count") or None,
+            "rating_scale": reviews.get("scale") or None}
 
 
 def version_entry(card: Mapping[str, Any]) -> dict[str, Any]:

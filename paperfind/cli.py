@@ -160,26 +160,34 @@ def export(db_path: Path | None, output: Path | None, venues: tuple[str, ...],
 @DB_OPTION
 @click.option("--limit", type=click.IntRange(1, MAX_PAGE_SIZE), default=10, show_default=True)
 @click.option("--offset", type=click.IntRange(0, MAX_OFFSET), default=0)
-@click.option("--sort", type=click.Choice(["relevance", "date", "newest", "citations", "influence"]),
+@click.option("--sort", type=click.Choice(["relevance", "date", "newest", "citations", "influence",
+                                          "rating"]),
               default="relevance", help="date: newest venue-year first (newest: its older name).")
 @click.option("--since", type=click.IntRange(1900, 2100), default=None, metavar="YEAR",
               help="New since: only papers of YEAR or later.")
+@click.option("--rating", default=None, metavar="RANGE",
+              help="Mean review score: 6.. (at least 6), 5..7, ..4; papers without scores are left out.")
 @click.option("--mode", type=click.Choice(["lexical", "semantic", "hybrid"]), default=None,
               help="Retrieval mode (default: hybrid where vectors exist).")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON response.")
 @click.option("--explain", is_flag=True,
               help="Name the features that placed each result the learned model ordered.")
 def search(query: str, db_path: Path | None, limit: int, offset: int, sort: str, since: int | None,
-           mode: str | None, as_json: bool, explain: bool) -> None:
+           rating: str | None, mode: str | None, as_json: bool, explain: bool) -> None:
     """Search papers and people. Example: paperfind search "author:hinton year:2017..2019" """
     from paperfind.search.engine import SearchRequest
-    from paperfind.search.filters import Filters
+    from paperfind.search.filters import Filters, rating_range
     from paperfind.search.format import format_results_text
 
+    try:
+        rating_from, rating_to = rating_range(rating)
+    except ValueError as problem:
+        raise click.BadParameter(str(problem), param_hint="--rating") from None
     app = _reading(_app(db_path))
     app.refresh_index()  # derived from the database: brought up to date, as `serve` does
     request = SearchRequest(q=query, limit=limit, offset=offset, sort=sort, explain=explain,
-                            filters=Filters(since=since), **({"mode": mode} if mode else {}))
+                            filters=Filters(since=since, rating_from=rating_from, rating_to=rating_to),
+                            **({"mode": mode} if mode else {}))
     response = app.searcher().search(request)
     if as_json:
         click.echo(json.dumps(response.to_json(), indent=2, ensure_ascii=False))

@@ -21,6 +21,7 @@ from paperfind.catalog.venues import display_name
 from paperfind.ingest.corpus import PENDING_META, corpus_files, first_and_rest, shard_venue_year
 from paperfind.settings import Settings
 from paperfind.store import Store
+from paperfind.store import reviews as review_rows
 
 if TYPE_CHECKING:  # the readers and the resolver load on the first ingest, not for a CLI search
     from paperfind.ingest.run import IngestReport
@@ -86,6 +87,7 @@ class Paperfind:
             with Store(db) as existing:
                 papers = existing.paper_count()
             if papers > 0:
+                self.add_bundled_reviews()
                 self.refresh_index(progress=progress)
                 return False
         corpus = self.settings.corpus_path
@@ -120,6 +122,37 @@ class Paperfind:
               + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.timings.items())
               + ")", file=sys.stderr, flush=True)
         return True
+
+    def add_bundled_reviews(self) -> int:
+        """The bundled corpus's review scores for a database built before they shipped: each
+        side file whose shard is one of its sources (the file beside it, or this corpus's shard
+        of the same name and content, for a database built in another clone), written into the
+        reviews table once (a database with bundled scores, or built from another corpus, is
+        left as it is); the index sees a new data version. Returns how many papers gained scores."""
+        from paperfind.ingest.run import file_sha256
+
+        store = self.store()
+        if store.conn.execute("SELECT 1 FROM reviews WHERE origin = ? LIMIT 1",
+                              (review_rows.BUNDLED,)).fetchone():
+            return 0
+        corpus = self.settings.corpus_path
+        sides = []
+        for path, sha in store.conn.execute("SELECT path, sha256 FROM sources"):
+            side = review_rows.side_file_of(Path(path))
+            here = corpus / Path(path).name if corpus.is_dir() else None
+            if side is None and here is not None and review_rows.side_file_of(here) is not None \
+                    and file_sha256(here) == sha:
+                side = review_rows.side_file_of(here)
+            if side is not None:
+                sides.append(side)
+        if not sides:
+            return 0
+        added = sum(review_rows.write_bundled(store.conn, side) for side in sides)
+        version = str(store.data_version())
+        store.set_meta("data_version", str(int(version) + 1))
+        if store.meta("people_version") == version:  # no person changed: not resolved again
+            store.set_meta("people_version", str(int(version) + 1))
+        return added
 
     def copy_bundled_vectors(self) -> bool:
         """The vectors shipped with the corpus, beside a database that has none: a generation

@@ -38,6 +38,46 @@ class AuthorSlot:
 
 
 @dataclass
+class Reviews:
+    """A paper's review scores as one source gives them (`paperfind.ingest.reviews` reads them).
+
+    `ratings` and `confidences` are per review, in the source's order (`confidences` empty when
+    the source has none); `mean` is the source's own mean where it gives only that (ICLR 2026's
+    lists), so `ratings` may be empty. `scale` is the venue-year's rating scale
+    (`paperfind.catalog.rating_scales`), `initial` marks scores taken before the rebuttal.
+    """
+
+    mean: float
+    ratings: list[float] = field(default_factory=list)
+    confidences: list[float] = field(default_factory=list)
+    decision: str = ""
+    scale: str = ""
+    initial: bool = False
+
+    @property
+    def count(self) -> int:
+        return len(self.ratings)
+
+    @classmethod
+    def from_json(cls, data: object) -> "Reviews":
+        """Reviews from their JSON object; raises `ValueError` naming the bad field."""
+        if not isinstance(data, dict):
+            raise ValueError("field 'reviews' must be an object")
+        unknown = sorted(set(data) - {f.name for f in dataclasses.fields(cls)})
+        if unknown:
+            raise ValueError(f"field 'reviews' has unknown field(s): {', '.join(unknown)}")
+        try:
+            return cls(mean=float(data["mean"]),
+                       ratings=[float(x) for x in data.get("ratings") or []],
+                       confidences=[float(x) for x in data.get("confidences") or []],
+                       decision=str(data.get("decision") or ""), scale=str(data.get("scale") or ""),
+                       initial=bool(data.get("initial", False)))
+        except (KeyError, TypeError, ValueError):
+            raise ValueError("field 'reviews' needs a numeric 'mean' and numeric "
+                             "'ratings'/'confidences' lists") from None
+
+
+@dataclass
 class Record:
     """One paper as a source describes it, normalised.
 
@@ -67,6 +107,7 @@ class Record:
     source: str = ""  # the file the record came from
     source_index: int = -1  # its position in that file
     key: str = ""  # `{venue}{year}:{id}`, filled by `assign_key` when empty
+    reviews: Reviews | None = None  # review scores, where the source has them
 
     def content_json(self) -> str:
         """Everything the record says but its provenance (file and key), as canonical JSON.
@@ -78,6 +119,7 @@ class Record:
         data["authors"] = [{**slot.__dict__, "affiliations": [a.__dict__ for a in slot.affiliations]}
                            for slot in self.authors]
         data["paper_affiliations"] = [a.__dict__ for a in self.paper_affiliations]
+        _reviews_plain(data)
         return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
     def content_hash(self) -> str:
@@ -119,6 +161,8 @@ class Record:
         if not isinstance(paper_affs, list):
             raise ValueError("field 'paper_affiliations' must be a list")
         values = {k: v for k, v in data.items() if k in known}
+        if values.get("reviews") is not None:
+            values["reviews"] = Reviews.from_json(values["reviews"])
         values.update(year=year, authors=authors, paper_affiliations=[
             Affiliation(**a) if isinstance(a, dict) else Affiliation(raw=str(a)) for a in paper_affs])
         for name in ("keywords",):
@@ -162,6 +206,7 @@ class IndexDoc:
     track: str = ""  # the venue's track, shown where a paper has no area
     links: dict[str, str] = field(default_factory=dict)  # pdf, openreview, site, ...: on its card
     source_status: str | None = None  # what the sources said, when it differs from `status`
+    reviews: dict[str, Any] | None = None  # {"mean", "count", "scale"} where it has scores
 
 
 @dataclass
@@ -191,7 +236,16 @@ def _plain(record: "Record") -> dict[str, Any]:
     data["paper_affiliations"] = [dict(a.__dict__) for a in record.paper_affiliations]
     data["keywords"] = list(record.keywords)
     data["links"] = dict(record.links)
+    _reviews_plain(data)
     return data
+
+
+def _reviews_plain(data: dict[str, Any]) -> None:
+    """`reviews` as a plain dict, or left out when there are none: a record without scores
+    serialises (and hashes) as it did before the field existed, so no stored record changes."""
+    reviews = data.pop("reviews", None)
+    if reviews is not None:
+        data["reviews"] = dict(reviews.__dict__)
 
 
 def content_digest(content_json: str) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from paperfind.core import Paperfind
+from paperfind.search.filters import Filters
 from paperfind.search.response import SearchRequest
 from paperfind.settings import Settings
 
@@ -126,3 +127,20 @@ def test_an_abstracts_first_sentence_finds_its_paper(portal: Paperfind, venue: s
         assert work in top, (key, sentence)  # the paper, or its version shown
         first += top[0] == work
     assert first >= 16, first
+
+
+def test_a_first_start_writes_every_bundled_review_score(portal: Paperfind) -> None:
+    """The side files (paperfind/data/corpus.reviews) go in with their shards, those of the
+    first start and those of the background (ICLR 2026's), as rows and not as records."""
+    conn = portal.store().conn
+    per_venue_year = dict(conn.execute(
+        "SELECT substr(paper_key, 1, instr(paper_key, ':') - 1), COUNT(*) FROM reviews "
+        "WHERE origin = 'bundled' GROUP BY 1"))
+    assert sum(per_venue_year.values()) == 38568
+    assert per_venue_year["iclr2024"] == 7262 and per_venue_year["iclr2026"] == 3488
+    assert conn.execute("SELECT COUNT(*) FROM records WHERE data LIKE '%\"reviews\":%'").fetchone()[0] == 0
+    found = portal.searcher().search(SearchRequest(q="", filters=Filters(venues=("iclr",), year_from=2024,
+                                                                          year_to=2024, rating_from=8.0),
+                                                   sort="rating", limit=20))
+    ratings = [r["rating"] for r in found.to_json()["results"]]
+    assert len(ratings) == 20 and all(r >= 8.0 for r in ratings) and ratings == sorted(ratings, reverse=True)

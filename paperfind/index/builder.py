@@ -27,14 +27,15 @@ from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.model import IndexDoc
 from paperfind.text.analyze import Analyzer
 
-FORMAT_VERSION = 12  # 5: stored papers carry their authors' public slugs; 6: and their track;
+FORMAT_VERSION = 13  # 5: stored papers carry their authors' public slugs; 6: and their track;
 # 7: people's last year and same-name groups (name-query evidence); joined stems of
 # hyphenated words (`auto-encoder` also indexed as `autoencod`); 8: possessive 's dropped;
 # 9: the work of each row (meta.work.npy), so results list a work once; 10: stored papers
 # carry their links (a result is the full paperfind.cards card); 11: the papers' names and
 # standing (paper_names.json, meta.standing.npy), which a first start's first part leaves out;
 # 12: statuses are the ones true today (paperfind.catalog.decisions), the sources' kept beside;
-# people's cards carry their works' count
+# people's cards carry their works' count; 13: each paper's mean review score (meta.rating) and its
+# stored scores (mean, count, scale)
 
 
 def _codes(values: list[str]) -> tuple[list[str], dict[str, int]]:
@@ -210,6 +211,8 @@ def build_paper_files(source: IndexSource, docs: list[IndexDoc], root: Path,
     np.save(root / "meta.citations.npy", np.asarray(
         [d.citations if d.citations is not None and d.citations >= 0 else -1 for d in docs],
         dtype=np.int32))
+    np.save(root / "meta.rating.npy", np.asarray(  # the mean review score; NaN: none
+        [d.reviews["mean"] if d.reviews else np.nan for d in docs], dtype=np.float32))
     save_csr(root, "meta.author", [d.author_ids for d in docs], dtype=np.int64)
     np.save(root / "meta.author_row.npy", np.repeat(
         np.arange(len(docs), dtype=np.int32), [len(d.author_ids) for d in docs]))
@@ -221,7 +224,8 @@ def build_paper_files(source: IndexSource, docs: list[IndexDoc], root: Path,
                        "year": d.year, "status": d.status, "source_status": d.source_status,
                        "area": d.area, "track": d.track,
                        "institutions": d.institutions, "citations": d.citations,
-                       "links": d.links, "work_id": d.work_id} for d in docs), root, "stored")
+                       "links": d.links, "work_id": d.work_id, "reviews": d.reviews} for d in docs),
+                     root, "stored")
 
     names_of = getattr(source, "institution_names", None)  # optional: slug -> display name
     inst_names = dict(names_of()) if callable(names_of) else {}

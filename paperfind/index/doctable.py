@@ -46,6 +46,7 @@ class DocTable:
         self.status = load_array(root / "meta.status.npy")
         self.area = load_array(root / "meta.area.npy")
         self.citations = load_array(root / "meta.citations.npy")
+        self.rating = load_array(root / "meta.rating.npy")  # mean review score, NaN: none
         self.work = load_array(root / "meta.work.npy")
         self._work_rows: tuple[np.ndarray, np.ndarray] | None = None
         self.inst_indptr, self.inst = load_csr(root, "meta.inst")
@@ -102,6 +103,15 @@ class DocTable:
             mask &= self.year >= lo
         if hi is not None:
             mask &= self.year <= hi
+        return mask
+
+    def mask_rating(self, lo: float | None, hi: float | None) -> np.ndarray:
+        """Rows whose mean review score is in [lo, hi]; a paper without scores is in no range."""
+        mask = ~np.isnan(self.rating)
+        if lo is not None:
+            mask &= self.rating >= np.float32(lo)
+        if hi is not None:
+            mask &= self.rating <= np.float32(hi)
         return mask
 
     def mask_authors(self, author_ids: list[int]) -> np.ndarray:

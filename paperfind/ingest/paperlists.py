@@ -24,6 +24,7 @@ from typing import Any, Iterator
 from paperfind.catalog.institutions import resolve_affiliation
 from paperfind.catalog.venues import normalize_status
 from paperfind.ingest.errors import SourceError, json_problem
+from paperfind.ingest.reviews import read_reviews
 from paperfind.model import Affiliation, AuthorSlot, BadRecord, Record
 from paperfind.text.clean import clean_text, clean_title, text_problem, usable_id
 from paperfind.text.names import clean_name, split_authors
@@ -127,16 +128,19 @@ def _to_record(item: dict[str, Any], venue: str, year: int, source: str, index: 
         source_id = ""  # not usable in a URL: the paper gets a key derived from its content
     links = _links(item)
     site = links.get("site", "")
+    status = normalize_status(_string(item, "status"), _string(item, "track"))
     return Record(
         venue=venue, year=year, source_id=source_id, title=clean,
         abstract=clean_text(_string(item, "abstract")), tldr=clean_text(_string(item, "tldr")),
         authors=authors, paper_affiliations=paper_affiliations,
         keywords=_keywords(item.get("keywords")),
-        status=normalize_status(_string(item, "status"), _string(item, "track")),
+        status=status,
         track=clean_text(_string(item, "track")), area=clean_text(_string(item, "primary_area")),
         links=links, bibtex=_string(item, "bibtex").strip(), citations=_citations(item.get("gs_citation")),
         forum_id=source_id if source_id and "openreview.net" in site else "",
         source=source, source_index=index,
+        reviews=read_reviews(venue, year, item.get("rating"), item.get("confidence"),
+                             item.get("rating_avg"), decision=status),
     )
 
 

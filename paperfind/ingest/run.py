@@ -19,6 +19,7 @@ from paperfind.ingest.readers import Reader, choose_reader
 from paperfind.model import BadRecord
 from paperfind.store import SourceSummary, Store
 from paperfind.store.people import resolve_people
+from paperfind.store.reviews import side_file_of, write_bundled
 
 _DATA_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz", ".csv", ".csv.gz", ".tsv",
                   ".tsv.gz", ".md.gz", ".yml", ".yml.gz", ".txt.gz", ".epub")
@@ -157,4 +158,12 @@ def _ingest_file(store: Store, job: FileJob, force: bool,
                                      job.reader.join_only)
     timings["corpus read"] = timings.get("corpus read", 0.0) + read - started
     timings["store writes"] = timings.get("store writes", 0.0) + time.perf_counter() - read
+    side = side_file_of(job.path)
+    if side is not None:  # a bundled shard's review scores, straight into their table
+        written = time.perf_counter()
+        try:
+            write_bundled(store.conn, side)
+        except (OSError, ValueError) as problem:
+            summary.notes.append(f"review scores not read: {problem}")
+        timings["reviews"] = timings.get("reviews", 0.0) + time.perf_counter() - written
     return summary

@@ -138,6 +138,10 @@ class MilvusBackend:
             parts.append(at_least("year", filters.year_from))
         if filters.year_to is not None:
             parts.append(at_most("year", filters.year_to))
+        if filters.rated():  # a paper without scores has -1, below every range
+            parts.append(f"rating >= {float(filters.rating_from or 0.0)!r}")
+            if filters.rating_to is not None:
+                parts.append(f"rating <= {float(filters.rating_to)!r}")
         for facet, field, wanted in (("venue", "venue", filters.venues),
                                      ("institution", "institutions", filters.insts),
                                      ("area", "area", filters.areas),
@@ -524,6 +528,9 @@ class MilvusBackend:
 
     def standing(self, handles: np.ndarray) -> np.ndarray:
         return self.lookups.standing(self._local_rows(handles))
+
+    def ratings(self, handles: np.ndarray) -> np.ndarray:
+        return self.lookups.ratings(self._local_rows(handles))
 
     def also_known_as(self, handles: list[int]) -> list[list[str]]:
         return self.lookups.also_known_as(self._local_rows(handles).tolist())

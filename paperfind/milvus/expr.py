@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 # the fields a filter may name (the collection's scalar fields; see paperfind.milvus.schema)
 SCALAR_FIELDS = frozenset({"key", "work", "venue", "year", "status", "area", "track",
-                           "institutions", "author_ids", "citations", "has_vector"})
+                           "institutions", "author_ids", "citations", "rating", "has_vector"})
 ARRAY_FIELDS = frozenset({"institutions", "author_ids"})
 MAX_VALUES = 10_000  # longer lists are a caller's bug, not a query to send
 

@@ -69,7 +69,7 @@ def paper_row(doc: IndexDoc, an: Analyzer, vector: np.ndarray | None,
               "year": doc.year, "status": doc.status, "source_status": doc.source_status,
               "area": doc.area, "track": doc.track,
               "institutions": doc.institutions, "citations": doc.citations, "links": doc.links,
-              "work_id": doc.work_id}
+              "work_id": doc.work_id, "reviews": doc.reviews}
     has_vector = vector is not None
     row = {
         "key": doc.key, "work": work_number(doc), "venue": doc.venue, "year": int(doc.year),
@@ -77,6 +77,7 @@ def paper_row(doc: IndexDoc, an: Analyzer, vector: np.ndarray | None,
         "institutions": list(dict.fromkeys(doc.institutions))[:MAX_ARRAY],
         "author_ids": [int(a) for a in doc.author_ids][:MAX_ARRAY],
         "citations": int(doc.citations) if doc.citations is not None and doc.citations >= 0 else -1,
+        "rating": float(doc.reviews["mean"]) if doc.reviews else -1.0,
         "versions": sorted(versions or [doc.key])[:MAX_ARRAY],
         "text": _cut(" ".join(text.split())),
         "title": _cut(_joined(title, title_plus)),

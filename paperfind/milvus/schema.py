@@ -15,7 +15,7 @@ import re
 import time
 from dataclasses import dataclass
 
-SCHEMA_VERSION = "3"  # 3: statuses true today (catalog.decisions); a different one in a collection's properties: `sync` rebuilds it
+SCHEMA_VERSION = "4"  # 3: statuses true today (catalog.decisions); 4: rating; a different one in a collection's properties: `sync` rebuilds it
 DIM = 384  # multilingual-e5-small, the vectors beside the database
 # analysed text fields with a BM25 function each: field -> (k1, b), as paperfind.index.lexical.
 # `text` is the first stage's field (title x3, keywords x2, abstract: paperfind's BM25F weights
@@ -89,6 +89,7 @@ def build_schema(client, analyzer: dict):
                      max_capacity=MAX_ARRAY, max_length=512)
     schema.add_field("author_ids", DataType.ARRAY, element_type=DataType.INT64, max_capacity=MAX_ARRAY)
     schema.add_field("citations", DataType.INT64)  # -1: unknown
+    schema.add_field("rating", DataType.FLOAT)  # the mean review score; -1: no scores
     # the keys of every paper of this paper's work (its own included): a result's versions are
     # then fetched by key, one keyed get, instead of a filtered query over `work`
     schema.add_field("versions", DataType.ARRAY, element_type=DataType.VARCHAR,

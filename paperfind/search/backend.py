@@ -203,6 +203,9 @@ class SearchBackend(Protocol):
     def standing(self, handles: np.ndarray) -> np.ndarray:
         """The standing of each handle, in [0, 1] (0 where the index has none)."""
         ...
+    def ratings(self, handles: np.ndarray) -> np.ndarray:
+        """The mean review score of each handle, NaN where it has none (the order of sort=rating)."""
+        ...
     def also_known_as(self, handles: list[int]) -> list[list[str]]:
         """The names each paper goes by."""
         ...
@@ -315,6 +318,8 @@ class IndexBackend:
             return None
         docs = self.index.docs
         mask = docs.mask_years(filters.year_from, filters.year_to)
+        if filters.rated():
+            mask &= docs.mask_rating(filters.rating_from, filters.rating_to)
         named = {"venue": docs.venue_names, "institution": docs.institution_names}
         for facet, wanted in (("venue", filters.venues), ("institution", filters.insts),
                               ("area", filters.areas), ("status", filters.statuses)):
@@ -490,6 +495,13 @@ class IndexBackend:
         out = np.zeros(len(handles))
         ok = (handles >= 0) & (handles < self.n_docs)
         out[ok] = self.index.paper_names.standing[handles[ok]]
+        return out
+
+    def ratings(self, handles: np.ndarray) -> np.ndarray:
+        handles = np.asarray(handles, dtype=np.int64)
+        out = np.full(len(handles), np.nan)
+        ok = (handles >= 0) & (handles < self.n_docs)
+        out[ok] = self.index.docs.rating[handles[ok]]
         return out
 
     def also_known_as(self, handles: list[int]) -> list[list[str]]:

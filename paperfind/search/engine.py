@@ -231,6 +231,8 @@ class Searcher:
             ranking.pool.relevance = np.round(ranking.pool.relevance, SCORE_DECIMALS)
             if sort in ("citations", "influence"):  # one standing order (Pool.sort)
                 ranking.pool.standing = backend.standing(ranking.pool.handles)
+            if sort == "rating":
+                ranking.pool.rating = backend.ratings(ranking.pool.handles)
             page = ranking.pool.page(sort, offset, limit)
             relevance = ranking.pool.relevance
             # a candidate the engine left out scores at most the pool's lowest; at that score

@@ -26,6 +26,7 @@ class Pool:
     years: np.ndarray
     citations: np.ndarray
     standing: np.ndarray | None = None  # read only for the standing orders (SearchBackend.standing)
+    rating: np.ndarray | None = None  # read only for sort=rating (SearchBackend.ratings), NaN: none
 
     @classmethod
     def of(cls, found: Candidates, relevance: np.ndarray) -> "Pool":
@@ -47,7 +48,8 @@ class Pool:
     def take(self, positions: np.ndarray) -> "Pool":
         return Pool(self.handles[positions], self.relevance[positions], self.works[positions],
                     self.years[positions], self.citations[positions],
-                    None if self.standing is None else self.standing[positions])
+                    None if self.standing is None else self.standing[positions],
+                    None if self.rating is None else self.rating[positions])
 
     def page(self, sort: str, offset: int, limit: int) -> np.ndarray:
         """Positions of the page, one per work: a paper with several versions (a workshop and
@@ -87,6 +89,9 @@ class Pool:
         if sort in ("citations", "influence"):
             standing = self.standing if self.standing is not None else np.zeros(len(rows))
             return np.lexsort((rows, -relevance, -cites, -standing))
+        if sort == "rating":  # highest mean review score first, papers without scores last
+            rating = self.rating if self.rating is not None else np.full(len(rows), np.nan)
+            return np.lexsort((rows, -relevance, -np.nan_to_num(rating, nan=-np.inf)))
         if not relevance.any():  # filter-only query: most cited, then newest
             return np.lexsort((rows, -years, -cites))
         return top_order(rows, relevance, k)

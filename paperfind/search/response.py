@@ -11,7 +11,7 @@ from paperfind.search.filters import Filters
 from paperfind.search.highlight import Marker
 
 # date: newest year first (the feeds' order); newest is its older name, kept for links made with it
-SORTS = ("relevance", "date", "newest", "citations", "influence")  # influence: the papers' standing
+SORTS = ("relevance", "date", "newest", "citations", "influence", "rating")  # influence: the papers' standing
 MODES = ("lexical", "semantic", "hybrid")
 
 
@@ -73,7 +73,7 @@ def stored_card(doc: dict, versions: list[dict] | None = None) -> dict:
                       source_status=doc.get("source_status"),
                       track=doc.get("track", ""), area=doc["area"], citations=doc.get("citations"),
                       links=doc.get("links") or {}, versions=best_first(versions or []),
-                      abstract=doc.get("abstract") or "")
+                      abstract=doc.get("abstract") or "", reviews=doc.get("reviews"))
 
 
 def author_card(card: dict) -> dict:

@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 from paperfind.model import AuthorSlot, Record
+from paperfind.store.reviews import best_reviews
 from paperfind.text.names import initial_form, name_key
 
 MIN_ABSTRACT_CHARS = 50  # below this an "abstract" is a placeholder or a fragment
@@ -130,6 +131,7 @@ def merge_records(records: list[Record]) -> Record:
         citations=next((r.citations for r in records if r.citations is not None), None),
         forum_id=_first(records, "forum_id"),
         source_id=_first(records, "source_id"),
+        reviews=best_reviews(records),
     )
 
 

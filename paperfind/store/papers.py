@@ -13,6 +13,7 @@ from paperfind.catalog.institutions import institution_display, institution_info
 from paperfind.catalog.venues import display_name
 from paperfind.model import Affiliation, Record
 from paperfind.store import merge as merge_policy
+from paperfind.store import reviews as review_rows
 from paperfind.store.merge import merge_records
 from paperfind.text.clean import normalize_title
 from paperfind.text.names import name_key
@@ -61,6 +62,7 @@ def rebuild_papers(conn: sqlite3.Connection, keys: list[str],
             if before:
                 _delete_children(conn, before[0])
                 conn.execute("DELETE FROM papers WHERE id = ?", (before[0],))
+                review_rows.write_merged(conn, key, None)
             continue
         if count == 1 and key in known:
             record, record_hash = known[key]
@@ -72,6 +74,8 @@ def rebuild_papers(conn: sqlite3.Connection, keys: list[str],
             chash = paper.content_hash()
         if before and before[1] == chash:
             continue
+        if paper.reviews is not None or before is not None:
+            review_rows.write_merged(conn, key, paper.reviews)
         if before is None:
             paper_id, next_id = next_id, next_id + 1
             rows.papers.append(_paper_values(paper, chash) + (key, paper_id))

@@ -6,6 +6,7 @@ Every page and its JSON twin call the same function here, so the UI and the API 
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from collections import Counter, defaultdict
 from datetime import datetime
@@ -17,12 +18,13 @@ from paperfind.catalog.decisions import shown_status
 from paperfind.catalog.venues import full_name
 from paperfind.cards import best_first, fold_works, paper_card, standing
 from paperfind.model import AuthorEntry, IndexDoc
+from paperfind.store.reviews import card_reviews, distribution, review_details, reviews_of
 
 _CARD_SQL = ("SELECT id, key, title, abstract, venue, year, status, track, area, citations, links, "
              "authors_ordered, work_id, keywords, tldr, bibtex, forum_id FROM papers")
 # what a list of works (a person's, an institution's, a venue's) needs of each version
 _LIST_SQL = "SELECT p.key, p.venue, p.year, p.status, p.track, p.citations, COALESCE(p.work_id, p.id)"
-LIST_SORTS = ("date", "newest", "citations")
+LIST_SORTS = ("date", "newest", "citations", "rating")
 # stored statuses of no acceptance (paperfind.cards.standing 1 or 2, whatever the day: the
 # derived "Decision not in the data" comes from the undecided ones), for SQL filters
 _NOT_ACCEPTED = ("reject", "rejected", "desk reject", "desk rejected", "withdraw", "withdrawn",
@@ -35,7 +37,8 @@ class Listing:
 
     `sort` is "date" (or "newest": year, then key) or "citations": the papers' standing, the
     order of search's sort=citations (paperfind.search.pool.Pool.sort), which `standing` gives
-    per key (the searcher's; without one, the citation count alone). `accepted` keeps the works
+    per key (the searcher's; without one, the citation count alone), or "rating": the mean
+    review score, which `standing` gives then (`ReadMixin.ratings_of`; works without last). `accepted` keeps the works
     whose shown version was accepted (paperfind.cards.standing 0, by the status true today);
     `since` the works of that year on (what the list's feed holds, "new since")."""
 
@@ -86,6 +89,9 @@ def work_list(rows: list[tuple], listing: Listing) -> tuple[int, list[str], list
     if listing.sort == "citations":
         score = listing.standing([h["key"] for h in shown]) if listing.standing else {}
         shown.sort(key=lambda h: (-score.get(h["key"], 0.0), -h["citations"]))  # stable: newest next
+    elif listing.sort == "rating":
+        score = listing.standing([h["key"] for h in shown]) if listing.standing else {}
+        shown.sort(key=lambda h: -score.get(h["key"], -math.inf))  # stable: newest next
     return len(heads), every, [h["key"] for h in shown]
 
 
@@ -97,6 +103,10 @@ class ReadMixin:
     set_meta: Callable[[str, str], None]
 
     # -- papers --------------------------------------------------------------------------
+
+    def ratings_of(self, keys: list[str]) -> dict[str, float]:
+        """The mean review score of each of `keys` that has scores (the lists' sort=rating)."""
+        return {key: reviews.mean for key, reviews in reviews_of(self.conn, keys).items()}
 
     def paper_cards(self, keys: list[str]) -> list[dict[str, Any]]:
         """The cards of `keys` (paperfind.cards), in the order given (unknown keys are left
@@ -121,8 +131,9 @@ class ReadMixin:
         found = [rows[k] for k in keys if k in rows]
         people, paper_affs = self._authors_of([r[0] for r in found])
         venues = self.venue_names()
-        return [_record(row, people.get(row[0], []), paper_affs.get(row[0], []), venues)
-                for row in found]
+        scores = reviews_of(self.conn, [row[1] for row in found])
+        return [{**_record(row, people.get(row[0], []), paper_affs.get(row[0], []), venues),
+                 "reviews": review_details(scores.get(row[1]))} for row in found]
 
     def paper(self, key: str) -> dict[str, Any] | None:
         """Everything the paper page shows (its card's fields and the paper's own), or None."""
@@ -357,11 +368,14 @@ class ReadMixin:
             marks = ",".join("?" * len(_NOT_ACCEPTED))
             where, params = f"{where} AND lower(status) NOT IN ({marks})", params + _NOT_ACCEPTED
         total = self.conn.execute(f"SELECT COUNT(*) FROM papers WHERE {where}", params).fetchone()[0]
-        if listing.sort == "citations":
+        if listing.sort in ("citations", "rating"):
             rows = self.conn.execute(f"SELECT key, year, COALESCE(citations, -1) FROM papers "
                                      f"WHERE {where} ORDER BY year DESC, key", params).fetchall()
             score = listing.standing([k for k, _, _ in rows]) if listing.standing else {}
-            rows.sort(key=lambda r: (-score.get(r[0], 0.0), -r[2]))
+            if listing.sort == "rating":  # the highest mean first, papers without scores last
+                rows.sort(key=lambda r: -score.get(r[0], -math.inf))
+            else:
+                rows.sort(key=lambda r: (-score.get(r[0], 0.0), -r[2]))
             keys = [k for k, _, _ in rows[listing.offset:listing.offset + listing.limit]]
         else:
             keys = [k for (k,) in self.conn.execute(
@@ -372,7 +386,8 @@ class ReadMixin:
                 "versions": versions, "works": works, "total": total,
                 "coverage": coverage_of([c for (v, y), c in self.coverage().items()
                                          if v == slug and (year is None or y == year)]),
-                "papers": self.paper_cards(keys)}
+                "papers": self.paper_cards(keys),
+                "ratings": distribution(self.conn, slug, year) if year else None}
 
     def area(self, name: str, limit: int = 50, offset: int = 0) -> dict[str, Any] | None:
         total, papers = self.papers_where("area = ?", (name,), limit, offset)
@@ -420,6 +435,7 @@ class ReadMixin:
             if slug not in insts[pid]:
                 insts[pid].append(slug)
         venues = self.venue_names()
+        scores = reviews_of(self.conn)
         for (pid, key, title, abstract, venue, year, status, track, area, citations, links,
              _ordered, work_id, keywords, *_rest) in self.conn.execute(f"{_CARD_SQL} ORDER BY key"):
             names = authors.get(pid, [])
@@ -429,7 +445,7 @@ class ReadMixin:
                            status=shown_status(venue, year, status), source_status=status,
                            area=area, institutions=insts.get(pid, []),
                            citations=citations, work_id=work_id or pid, track=track,
-                           links=json.loads(links))
+                           links=json.loads(links), reviews=card_reviews(scores.get(key)))
 
     def iter_author_entries(self) -> Iterator[AuthorEntry]:
         """Every resolved person with what author cards and name lookups need."""
@@ -498,7 +514,7 @@ def card_of(record: dict[str, Any], work_versions: list[dict[str, Any]]) -> dict
                       status=record["status"], source_status=record["source_status"],
                       track=record["track"], area=record["area"],
                       citations=record["citations"], links=record["links"], versions=others,
-                      abstract=record["abstract"])
+                      abstract=record["abstract"], reviews=record.get("reviews"))
 
 
 def _stored_coverage(text: str, version: int) -> dict[tuple[str, int], dict[str, int]] | None:

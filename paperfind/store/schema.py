@@ -108,6 +108,23 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("0002_title_lookup", """
     CREATE INDEX papers_venue_year_title ON papers(venue, year, title_norm);
     """),
+    # review scores (paperfind.store.reviews): a paper's merged records' (origin 'records')
+    # and the bundled corpus's side file's ('bundled'), keyed by paper key, since the bundled
+    # rows are written before and apart from the papers; ratings and confidences as JSON lists
+    ("0003_reviews", """
+    CREATE TABLE reviews (
+        paper_key TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        mean REAL NOT NULL,
+        count INTEGER NOT NULL,
+        ratings TEXT NOT NULL,
+        confidences TEXT NOT NULL,
+        decision TEXT NOT NULL,
+        scale TEXT NOT NULL,
+        initial INTEGER NOT NULL,
+        PRIMARY KEY (paper_key, origin)
+    ) WITHOUT ROWID;
+    """),
 ]
 
 

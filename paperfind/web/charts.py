@@ -144,3 +144,70 @@ def year_chart(per_year: list[tuple[int, int]] | list[tuple[int, int, int]] | li
                         show_year=shown, of=of, label=labels[year],
                         show_label=shown and bool(labels[year])))
     return BarChart(width, height, baseline, max_count, bars)
+
+
+@dataclass
+class Segment:
+    """One group's part of a stacked bar: its count in the bin, drawn on the ones below it."""
+
+    group: int
+    count: int
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass
+class StackedBin:
+    low: float  # the bin is [low, low + step)
+    total: int
+    label_x: float
+    show_label: bool
+    segments: list[Segment] = field(default_factory=list)
+
+
+@dataclass
+class StackedChart:
+    width: int
+    height: int
+    baseline: float
+    step: float
+    bins: list[StackedBin] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not any(b.total for b in self.bins)
+
+
+def stacked_histogram(lows: list[float], counts: list[list[int]], step: float, width: int = 560,
+                      height: int = 200) -> StackedChart:
+    """Bins of a value (mean review scores from `lows[0]` in steps of `step`), each bar the
+    groups' counts stacked (`counts[g][i]`: group g's papers in bin i), the tallest bar full
+    height. The bins' lower edges are written under every bar that is a whole number, fewer
+    when they would not fit."""
+    top_pad, bottom_pad, side_pad = 10.0, 22.0, 6.0
+    totals = [sum(group[i] for group in counts) for i in range(len(lows))]
+    tallest = max(totals, default=0)
+    if not tallest:
+        return StackedChart(width, height, height - bottom_pad, step)
+    slot = (width - 2 * side_pad) / len(lows)
+    bar_width = max(2.0, min(40.0, slot * 0.8))
+    plot_height = height - top_pad - bottom_pad
+    baseline = height - bottom_pad
+    every = max(1, math.ceil(YEAR_LABEL_WIDTH / 1.5 / (slot / step)))  # whole numbers apart
+    bins = []
+    for i, low in enumerate(lows):
+        centre = side_pad + slot * i + slot / 2
+        whole = float(low).is_integer()
+        item = StackedBin(low=low, total=totals[i], label_x=round(centre, 1),
+                          show_label=whole and int(low) % every == 0)
+        y = baseline
+        for g, group in enumerate(counts):
+            if group[i]:
+                h = plot_height * group[i] / tallest
+                y -= h
+                item.segments.append(Segment(g, group[i], round(centre - bar_width / 2, 1),
+                                             round(y, 1), round(bar_width, 1), round(h, 1)))
+        bins.append(item)
+    return StackedChart(width, height, baseline, step, bins)

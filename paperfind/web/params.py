@@ -15,7 +15,7 @@ from fastapi import Query, Request
 from fastapi.routing import APIRoute
 
 from paperfind.limits import MAX_PAGE, MAX_PAGE_SIZE
-from paperfind.search.filters import Filters
+from paperfind.search.filters import RATING_PATTERN, Filters, rating_range
 from paperfind.web.errors import WebError
 from paperfind.web.views import Paging
 
@@ -29,7 +29,7 @@ SizeParam = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE,
                                               "no `limit`: it, like any parameter an operation "
                                               "does not take, is refused (422 unknown_parameter).")]
 YearParam = Annotated[int | None, Query(ge=1900, le=2100, description="Only this year.")]
-Sort = Literal["relevance", "date", "newest", "citations", "influence"]
+Sort = Literal["relevance", "date", "newest", "citations", "influence", "rating"]
 FeedSort = Literal["date"]  # a person's or an institution's feed: newest venue-year first
 SinceParam = Annotated[int | None, Query(ge=1900, le=2100, description="New since: only papers of "
                                          "this year or later (with `year`, the later first year "
@@ -51,6 +51,7 @@ class SearchParams:
     mode: str | None = None
     filters: Filters = Filters()  # what the searcher is given
     year: str | None = None  # the year filter as written (2024, 2017..2019), for links
+    rating: str | None = None  # the review score filter as written (6.., 5..7), for links
     explain: bool = False
 
     @property
@@ -64,6 +65,8 @@ class SearchParams:
             chosen["year"] = [self.year]
         if f.since is not None:
             chosen["since"] = [str(f.since)]
+        if self.rating:
+            chosen["rating"] = [self.rating]
         return {k: v for k, v in chosen.items() if v}
 
 
@@ -78,7 +81,9 @@ def search_params(
     sort: Annotated[Sort, Query(description="Result order: relevance, date (newest venue-year "
                                             "first; `newest` is its older name), most cited, or "
                                             "influence (the papers' standing: later papers naming "
-                                            "them, citations where known).")] = "relevance",
+                                            "them, citations where known), or rating (highest "
+                                            "mean review score first; papers without review "
+                                            "scores last).")] = "relevance",
     mode: Annotated[Mode | None, Query(description="Retrieval mode (default: the best available).")] = None,
     venue: Annotated[list[str], Query(max_length=20, description="Venue slug (repeatable).")] = [],  # noqa: B006
     year: Annotated[str | None, Query(pattern=YEAR_PATTERN, description="2024 or 2017..2019 "
@@ -91,14 +96,23 @@ def search_params(
     explain: Annotated[bool, Query(description="Results the learned model ordered name the "
                                                "features that placed them (`ranking`).")] = False,
     since: SinceParam = None,
+    rating: Annotated[str | None, Query(pattern=RATING_PATTERN, description=(
+        "Mean review score: 6.. (at least 6), 5..7, ..4, or 6 (exactly). Papers without "
+        "review scores (most venue-years: OpenReview's ICLR, NeurIPS 2021-2023, CoRL and COLM "
+        "have them) are left out by any range."),
+        openapi_examples={"at least 6": {"value": "6.."}})] = None,
 ) -> SearchParams:
     year = year.replace(" ", "") if year else None
     low, _, high = (year or "").partition("..")
+    rating = rating.replace(" ", "") or None if rating else None
+    rating_from, rating_to = rating_range(rating)
     filters = Filters(venues=_clean(venue), year_from=int(low) if low else None,
                       year_to=int(high or low) if low else None, insts=_clean(inst + institution),
-                      areas=_clean(area), statuses=_clean(status), since=since)
+                      areas=_clean(area), statuses=_clean(status), since=since,
+                      rating_from=rating_from, rating_to=rating_to)
     return SearchParams(q=q, paging=Paging(page, size), sort=sort, mode=mode, filters=filters,
-                        year=year, explain=explain)
+                        year=year, explain=explain, rating=rating)
+
 
 
 def _clean(values: list[str]) -> tuple[str, ...]:
@@ -109,7 +123,7 @@ def paging_params(page: PageParam = 1, size: SizeParam = 50) -> Paging:
     return Paging(page, size)
 
 
-ListSort = Literal["date", "newest", "citations"]  # paperfind.store.read.LIST_SORTS
+ListSort = Literal["date", "newest", "citations", "rating"]  # paperfind.store.read.LIST_SORTS
 
 
 @dataclass(frozen=True)
@@ -129,7 +143,9 @@ def list_params(page: PageParam = 1, size: SizeParam = 50,
                                                             "citations: the papers' standing "
                                                             "(citations where counted, later papers "
                                                             "naming them otherwise), as search's "
-                                                            "sort=citations.")] = "date",
+                                                            "sort=citations; or rating: the highest "
+                                                            "mean review score first, works without "
+                                                            "scores last.")] = "date",
                 accepted: Annotated[bool, Query(description="Accepted works only (not rejected, "
                                                             "withdrawn, under review or without "
                                                             "a decision in the data).")] = False,

@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse
 from paperfind.cards import under_review
 from paperfind.limits import MAX_QUERY_CHARS
 from paperfind.web.atom import ATOM_TYPE
-from paperfind.web.charts import trend_layout, year_chart
+from paperfind.web.charts import stacked_histogram, trend_layout, year_chart
 from paperfind.web.feeds import feed_url
 from paperfind.web.i18n import COOKIE, Translator, choose_language
 from paperfind.web.institution_labels import InstitutionLabels
@@ -87,6 +87,7 @@ class Pages:
         self.env.filters["marked"] = marked
         self.env.globals.update(paper_url=paper_url, under_review=under_review, author_url=author_url,
                                 area_url=area_url, year_chart=year_chart, trend_layout=trend_layout,
+                                stacked_histogram=stacked_histogram,
                                 quote=quote, max_query_chars=MAX_QUERY_CHARS)
         self.static_version = static_version(STATIC_DIR)
 

@@ -57,6 +57,16 @@ class PaperCard(Strict):
     track: str
     area: str = Field(description="Area of /api/areas/{name}; may be empty.")
     citations: int | None
+    rating: float | None = Field(description="The mean review score, on `rating_scale`; null for "
+                                             "a paper whose sources give no scores (never 0).",
+                                 examples=[6.5])
+    review_count: int | None = Field(description="How many reviews `rating` is the mean of; null "
+                                                 "where there are no scores, or where a source "
+                                                 "gives the mean alone (ICLR 2026).", examples=[4])
+    rating_scale: str | None = Field(description="The venue-year's rating scale: `1-10`, or the "
+                                                 "values its form offers (`1,3,5,6,8,10`); null "
+                                                 "when unknown or without scores.",
+                                     examples=["1,3,5,6,8,10"])
     abstract: str = Field(description="The whole abstract; empty when the source has none.")
     links: dict[str, str] = Field(description="pdf, openreview, site, code, ... URLs.")
     versions: list[Version]
@@ -236,6 +246,22 @@ class Standing(Strict):
     mentions: int = Field(description="Later papers (of other works) that use one of its names.")
 
 
+class Review(Strict):
+    rating: float
+    confidence: float | None = Field(description="null where the source gives no confidences.")
+
+
+class PaperReviews(Strict):
+    """A paper's review scores, as the store's merge rule chose them (paperfind.store.reviews)."""
+
+    mean: float
+    count: int = Field(description="0 where the source gives the mean alone (ICLR 2026).")
+    scale: str = Field(description="The venue-year's rating scale; empty when unknown.")
+    decision: str = Field(description="The decision as the scores' source gave it.")
+    initial: bool = Field(description="Scores from before the rebuttal (ICLR 2024's only file).")
+    reviews: list[Review]
+
+
 class Paper(PaperCard):
     """One paper: its card's fields, and everything else the store knows of it."""
 
@@ -252,6 +278,8 @@ class Paper(PaperCard):
     forum_id: str
     work_id: int
     sources: list[Source]
+    reviews: PaperReviews | None = Field(description="Each review's score and confidence; null "
+                                                     "for a paper without scores.")
 
 
 class SimilarResponse(Strict):
@@ -286,7 +314,7 @@ _VERSIONS = Field(description="Papers of the list counting each version (a rejec
 _WORKS = Field(description="Works of the list: a work's versions count once")
 _TOTAL = Field(description="What `papers` pages through: works (a venue's: its papers, "
                            "versions), of all or, with accepted=true, the accepted ones")
-ListSortName = Literal["date", "newest", "citations"]
+ListSortName = Literal["date", "newest", "citations", "rating"]
 
 
 class Coverage(Strict):
@@ -340,6 +368,25 @@ class InstitutionPage(Strict):
     accepted: bool
 
 
+class RatingGroup(Strict):
+    status: str = Field(description="The decision (the status true today) of these papers.")
+    papers: int
+    mean: float = Field(description="Their mean of mean review scores.")
+    counts: list[int] = Field(description="Papers per bin, the bins of `lows`.")
+
+
+class RatingDistribution(Strict):
+    """The venue-year's mean review scores per decision, in bins (its page's chart)."""
+
+    papers: int = Field(description="Papers with review scores.")
+    scale: str = Field(description="The venue-year's rating scale; empty when unknown.")
+    step: float = Field(description="The width of a bin.")
+    lows: list[float] = Field(description="Each bin's lower edge (a bin is [low, low + step)).")
+    groups: list[RatingGroup]
+    initial: bool = Field(description="Scores from before the rebuttal (ICLR 2024).")
+    mean_only: bool = Field(description="The sources give each paper's mean alone (ICLR 2026).")
+
+
 class VenuePage(Strict):
     slug: str
     name: str
@@ -360,6 +407,8 @@ class VenuePage(Strict):
                       examples=["/feeds/search.atom?q=diffusion&since=2024"])
     sort: ListSortName
     accepted: bool
+    ratings: RatingDistribution | None = Field(default=None, description=(
+        "On a venue-year with review scores, their distribution per decision; else null."))
 
 
 class AreaPage(Strict):

@@ -68,8 +68,9 @@ def renamed_author(pf: Paperfind, author_id: str) -> str | None:
 
 def _listing(pf: Paperfind, paging: Paging, sort: str, accepted: bool,
              since: int | None = None) -> Listing:
+    standing = {"citations": pf.searcher().standing_of, "rating": pf.store().ratings_of}.get(sort)
     return Listing(limit=paging.size, offset=paging.offset, sort=sort, accepted=accepted,
-                   since=since, standing=pf.searcher().standing_of if sort == "citations" else None)
+                   since=since, standing=standing)
 
 
 def _listed(pf: Paperfind, data: dict[str, Any], paging: Paging, sort: str,

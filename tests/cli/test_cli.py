@@ -188,3 +188,16 @@ def test_search_names_institutions_as_the_pages_do_and_says_why_a_paper_has_no_a
     assert "[CMU] [Microsoft Research]" in found.stdout and "microsoft-research" not in found.stdout
     anonymous = found.stdout.split("ID-LoRA", 1)[1].splitlines()[1]
     assert anonymous.strip() == "Anonymous (under review)", found.stdout
+
+
+def test_a_users_paper_list_with_ratings_is_searchable_by_them(tmp_path):
+    data = write_slice(tmp_path / "data", "colm", 2024, load_paperlist("colm", 2024)[:20])
+    db = tmp_path / "rated.db"
+    assert run("ingest", "--db", str(db), str(data)).returncode == 0
+    proc = run("search", "--db", str(db), "--json", "--limit", "20", "--sort", "rating",
+               "--rating", "6..", "venue:colm")
+    assert proc.returncode == 0, proc.stderr
+    ratings = [r["rating"] for r in json.loads(proc.stdout)["results"]]
+    assert ratings and all(r >= 6 for r in ratings) and ratings == sorted(ratings, reverse=True)
+    bad = run("search", "--db", str(db), "--rating", "six", "x")
+    assert bad.returncode == 2 and "--rating" in bad.stderr and "Traceback" not in bad.stderr

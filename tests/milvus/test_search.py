@@ -32,6 +32,15 @@ REQUESTS = [SearchRequest(q=q, limit=10, mode="lexical") for q in QUERIES] + [
     SearchRequest(q="learning", limit=10, sort="influence", mode="lexical"),
     SearchRequest(q="learning", limit=5, filters=Filters(venues=("corl",), year_from=2019), mode="lexical"),
 ]
+# review scores (issue 31): CoRL 2022's and ICLR 2017's papers have them, COLT 2019's none
+RATED = [
+    SearchRequest(q="learning", limit=10, sort="rating", mode="lexical"),
+    SearchRequest(q="", limit=10, sort="rating", filters=Filters(rating_from=6.0), mode="lexical"),
+    SearchRequest(q="robot", limit=10, filters=Filters(venues=("corl",), rating_from=5.0,
+                                                       rating_to=7.0), mode="lexical"),
+    SearchRequest(q="", limit=10, sort="rating", filters=Filters(rating_to=4.0), mode="lexical"),
+]
+REQUESTS += RATED
 
 
 def _answer(app: Paperfind, request: SearchRequest) -> tuple[dict, list[float]]:
@@ -60,6 +69,18 @@ def test_milvus_answers_as_the_local_index(both, request_):
     assert [r["key"] for r in ours["results"]] == [r["key"] for r in theirs["results"]]
     assert ours == theirs  # highlights, versions, people, facets, trend, suggestion, counts
     assert our_scores == pytest.approx(their_scores, abs=2e-6)
+
+
+@pytest.mark.parametrize("request_", RATED, ids=[f"{r.q!r}/{r.sort}/{r.filters.rating_from}.."
+                                                 f"{r.filters.rating_to}" for r in RATED])
+def test_a_rated_request_lists_scored_papers_in_range_on_both(both, request_):
+    for app in both:
+        ratings = [r["rating"] for r in app.searcher().search(request_).to_json()["results"]]
+        assert len(ratings) == 10 and None not in ratings[:5]
+        low, high = request_.filters.rating_from, request_.filters.rating_to
+        assert all((low is None or r >= low) and (high is None or r <= high) for r in ratings)
+        if request_.sort == "rating":
+            assert ratings == sorted(ratings, reverse=True)
 
 
 def test_stats_name_the_backend(both):

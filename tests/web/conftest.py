@@ -148,6 +148,16 @@ def open_context(browser, portal: Portal, lang: str, width: int = 1280, height: 
     return context, page, errors
 
 
+def browsing(browser, portal: Portal, lang: str, width: int = 1280, **options):
+    """A fixture's body: a page of `open_context` in `lang` (as `page.lang`), yielded, then its
+    context closed and its script and console errors asserted empty."""
+    context, page, errors = open_context(browser, portal, lang, width, **options)
+    page.lang = lang
+    yield page
+    context.close()
+    assert not errors, errors
+
+
 @pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium, headless, driven by Playwright (one for the whole session)."""

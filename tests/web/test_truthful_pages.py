@@ -16,7 +16,7 @@ import pytest
 
 from paperfind.catalog.decisions import NO_DECISION
 
-from tests.web.conftest import PAGE_KINDS, open_context
+from tests.web.conftest import PAGE_KINDS, browsing
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -39,20 +39,12 @@ ONE_PAPER = {"en": "2015: 1 paper", "zh": "2015：1 篇论文"}
 
 @pytest.fixture(params=LANGS)
 def desktop(request, browser, corpus_portal):
-    context, page, errors = open_context(browser, corpus_portal, request.param)
-    page.lang = request.param
-    yield page
-    context.close()
-    assert not errors, errors
+    yield from browsing(browser, corpus_portal, request.param)
 
 
 @pytest.fixture(params=LANGS)
 def phone(request, browser, portal):
-    context, page, errors = open_context(browser, portal, request.param, 390, phone=True)
-    page.lang = request.param
-    yield page
-    context.close()
-    assert not errors, errors
+    yield from browsing(browser, portal, request.param, 390, phone=True)
 
 
 def facet_labels(page, position: int) -> list[str]:

@@ -18,6 +18,7 @@ from paperfind.catalog.venues import normalize_status
 from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_cells
+from paperfind.ingest.reviews import read_columns
 from paperfind.model import BadRecord, Record
 
 _FOLDER = re.compile(r"^iclr(?P<year>\d{4})-evanzd(-pr\d+)?$")
@@ -49,7 +50,7 @@ def read_papers(path: Path) -> Iterator[Record | BadRecord]:
 
 
 def read_ratings(path: Path) -> Iterator[Record | BadRecord]:
-    """The decision per forum id, titled from the paper list beside it."""
+    """The scores and decision per forum id, titled from the paper list beside it."""
     year = _year(path)
     papers = next(iter(sorted(path.parent.glob("paperlist*.tsv*"))), None)
     if year is None or papers is None:
@@ -70,4 +71,10 @@ def read_ratings(path: Path) -> Iterator[Record | BadRecord]:
         status = "Withdraw" if decision.casefold() == "unknown" else normalize_status(decision)
         yield build.new_record(path, index, "iclr", year, titles[forum_id], source_id=forum_id,
                                forum_id=forum_id, status=status,
-                               links=build.openreview_links(forum_id))
+                               links=build.openreview_links(forum_id),
+                               reviews=read_columns("iclr", year, _score_cells(cell), status))
+
+
+def _score_cells(cell: dict[str, str]) -> list[str]:
+    """The columns `0`, `1`, ... of a ratings row, one review each, in order."""
+    return [cell[name] for name in sorted((n for n in cell if n.isdigit()), key=int)]

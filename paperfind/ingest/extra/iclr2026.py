@@ -19,6 +19,7 @@ from typing import Iterator
 from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_json_array, read_json_lines
+from paperfind.ingest.reviews import read_reviews
 from paperfind.model import AuthorSlot, BadRecord, Record
 from paperfind.text.names import clean_name
 
@@ -72,7 +73,8 @@ def read_alickzhu(path: Path) -> Iterator[Record | BadRecord]:
                     keywords=build.split_keywords(paper.get("k")),
                     area=build.format_area(paper.get("a")),
                     status=build.status_from_venue(paper.get("v"), decided=True),
-                    links=build.openreview_links(forum_id))
+                    links=build.openreview_links(forum_id),
+                    reviews=read_reviews(VENUE, YEAR, None, mean=paper.get("r")))
             index += 1
 
 

@@ -4,8 +4,8 @@ The 2022 repo has one `papers.csv` (accepted papers plus rejected ones that opte
 decisions are in the Paper Copilot venue file of the same year, so `ratings.csv` adds
 nothing but review scores), the 2023 repo one file per presentation type, which is the
 status. Abstracts may span lines inside quotes. No authors: those come by forum id from
-the Paper Copilot files. `ratings.csv` (`paper_id,0..5,decision`) is read for its decision,
-titled by id from `papers.csv` beside it.
+the Paper Copilot files. `ratings.csv` (`paper_id,0..5,decision`) is read for its scores and
+decision, titled by id from `papers.csv` beside it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Iterator
 from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.files import read_table, require_columns
+from paperfind.ingest.reviews import read_columns
 from paperfind.model import BadRecord, Record
 
 _FOLDER = re.compile(r"^neurips(?P<year>\d{4})-openreviewdata$")
@@ -41,7 +42,7 @@ def is_ratings(path: Path) -> bool:
 
 
 def read_ratings(path: Path) -> Iterator[Record | BadRecord]:
-    """The decision per forum id (Accept, Reject; "Unknown" says nothing)."""
+    """The scores and decision per forum id (Accept, Reject; "Unknown" says nothing)."""
     year = _year(path)
     papers = path.with_name(path.name.replace("ratings", "papers", 1))
     if year is None or not papers.is_file():
@@ -59,9 +60,12 @@ def read_ratings(path: Path) -> Iterator[Record | BadRecord]:
             continue
         status = "" if decision.casefold() in ("", "unknown") else build.status_from_venue(
             decision, decided=True)
+        scores = [row[i] for name, i in sorted(col.items(), key=lambda c: c[1])
+                  if name.isdigit() and i < len(row)]
         yield build.new_record(path, index, "nips", year, titles[forum_id], source_id=forum_id,
                                forum_id=forum_id, status=status,
-                               links=build.openreview_links(forum_id))
+                               links=build.openreview_links(forum_id),
+                               reviews=read_columns("nips", year, scores, status))
 
 
 def read(path: Path) -> Iterator[Record | BadRecord]:

@@ -2,7 +2,8 @@
 
 * `venues_<v>_<v><year>.json`: a JSON array in the paperlists conventions (title, status,
   ordered authors with profile ids and affiliations; no abstract in these versions).
-* `venues_<v>_<v><year>.init.jsonl`: submissions at review time, anonymous, status Active.
+* `venues_<v>_<v><year>.init.jsonl`: submissions at review time, anonymous, status Active,
+  with the scores before the rebuttal (`Reviews.initial`).
 * `authors_<v>_<v><year>.json[l]`: ordered authors and affiliations keyed by forum id, but
   no title. The store keeps no record without a title, so the title is joined here: by id
   from the venue file of the same year when it is in this folder, else by author list from
@@ -21,6 +22,7 @@ from paperfind.ingest.errors import SourceError
 from paperfind.ingest.extra import build
 from paperfind.ingest.extra.author_join import match_author_lists
 from paperfind.ingest.extra.files import read_json_array, read_json_lines
+from paperfind.ingest.reviews import read_reviews
 from paperfind.model import BadRecord, Record
 from paperfind.text.names import split_authors
 
@@ -92,13 +94,15 @@ def read_venues(path: Path) -> Iterator[Record | BadRecord]:
         authors, paper_affs = build.openreview_authors(obj)
         if not authors and isinstance(obj.get("aff"), str):
             paper_affs = build.paper_level_affiliations(obj["aff"].split(";"))
+        status = normalize_status(obj.get("status", ""), obj.get("track", ""))
         yield build.new_record(
             path, index, venue, year, obj.get("title"), source_id=forum_id, forum_id=forum_id,
             authors=authors, paper_affiliations=paper_affs,
             keywords=build.split_keywords(obj.get("keywords")),
             area=build.format_area(obj.get("primary_area")),
-            status=normalize_status(obj.get("status", ""), obj.get("track", "")),
-            track=str(obj.get("track") or ""), links=build.openreview_links(forum_id))
+            status=status, track=str(obj.get("track") or ""), links=build.openreview_links(forum_id),
+            reviews=read_reviews(venue, year, obj.get("rating"), obj.get("confidence"),
+                                 obj.get("rating_avg"), decision=status))
 
 
 def read_init(path: Path) -> Iterator[Record | BadRecord]:
@@ -113,7 +117,9 @@ def read_init(path: Path) -> Iterator[Record | BadRecord]:
             path, index, venue, year, obj.get("title"), source_id=forum_id, forum_id=forum_id,
             keywords=build.split_keywords(obj.get("keywords")),
             status=normalize_status(obj.get("status", "")), track=str(obj.get("track") or ""),
-            links=build.openreview_links(forum_id))
+            links=build.openreview_links(forum_id),
+            reviews=read_reviews(venue, year, obj.get("rating"), obj.get("confidence"),
+                                 obj.get("rating_avg"), initial=True))
 
 
 def _titles_by_id(path: Path) -> dict[str, str]:
