@@ -124,6 +124,15 @@ def portal(portal_db: Path, web_milvus) -> Iterator[Portal]:
         yield running
 
 
+@pytest.fixture(autouse=True)
+def forget_cookies(request: pytest.FixtureRequest) -> None:
+    """A session portal's client is shared by every test: a language cookie one test set (a
+    `?lang=zh` page) made a later test's English page Chinese, so each test starts with none."""
+    for name in ("portal", "corpus_portal"):
+        if name in request.fixturenames:
+            request.getfixturevalue(name).client.cookies.clear()
+
+
 @pytest.fixture(scope="session")
 def corpus_portal(bundled_db: Path) -> Iterator[Portal]:
     """The whole bundled corpus (the session's `bundled_db`, lexical only), served once: the pages
