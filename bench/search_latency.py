@@ -2,6 +2,19 @@
 
     nice .venv/bin/python -m bench.search_latency [--corpus default|full|both] [--n 100] [--no-write]
 
+With `--http DB --base-tree PATH` it measures instead what a client of the portal waits for
+(issue 33): a freshly started `paperfind serve` of a copy of DB, once with the code of PATH (a
+checkout of the base ref: `git worktree add /tmp/base REF`) and once with this tree's, in the same
+run, each asked /api/search for the first page of 20 of every query once (so no answer comes from
+the response cache), in lexical and in the default mode, per kind: title with typos
+(title_typo_dev), author name (author_dev), TL;DR question (tldr_dev), Chinese (zh_dev) and short
+name (the acronym a title of the database opens with, `BERT: ...`). Per kind and side: the server's
+own time (`took_ms`) p50 / p95, the HTTP time a client measures p50 / p95 (one kept-alive
+connection), and the HTTP layer, the p50 of HTTP minus server per request.
+
+    flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.search_latency \
+        --http /tmp/paperfind.db --base-tree /tmp/base [--n 60] [--no-write]
+
 Kinds: title fragment (3-6 consecutive words of a corpus title), natural-language question
 (tldr_dev TL;DRs), author name (author_dev), typo (title_typo_dev typo items), filter-only
 (`venue:X year:Y` drawn from the corpus). Each query runs once to warm up, then is timed; the
@@ -15,6 +28,7 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
 from bench import baselines
 from bench.corpus import ensure_index, load_set, open_searcher
@@ -22,6 +36,8 @@ from bench.metrics import p50_p95 as percentiles
 from bench.results import append_results
 
 KINDS = ("title fragment", "question", "author name", "typo", "filter-only")
+HTTP_KINDS = ("title with typos", "author name", "TL;DR question", "Chinese", "short name")
+HTTP_MODES = ("lexical", "hybrid")
 
 
 def make_queries(docs, n: int, seed: int = 7) -> dict[str, list[str]]:
@@ -74,12 +90,111 @@ def bench_corpus(corpus: str, n: int) -> list[tuple]:
     return rows
 
 
+def short_names(db: Path, n: int, seed: int = 7) -> list[str]:
+    """`n` acronyms that titles of `db` open with (`BERT: Pre-training of ...`)."""
+    import re
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    heads = sorted({m.group(1) for (title,) in conn.execute("SELECT title FROM papers")
+                    if (m := re.match(r"([A-Za-z0-9-]{3,12}):", title))
+                    and sum(c.isupper() for c in m.group(1)) >= 2})
+    conn.close()
+    return random.Random(seed).sample(heads, min(n, len(heads)))
+
+
+def http_queries(db: Path, n: int) -> dict[str, list[str]]:
+    typos = [it["query"] for it in load_set("title_typo_dev")]
+    return {"title with typos": typos[:n],
+            "author name": [it["query"] for it in load_set("author_dev")][:n],
+            "TL;DR question": [it["query"] for it in load_set("tldr_dev")][:n],
+            "Chinese": [it["query"] for it in load_set("zh_dev")][:n],
+            "short name": short_names(db, n)}
+
+
+def serve_and_time(db: Path, tree: Path, queries: dict[str, list[str]]) -> dict[tuple, dict]:
+    """A fresh server of `db` running the code of `tree`: each query of each kind once per mode;
+    per (kind, mode) the server's times, the client's, and their differences (ms)."""
+    import os
+
+    import httpx
+
+    from bench.server import free_port, start_server, stop_server
+
+    port = free_port()
+    env = {"PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+    proc = start_server(db, port, env={**env, "PAPERFIND_SHARED": os.environ.get("PAPERFIND_SHARED", "")},
+                        cwd=tree)
+    out: dict[tuple, dict] = {}
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+            for mode in HTTP_MODES:
+                for kind, qs in queries.items():
+                    server, http = [], []
+                    for q in qs:
+                        started = time.perf_counter()
+                        answer = client.get("/api/search", params={"q": q, "size": 20, "mode": mode})
+                        http.append((time.perf_counter() - started) * 1000)
+                        answer.raise_for_status()
+                        server.append(answer.json()["took_ms"])
+                    out[kind, mode] = {"server": server, "http": http,
+                                       "layer": [h - s for h, s in zip(http, server)]}
+    finally:
+        stop_server(proc)
+    return out
+
+
+def http_bench(db: Path, base_tree: Path, n: int) -> str:
+    """Base and this tree, each on its own fresh copy of `db`, in one run; the table."""
+    import os
+    import shutil
+    import tempfile
+
+    from bench.corpus import REPO
+
+    queries = http_queries(db, n)
+    sides = {}
+    for name, tree in (("base", base_tree), ("this", REPO)):
+        with tempfile.TemporaryDirectory(dir=db.parent) as tmp:
+            copy = Path(tmp) / db.name
+            for src in db.parent.glob(db.name + "*"):  # the database, its index and vectors
+                (shutil.copytree if src.is_dir() else shutil.copy2)(src, copy.parent / src.name)
+            sides[name] = serve_and_time(copy, tree, queries)
+        print(f"{name}: done", file=sys.stderr)
+    lines = ["| kind | mode | queries | server p50 / p95 ms (base → this) | HTTP p50 / p95 ms (base → this) "
+             "| HTTP layer p50 ms (base → this) | HTTP p95 ratio |",
+             "|---|---|---:|---|---|---|---:|"]
+    for (kind, mode), base in sides["base"].items():
+        this = sides["this"][kind, mode]
+        b, t = ({k: percentiles(v) for k, v in side.items()} for side in (base, this))
+        lines.append(f"| {kind} | {mode} | {len(base['http'])} | {b['server'][0]:.1f} / {b['server'][1]:.1f} → "
+                     f"{t['server'][0]:.1f} / {t['server'][1]:.1f} | {b['http'][0]:.1f} / {b['http'][1]:.1f} → "
+                     f"{t['http'][0]:.1f} / {t['http'][1]:.1f} | {b['layer'][0]:.2f} → {t['layer'][0]:.2f} | "
+                     f"{t['http'][1] / b['http'][1]:.2f} |")
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    return "\n".join(lines) + f"\n\nLoad average at the end: {load}.\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", choices=("default", "full", "both"), default="both")
     ap.add_argument("--n", type=int, default=100, help="queries per kind")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--http", type=Path, metavar="DB", help="time the portal over HTTP on DB (issue 33)")
+    ap.add_argument("--base-tree", type=Path, help="with --http: a checkout of the base ref")
     args = ap.parse_args()
+    if args.http:
+        if not args.base_tree:
+            ap.error("--http needs --base-tree")
+        table = http_bench(args.http.resolve(), args.base_tree.resolve(), args.n)
+        print(table)
+        if not args.no_write:
+            intro = ("A freshly started `paperfind serve` per side (base ref, this tree) on copies of "
+                     "one database, one kept-alive client, first page of 20, each query once, `nice`d "
+                     "under the timing lock on the shared 2-core machine. Produced by `python -m "
+                     "bench.search_latency --http DB --base-tree BASE`.\n\n")
+            append_results("Portal latency per kind over HTTP, base and this tree (issue 33)", intro + table)
+        return
     corpora = ("default", "full") if args.corpus == "both" else (args.corpus,)
     rows = [r for c in corpora for r in bench_corpus(c, args.n)]
     lines = ["| corpus | docs | kind | queries | paperfind p50 ms | p95 ms | bm25s p50 ms | p95 ms | p50 ratio |",
