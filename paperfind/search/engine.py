@@ -275,18 +275,20 @@ class Searcher:
         cards = [author_card(backend.person_card(m)) for m in people[:self.settings.author_cards]]
         if plan.person_is_query or q.authors:
             _mark_named(results, {c["id"] for c in cards})
-        counts = backend.facets(ranking.request, pool.handles)
-        facets = dict(counts.papers) if len(pool.handles) or not restriction.empty() else {}
-        if facets:  # years and venues in works, like the total and the trend
+        # one pass over the matches counts the total, the facets and the trend's works
+        counts = backend.facets(ranking.request, pool.handles, papers="facets" in request.include)
+        facets = {}
+        if "facets" in request.include and (len(pool.handles) or not restriction.empty()):
+            facets = dict(counts.papers)  # years and venues in works, like the total and the trend
             facets.update(work_facets(counts.works))
-        took = (time.perf_counter() - started) * 1000
         filters = restriction.filters
+        drawn = trend(counts.works, backend.corpus_stats().works, filters.year_from,
+                      filters.year_to, self.settings.trend_venues) \
+            if "trend" in request.include else None
+        took = (time.perf_counter() - started) * 1000
         response = SearchResponse(q.raw, counts.total_works, took, results, cards,
                                   facets, _as_stored_name(backend, suggestion_text(q.raw, plan.corrections)),
-                                  ranking.mode,
-                                  trend(counts.works, backend.corpus_stats().works,
-                                        filters.year_from, filters.year_to,
-                                        self.settings.trend_venues),
+                                  ranking.mode, drawn,
                                   "exact" if counts.exact else "approximate",
                                   understood.to_json() if understood else None,
                                   None if ranking.truncated else pool.with_citations())
