@@ -3,10 +3,11 @@
     nice .venv/bin/python -m bench.search_latency [--corpus default|full|both] [--n 100] [--no-write]
 
 With `--http DB --base-tree PATH` it measures instead what a client of the portal waits for
-(issue 33): a freshly started `paperfind serve` of a copy of DB, once with the code of PATH (a
-checkout of the base ref: `git worktree add /tmp/base REF`) and once with this tree's, in the same
-run, each asked /api/search for the first page of 20 of every query once (so no answer comes from
-the response cache), in lexical and in the default mode, per kind: title with typos
+(issue 33): two freshly started `paperfind serve`, each of its own copy of DB, one with the code of
+PATH (a checkout of the base ref: `git worktree add /tmp/base REF`) and one with this tree's,
+taking turns query by query (so a change in the machine's load falls on both), each asked
+/api/search for the first page of 20 of every query once (so no answer comes from the response
+cache), in lexical and in the default mode, per kind: title with typos
 (title_typo_dev), author name (author_dev), TL;DR question (tldr_dev), Chinese (zh_dev) and short
 name (the acronym a title of the database opens with, `BERT: ...`). Per kind and side: the server's
 own time (`took_ms`) p50 / p95, the HTTP time a client measures p50 / p95 (one kept-alive
@@ -112,55 +113,68 @@ def http_queries(db: Path, n: int) -> dict[str, list[str]]:
             "short name": short_names(db, n)}
 
 
-def serve_and_time(db: Path, tree: Path, queries: dict[str, list[str]]) -> dict[tuple, dict]:
-    """A fresh server of `db` running the code of `tree`: each query of each kind once per mode;
-    per (kind, mode) the server's times, the client's, and their differences (ms)."""
-    import os
+def time_sides(ports: dict[str, int], queries: dict[str, list[str]]) -> dict[str, dict[tuple, dict]]:
+    """Each query of each kind once per mode on every side's server, the sides taking turns
+    query by query (in alternating order), so a change in the machine's load falls on both;
+    per side and (kind, mode) the server's times, the client's, and their differences (ms)."""
+    import http.client
+    import json
+    from urllib.parse import urlencode
 
-    import httpx
-
-    from bench.server import free_port, start_server, stop_server
-
-    port = free_port()
-    env = {"PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
-    proc = start_server(db, port, env={**env, "PAPERFIND_SHARED": os.environ.get("PAPERFIND_SHARED", "")},
-                        cwd=tree)
-    out: dict[tuple, dict] = {}
+    # the standard library's client: httpx's own Python took ~1 ms a request of the time measured
+    clients = {name: http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+               for name, port in ports.items()}
+    out: dict[str, dict[tuple, dict]] = {name: {} for name in ports}
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
-            for mode in HTTP_MODES:
-                for kind, qs in queries.items():
-                    server, http = [], []
-                    for q in qs:
+        for mode in HTTP_MODES:
+            for kind, qs in queries.items():
+                times = {name: {"server": [], "http": [], "layer": []} for name in ports}
+                for i, q in enumerate(qs):
+                    path = "/api/search?" + urlencode({"q": q, "size": 20, "mode": mode})
+                    for name in (list(ports) if i % 2 == 0 else list(ports)[::-1]):
                         started = time.perf_counter()
-                        answer = client.get("/api/search", params={"q": q, "size": 20, "mode": mode})
-                        http.append((time.perf_counter() - started) * 1000)
-                        answer.raise_for_status()
-                        server.append(answer.json()["took_ms"])
-                    out[kind, mode] = {"server": server, "http": http,
-                                       "layer": [h - s for h, s in zip(http, server)]}
+                        clients[name].request("GET", path)
+                        answer = clients[name].getresponse()
+                        body = answer.read()
+                        http = (time.perf_counter() - started) * 1000
+                        if answer.status != 200:
+                            raise SystemExit(f"{name}: {answer.status} for {path}")
+                        server = json.loads(body)["took_ms"]
+                        for key, value in (("server", server), ("http", http), ("layer", http - server)):
+                            times[name][key].append(value)
+                for name in ports:
+                    out[name][kind, mode] = times[name]
     finally:
-        stop_server(proc)
+        for client in clients.values():
+            client.close()
     return out
 
 
 def http_bench(db: Path, base_tree: Path, n: int) -> str:
-    """Base and this tree, each on its own fresh copy of `db`, in one run; the table."""
+    """Base and this tree, each serving its own fresh copy of `db`, timed in turns; the table."""
     import os
     import shutil
     import tempfile
 
     from bench.corpus import REPO
+    from bench.server import free_port, start_server, stop_server
 
     queries = http_queries(db, n)
-    sides = {}
-    for name, tree in (("base", base_tree), ("this", REPO)):
-        with tempfile.TemporaryDirectory(dir=db.parent) as tmp:
-            copy = Path(tmp) / db.name
-            for src in db.parent.glob(db.name + "*"):  # the database, its index and vectors
-                (shutil.copytree if src.is_dir() else shutil.copy2)(src, copy.parent / src.name)
-            sides[name] = serve_and_time(copy, tree, queries)
-        print(f"{name}: done", file=sys.stderr)
+    procs, ports = {}, {}
+    with tempfile.TemporaryDirectory(dir=db.parent) as tmp:
+        try:
+            for name, tree in (("base", base_tree), ("this", REPO)):
+                copy = Path(tmp) / name / db.name
+                copy.parent.mkdir()
+                for src in db.parent.glob(db.name + "*"):  # the database, its index and vectors
+                    (shutil.copytree if src.is_dir() else shutil.copy2)(src, copy.parent / src.name)
+                ports[name] = free_port()
+                env = {"PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+                procs[name] = start_server(copy, ports[name], env=env, cwd=tree)
+            sides = time_sides(ports, queries)
+        finally:
+            for proc in procs.values():
+                stop_server(proc)
     lines = ["| kind | mode | queries | server p50 / p95 ms (base → this) | HTTP p50 / p95 ms (base → this) "
              "| HTTP layer p50 ms (base → this) | HTTP p95 ratio |",
              "|---|---|---:|---|---|---|---:|"]
@@ -190,7 +204,8 @@ def main() -> None:
         print(table)
         if not args.no_write:
             intro = ("A freshly started `paperfind serve` per side (base ref, this tree) on copies of "
-                     "one database, one kept-alive client, first page of 20, each query once, `nice`d "
+                     "one database, taking turns query by query, one kept-alive client each, first "
+                     "page of 20, each query once, `nice`d "
                      "under the timing lock on the shared 2-core machine. Produced by `python -m "
                      "bench.search_latency --http DB --base-tree BASE`.\n\n")
             append_results("Portal latency per kind over HTTP, base and this tree (issue 33)", intro + table)
