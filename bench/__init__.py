@@ -38,8 +38,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
         Bench("search_quality", "lexical nDCG@10 / MRR@10 / R@k of every dev set above bm25s",
               "~1 min at 16k once its database is built (est.)", "[--corpus full] [--sets tldr_dev,...]"),
         Bench("modes_quality", "lexical, semantic and hybrid (the default) per dev set: hybrid at least "
-              "lexical everywhere; hybrid p95 <= 80 ms with the query embedding",
-              "~2 min at 16k (est.)", "[--corpus default|bundled]"),
+              "lexical everywhere; hybrid p95 <= 80 ms with the query embedding; with --switch, a "
+              "search setting off vs on (issue 33: no set falls by more than .003)",
+              "~2 min at 16k (est.); --switch at 156k ~5 min (RESULTS)",
+              "[--corpus default|bundled] [--db DB --switch lexical_certain]"),
         Bench("learned_ranking", "the learned re-ranker on vs off per dev set and query kind: it is "
               "applied only to the kinds it lifts (SearchSettings.learned_kinds); its latency",
               "~1-2 min at 16k (RESULTS: two corpora in 19:03-19:04)", "[--corpus default|bundled]", "heavy"),
@@ -49,8 +51,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
     )),
     ("latency per query kind", (
         Bench("search_latency", "warm p50 / p95 per kind (title fragment, question, author, typo, "
-              "filter-only): at 88k p50 <= 10 ms, p95 <= 50 ms", "~3 min for both corpora (est.)",
-              "[--corpus default|full|both]", "timing"),
+              "filter-only): at 88k p50 <= 10 ms, p95 <= 50 ms; with --http, the portal over HTTP "
+              "against a base checkout in one run (issue 33: HTTP layer <= 1 ms p50, HTTP p95 <= 10 "
+              "ms lexical, <= 30 ms default)", "~3 min for both corpora (est.); --http ~6 min",
+              "[--corpus default|full|both | --http DB --base-tree BASE]", "timing"),
     )),
     ("a change against its base: quality and latency together", (
         Bench("parity", "a change against a base ref in one run: every dev set (lexical, hybrid, similar) "

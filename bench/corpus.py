@@ -21,8 +21,10 @@ import shutil
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data"
-EVAL = REPO.parent / "shared" / "eval-dev"
+# ../shared beside the repository; PAPERFIND_SHARED names it for a checkout elsewhere (a worktree)
+SHARED = Path(os.environ.get("PAPERFIND_SHARED") or REPO.parent / "shared")
+DATA = SHARED / "data"
+EVAL = SHARED / "eval-dev"
 CACHE = Path(os.environ.get("PAPERFIND_BENCH_CACHE") or REPO / "bench" / "out")
 BUNDLED = REPO / "paperfind" / "data" / "corpus"  # venue-year shards
 BUNDLED_VECTORS = REPO / "paperfind" / "data" / "corpus.vectors"  # shards over default-corpus.vectors

@@ -1,6 +1,13 @@
 """Lexical, semantic and hybrid search on the development sets, with plain BM25 in the same run.
 
     .venv/bin/python -m bench.modes_quality [--corpus default|bundled] [--vectors DIR] [--no-write]
+    .venv/bin/python -m bench.modes_quality --db DB --switch lexical_certain
+
+With `--switch NAME` (a boolean of SearchSettings) it measures that switch instead: hybrid mode
+with it off and on, every dev set's figures side by side with their differences, and hybrid p50
+/ p95 per set each way (a rule that spares work must not cost quality: issue 33 allows a fall of
+.003 at most). `--db` names a database built by `paperfind` (its index and vectors beside it),
+e.g. a copy of the one `serve` built from the bundled corpus.
 
 `default` is bench/out/default.db (the 16,563 paperlists records); `bundled` is
 bench/out/bundled.db (the bundled corpus, 105k papers: the eval keys plus 2019-2026 venues as
@@ -36,7 +43,11 @@ def main() -> None:
     ap.add_argument("--corpus", default="default", help="bench/out/NAME.db: default, bundled, ...")
     ap.add_argument("--vectors", type=Path, help="vector directory (default: <db>.vectors)")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--db", type=Path, help="a paperfind database (index and vectors beside it)")
+    ap.add_argument("--switch", help="a boolean SearchSettings field: hybrid with it off and on")
     args = ap.parse_args()
+    if args.switch:
+        return switch_bench(args)
     vectors = args.vectors or corpus_vectors(args.corpus)
     store, root = ensure_index(args.corpus)
     searcher = open_searcher(root, store, SearchSettings(result_cache=0), vector_dir=vectors)  # timed: no cache
@@ -89,6 +100,65 @@ def main() -> None:
                  f"shared 2-core machine. Produced by bench/modes_quality.py.\n\n")
         append_results(f"Search modes: lexical, semantic, hybrid (issue 4, {args.corpus})",
                        intro + table + "\n\n" + lat)
+
+
+def switch_bench(args) -> None:
+    """Hybrid with the switch `args.switch` off and on, each dev set, in one run."""
+    from dataclasses import replace
+
+    from paperfind.search.response import SearchRequest
+    from paperfind.search.settings import SearchSettings
+    from paperfind.settings import Settings
+    from paperfind.store import Store
+
+    if args.db:
+        settings = Settings(db_path=args.db.resolve())
+        store, root, vectors = Store(settings.db_path), settings.index_dir, settings.vector_dir
+        name = args.db.stem
+    else:
+        store, root = ensure_index(args.corpus)
+        vectors, name = args.vectors or corpus_vectors(args.corpus), args.corpus
+    base = SearchSettings(result_cache=0)
+    if not isinstance(getattr(base, args.switch, None), bool):
+        raise SystemExit(f"--switch: {args.switch!r} is not a boolean of SearchSettings")
+    searchers = {side: open_searcher(root, store, replace(base, **{args.switch: side}),
+                                     vector_dir=vectors) for side in (False, True)}
+    rows, timing = [], []
+    for set_name in SETS:
+        items = load_set(set_name)
+        figures, took = {}, {}
+        for side, searcher in searchers.items():
+            ranked, took[side] = {}, []
+            for it in items:
+                start = time.perf_counter()
+                response = searcher.search(SearchRequest(q=it["query"], limit=DEPTH, mode="hybrid"))
+                took[side].append((time.perf_counter() - start) * 1000)
+                ranked[it["qid"]] = [r["key"] for r in response.results]
+            path = OUT / f"{set_name}.{name}.{args.switch}-{int(side)}.jsonl"
+            write_run(path, ranked)
+            figures[side] = score(set_name, path, *OPTIONS.get(set_name, ()))["metrics"]
+        for metric in ("nDCG@10", "MRR@10", "R@10"):
+            off, on = figures[False][metric], figures[True][metric]
+            rows.append(f"| {set_name} | {metric} | {off:.3f} | {on:.3f} | {on - off:+.3f} |")
+        (o50, o95), (n50, n95) = p50_p95(took[False]), p50_p95(took[True])
+        timing.append(f"| {set_name} | {len(items)} | {o50:.1f} / {o95:.1f} | {n50:.1f} / {n95:.1f} "
+                      f"| {n50 / o50:.2f} |")
+        print(f"{set_name} done", file=sys.stderr, flush=True)
+    import os
+
+    table = "\n".join([f"| set | metric | {args.switch} off | on | on - off |", "|---|---|---:|---:|---:|",
+                        *rows])
+    lat = "\n".join(["| set | queries | hybrid p50 / p95 ms, off | on | p50 ratio |",
+                      "|---|---:|---|---|---:|", *timing])
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(table + "\n\n" + lat + f"\n\nload average {load}")
+    if not args.no_write:
+        intro = (f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC. `{name}` ({store.paper_count():,} "
+                 f"papers), hybrid mode through `Searcher.search` with SearchSettings.{args.switch} off "
+                 f"and on in one run, 100 deep, scored by score.py (author_dev --lenient); latency "
+                 f"warm, response cache off, on the shared 2-core machine (load average at the end "
+                 f"{load}). Produced by `python -m bench.modes_quality --switch {args.switch}`.\n\n")
+        append_results(f"Hybrid with and without {args.switch} (issue 33)", intro + table + "\n\n" + lat)
 
 
 if __name__ == "__main__":

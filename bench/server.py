@@ -69,15 +69,17 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 300.0) -> 
 
 
 def start_server(db: Path, port: int, workers: int = 1, semantic: bool = True,
-                 timeout: float = 600, env: dict[str, str] | None = None) -> subprocess.Popen:
+                 timeout: float = 600, env: dict[str, str] | None = None,
+                 cwd: Path = REPO) -> subprocess.Popen:
     """`paperfind serve --db DB` on `port`, returned once /api/stats answers (a first start may
     build the database from the bundled corpus: `timeout` seconds). `env` adds variables for the
-    server alone (a switch a bench compares). The server's stderr goes to a temporary file, so a
+    server alone (a switch a bench compares); `cwd`, another checkout
+    whose code to serve (a base ref's, run from its own folder). The server's stderr goes to a temporary file, so a
     long run cannot block on a full pipe; its end is shown if it stops."""
     env = {**os.environ, **({} if semantic else {"PAPERFIND_SEMANTIC": "0"}), **(env or {})}
     log = tempfile.TemporaryFile("w+")
     proc = subprocess.Popen([sys.executable, "-m", "paperfind.cli", "serve", "--db", str(db), "--port", str(port),
-                             "--workers", str(workers)], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                             "--workers", str(workers)], cwd=cwd, env=env, stdout=subprocess.DEVNULL,
                             stderr=log, text=True)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -208,6 +208,9 @@ ENV: tuple[EnvSetting, ...] = (
                "CPU threads of the embedding model (default 1)"),
     EnvSetting("PAPERFIND_LEARNED_RANKING", "search.learned_ranking", _switch,
                "0 ranks without the learned re-ranker (default 1)"),
+    EnvSetting("PAPERFIND_LEXICAL_CERTAIN", "search.lexical_certain", _switch,
+               "0 embeds every hybrid query, also one whose lexical first is a title typed nearly "
+               "whole (default 1: spared)"),
     EnvSetting("PAPERFIND_PAPER_NAMES", "search.paper_names", _switch,
                "0 ignores the papers' names and standing in ranking (default 1)"),
     EnvSetting("PAPERFIND_UNDERSTAND_INSTITUTIONS", "search.understand_institutions", _switch,

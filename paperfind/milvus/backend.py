@@ -404,7 +404,8 @@ class MilvusBackend:
                           np.asarray([e["citations"] for _, _, e in hits], dtype=np.int64), len(hits))
 
     # -- counts -----------------------------------------------------------------------------
-    def facets(self, request: CandidateRequest | None, extra: np.ndarray) -> Facets:
+    def facets(self, request: CandidateRequest | None, extra: np.ndarray,
+               papers: bool = True) -> Facets:
         """Counts over the request's candidate pool and `extra`: every match while the pool
         holds them all (`exact`), else the best `POOL` per field (`exact` False)."""
         handles = np.asarray(extra, dtype=np.int64)
@@ -417,7 +418,7 @@ class MilvusBackend:
         docs = [rows[int(h)] for h in handles]
         works = count_works(docs)
         total = len({d["work"] for d in docs})
-        return Facets(paper_facets(docs), works, total, exact)
+        return Facets(paper_facets(docs) if papers else {}, works, total, exact)
 
     def counted_facets(self, request: CandidateRequest, papers: dict[str, list[list]]) -> tuple[dict[str, list[list]], bool]:
         """The other way to count (measured by bench/milvus.py, not used to serve): for each

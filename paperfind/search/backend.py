@@ -175,8 +175,10 @@ class SearchBackend(Protocol):
         """The title, abstract or keywords of `handles` as codes of `terms`."""
         ...
     # -- counts -----------------------------------------------------------------------------
-    def facets(self, request: CandidateRequest | None, extra: np.ndarray) -> Facets:
-        """Counts over the papers `request` matches (all of them, not its k) and `extra`."""
+    def facets(self, request: CandidateRequest | None, extra: np.ndarray,
+               papers: bool = True) -> Facets:
+        """Counts over the papers `request` matches (all of them, not its k) and `extra`; the
+        works always (the total), the papers per facet value only with `papers`."""
         ...
     def corpus_stats(self) -> CorpusStats: ...
     # -- papers and people ------------------------------------------------------------------
@@ -435,7 +437,8 @@ class IndexBackend:
             self._counter = (counter, CorpusStats(self.n_docs, counter.count(np.arange(self.n_docs))))
         return self._counter
 
-    def facets(self, request: CandidateRequest | None, extra: np.ndarray) -> Facets:
+    def facets(self, request: CandidateRequest | None, extra: np.ndarray,
+               papers: bool = True) -> Facets:
         rows = np.asarray(extra, dtype=np.int64)
         if request is not None:
             matched = self._matches(request)[0]
@@ -444,7 +447,7 @@ class IndexBackend:
             rows = np.concatenate([matched, np.unique(rows[~seen[rows]])])
         works = self._work_counter()[0].count(rows)
         total = int(np.count_nonzero(np.bincount(self.index.docs.work[rows]))) if len(rows) else 0
-        return Facets(self.index.docs.facets(rows), works, total)
+        return Facets(self.index.docs.facets(rows) if papers else {}, works, total)
 
     def corpus_stats(self) -> CorpusStats:
         return self._work_counter()[1]

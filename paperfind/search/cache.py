@@ -21,7 +21,7 @@ def request_key(request: SearchRequest, generation: Hashable) -> Hashable:
     """Everything a response depends on; equal keys give equal responses."""
     # the query as the parser reads it: longer queries that agree so far get the same answer
     return (generation, (request.q or "")[:MAX_QUERY_CHARS], request.limit, request.offset,
-            request.sort, request.mode, request.filters, request.explain)
+            request.sort, request.mode, request.filters, request.explain, request.include)
 
 
 class ResultCache:

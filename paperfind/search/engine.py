@@ -40,7 +40,8 @@ from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import top_order
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
                                        hit, suggestion_text)
-from paperfind.search.second_stage import phrase_share, query_terms, weighted, with_phrases
+from paperfind.search.second_stage import (certain_title, features, phrase_share, query_terms,
+                                           weighted, with_phrases)
 from paperfind.search.settings import SearchSettings
 from paperfind.search.trend import trend, work_facets
 from paperfind.search.understand import Understanding, find_institutions, typed_without, without_names
@@ -277,18 +278,20 @@ class Searcher:
         cards = [author_card(backend.person_card(m)) for m in people[:self.settings.author_cards]]
         if plan.person_is_query or q.authors:
             _mark_named(results, {c["id"] for c in cards})
-        counts = backend.facets(ranking.request, pool.handles)
-        facets = dict(counts.papers) if len(pool.handles) or not restriction.empty() else {}
-        if facets:  # years and venues in works, like the total and the trend
+        # one pass over the matches counts the total, the facets and the trend's works
+        counts = backend.facets(ranking.request, pool.handles, papers="facets" in request.include)
+        facets = {}
+        if "facets" in request.include and (len(pool.handles) or not restriction.empty()):
+            facets = dict(counts.papers)  # years and venues in works, like the total and the trend
             facets.update(work_facets(counts.works))
-        took = (time.perf_counter() - started) * 1000
         filters = restriction.filters
+        drawn = trend(counts.works, backend.corpus_stats().works, filters.year_from,
+                      filters.year_to, self.settings.trend_venues) \
+            if "trend" in request.include else None
+        took = (time.perf_counter() - started) * 1000
         response = SearchResponse(q.raw, counts.total_works, took, results, cards,
                                   facets, _as_stored_name(backend, suggestion_text(q.raw, plan.corrections)),
-                                  ranking.mode,
-                                  trend(counts.works, backend.corpus_stats().works,
-                                        filters.year_from, filters.year_to,
-                                        self.settings.trend_venues),
+                                  ranking.mode, drawn,
                                   "exact" if counts.exact else "approximate",
                                   understood.to_json() if understood else None,
                                   None if ranking.truncated else pool.with_citations())
@@ -434,12 +437,13 @@ class Searcher:
         # titles) need the wider pool for their keyword and title features
         depth = self.settings.rerank_depth if n <= 4 else self.settings.rerank_depth_long
         top_n = min(len(pool.handles), depth)
+        certain = False
         if top_n:
             top = top_order(pool.handles, relevance, top_n)
             weights = self.settings.weights if self.settings.paper_names else replace(
                 self.settings.weights, standing=0.0)
-            reranked = weighted(backend, plan, terms, pool.handles[top], relevance[top],
-                                weights, self.settings.max_people)
+            second = features(backend, plan, terms, pool.handles[top], self.settings.max_people)
+            reranked = weighted(second, plan, relevance[top], weights)
             rest = np.ones(len(pool.handles), dtype=bool)
             rest[top] = False
             if rest.any():  # below every re-ranked row, in BM25 order
@@ -449,13 +453,17 @@ class Searcher:
                 reranked += self.settings.weights.phrase * phrase_share(
                     backend, plan, terms, pool.handles[top])
             relevance[top] = reranked
+            certain = mode == "hybrid" and self.settings.lexical_certain \
+                and certain_title(q.text, second, reranked, self.settings.certain_title_share)
         if people and plan.person_is_query:
             relevance += person_tiers(backend, plan, pool.handles, pool.years, relevance,
                                       self.settings.max_people, self.settings.interleave_people)
         used, stage = "lexical", None
         if mode == "hybrid" and len(pool.handles) and backend.vectors_ready() \
-                and _ranks_lexically(q, plan):
-            used = "hybrid"  # this kind of query ranks lexically: spare the query embedding
+                and (_ranks_lexically(q, plan) or certain):
+            # this kind of query ranks lexically, or its lexical first is a title the meaning
+            # cannot unseat: spare the query embedding
+            used = "hybrid"
         elif mode != "lexical" and q.text.strip():
             near = backend.nearest(q.text, restriction, self.settings.rerank_depth)
             if len(near):

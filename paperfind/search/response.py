@@ -13,6 +13,9 @@ from paperfind.search.highlight import Marker
 # date: newest year first (the feeds' order); newest is its older name, kept for links made with it
 SORTS = ("relevance", "date", "newest", "citations", "influence", "rating")  # influence: the papers' standing
 MODES = ("lexical", "semantic", "hybrid")
+# what a response may carry beside its results, total and people; each costs a pass over the
+# matches, so a caller that draws neither (a feed, an export) asks for neither
+PARTS = ("facets", "trend")
 
 
 @dataclass
@@ -24,6 +27,7 @@ class SearchRequest:
     filters: Filters = field(default_factory=Filters)  # besides those the query text names
     mode: str = "hybrid"  # lexical | semantic | hybrid; without vectors all three are lexical
     explain: bool = False  # results the learned model ordered name the features that decided
+    include: frozenset[str] = frozenset(PARTS)  # of PARTS; one left out is {} / None
 
 
 @dataclass

@@ -82,10 +82,29 @@ def features(backend: SearchBackend, plan: QueryPlan, terms: list[str], handles:
     return out
 
 
-def weighted(backend: SearchBackend, plan: QueryPlan, terms: list[str], handles: np.ndarray,
-             base: np.ndarray, w: RankWeights, max_people: int) -> np.ndarray:
-    """Today's second-stage score: BM25 over the best candidate's, plus the weighted features."""
-    f = features(backend, plan, terms, handles, max_people)
+def certain_title(text: str, f: dict[str, np.ndarray], score: np.ndarray, share: float) -> bool:
+    """Whether the first of these candidates (`score`: their second-stage scores, `f` their
+    features) is a title the query types nearly whole -- each holds `share` of the other's
+    words -- and leads the second by more than fusion's semantic part of this kind of query
+    can add (paperfind.search.fusion: its weight, or its near-tie share). Then hybrid mode's
+    first result is the lexical one whatever the query's embedding says, so the embedding and
+    the vector search are spared (issue 33: ~14 ms a query)."""
+    from paperfind.search.fusion import classify_query
+
+    if len(score) == 0:
+        return False
+    first = int(np.argmax(score))
+    if f["title_cover"][first] < share or f["title_in_query"][first] < share:
+        return False
+    kind = classify_query(text)
+    runner_up = float(np.partition(score, -2)[-2]) if len(score) > 1 else 0.0
+    return runner_up < float(score[first]) * (1 - max(kind.semantic_weight, kind.near_tie))
+
+
+def weighted(f: dict[str, np.ndarray], plan: QueryPlan, base: np.ndarray,
+             w: RankWeights) -> np.ndarray:
+    """Today's second-stage score: BM25 over the best candidate's, plus the weighted features
+    `f` (`features` of the same candidates)."""
     score = base / (base.max() or 1.0)
     score += w.title_match * f["title_match"] + w.title_cover * f["title_cover"]
     score += w.title_in_query * f["title_in_query"]

@@ -44,3 +44,8 @@ class SearchSettings:
     # typed with a typo or a word left out, where the title features decide and a model trained
     # on descriptions only lost (title_typo_dev MRR@10 .994 -> .988 without this check)
     learned_title_cover: float = 0.9
+    # hybrid mode spares the query embedding when the lexical first is a title the query types
+    # nearly whole and fusion cannot unseat it (second_stage.certain_title);
+    # PAPERFIND_LEXICAL_CERTAIN=0 always embeds
+    lexical_certain: bool = True
+    certain_title_share: float = 0.8  # "nearly whole": each holds this share of the other's words

@@ -3,6 +3,10 @@
 FastAPI validates them and our error handler turns a violation into a 422 naming the
 parameter; the free-text query is the one exception: too long is cut, not refused. A parameter
 an API operation does not declare is refused too (`reject_unknown_parameters`).
+
+The dependencies are `async def` although they await nothing: FastAPI runs a plain `def`
+dependency in its thread pool, and each such hop cost a search request more than the
+dependency's own work (issue 33: three hops a request where one, the route's, is needed).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from fastapi.routing import APIRoute
 
 from paperfind.limits import MAX_PAGE, MAX_PAGE_SIZE
 from paperfind.search.filters import RATING_PATTERN, Filters, rating_range
+from paperfind.search.response import PARTS
 from paperfind.web.errors import WebError
 from paperfind.web.views import Paging
 
@@ -53,6 +58,7 @@ class SearchParams:
     year: str | None = None  # the year filter as written (2024, 2017..2019), for links
     rating: str | None = None  # the review score filter as written (6.., 5..7), for links
     explain: bool = False
+    include: frozenset[str] = frozenset(PARTS)  # facets and trend: the page draws both
 
     @property
     def chosen(self) -> dict[str, list[str]]:
@@ -70,7 +76,7 @@ class SearchParams:
         return {k: v for k, v in chosen.items() if v}
 
 
-def search_params(
+async def search_params(
     q: Annotated[str, Query(description="Words, \"phrases\", author:, venue:, year:2017..2019, "
                                         "inst:, area:, status:, -excluded, OR.",
                             openapi_examples={"title": {"value": "vision transformers need registers"},
@@ -114,12 +120,24 @@ def search_params(
                         year=year, explain=explain, rating=rating)
 
 
+Part = Literal["facets", "trend", "none"]
+IncludeParam = Annotated[list[Part] | None, Query(
+    max_length=3, description="What to count beside the results (repeatable): `facets`, `trend`, "
+                              "or `none` for neither; without it, both. Each is a pass over every "
+                              "match: a client that draws neither answers faster. One left out is "
+                              "`{}` (facets) or `null` (trend).")]
+
+
+def included(parts: list[str] | None) -> frozenset[str]:
+    """The parts of `include=` (both when it is absent, none for `none`)."""
+    return frozenset(PARTS) if parts is None else frozenset(parts) - {"none"}
+
 
 def _clean(values: list[str]) -> tuple[str, ...]:
     return tuple(v.strip()[:200] for v in values if v.strip())
 
 
-def paging_params(page: PageParam = 1, size: SizeParam = 50) -> Paging:
+async def paging_params(page: PageParam = 1, size: SizeParam = 50) -> Paging:
     return Paging(page, size)
 
 
@@ -137,19 +155,19 @@ class ListParams:
     since: int | None = None
 
 
-def list_params(page: PageParam = 1, size: SizeParam = 50,
-                sort: Annotated[ListSort, Query(description="date: newest venue-year first (as the "
-                                                            "list's feed; `newest` is the same), or "
-                                                            "citations: the papers' standing "
-                                                            "(citations where counted, later papers "
-                                                            "naming them otherwise), as search's "
-                                                            "sort=citations; or rating: the highest "
-                                                            "mean review score first, works without "
-                                                            "scores last.")] = "date",
-                accepted: Annotated[bool, Query(description="Accepted works only (not rejected, "
-                                                            "withdrawn, under review or without "
-                                                            "a decision in the data).")] = False,
-                since: SinceParam = None) -> ListParams:
+async def list_params(page: PageParam = 1, size: SizeParam = 50,
+                      sort: Annotated[ListSort, Query(description="date: newest venue-year first (as the "
+                                                                  "list's feed; `newest` is the same), or "
+                                                                  "citations: the papers' standing "
+                                                                  "(citations where counted, later papers "
+                                                                  "naming them otherwise), as search's "
+                                                                  "sort=citations; or rating: the highest "
+                                                                  "mean review score first, works without "
+                                                                  "scores last.")] = "date",
+                      accepted: Annotated[bool, Query(description="Accepted works only (not rejected, "
+                                                                  "withdrawn, under review or without "
+                                                                  "a decision in the data).")] = False,
+                      since: SinceParam = None) -> ListParams:
     return ListParams(Paging(page, size), sort, accepted, since)
 
 
@@ -191,7 +209,7 @@ def unknown_parameter_message(name: str, known: frozenset[str]) -> str:
         f"{head}; this operation takes no query parameters"
 
 
-def reject_unknown_parameters(request: Request) -> None:
+async def reject_unknown_parameters(request: Request) -> None:
     """The API's every operation refuses a parameter it does not know (a 422 naming it), as it
     refuses a bad value: a client still sending a renamed parameter (`limit` for `size`) was
     answered as if it had not sent it. Pages stay lenient (`page_query` drops what they do not

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from paperfind.core import Paperfind
@@ -21,9 +22,10 @@ from paperfind.limits import MAX_EXPORT, MAX_PAGE_SIZE, MAX_SIMILAR_PER_REQUEST
 from paperfind.web import export, schemas
 from paperfind.web.api_examples import EXAMPLES
 from paperfind.web.errors import error_body
+from paperfind.web.fastjson import FastJSONResponse
 from paperfind.web.feeds import feed_url
-from paperfind.web.params import (AspectParam, Format, ListParams, Paging, SearchParams,
-                                  YearParam, list_params, paging_params,
+from paperfind.web.params import (AspectParam, Format, IncludeParam, ListParams, Paging,
+                                  SearchParams, YearParam, included, list_params, paging_params,
                                   reject_unknown_parameters, search_params)
 from paperfind.web.searching import search_view
 from paperfind.web.views import (Paging as _Paging, area_view, author_view, institution_view,
@@ -135,8 +137,18 @@ def build_api_router(pf: Paperfind) -> APIRouter:
                     institution=("getInstitution",
                                  {"slug": "$response.body#/results/0/institutions/0"}),
                     person=("getAuthor", {"author_id": "$response.body#/authors/0/id"})))
-    def api_search(request: Request, params: SearchParams = Depends(search_params)) -> JSONResponse:
-        return JSONResponse({**search_view(_pf(request), params), "feed": feed_url(request)})
+    async def api_search(request: Request, params: SearchParams = Depends(search_params),
+                         include: IncludeParam = None) -> JSONResponse:
+        # async, so the local index answers in the event loop: a hop to the thread pool and
+        # back cost more than the HTTP layer's own work (issue 33); a Milvus backend waits on
+        # the network, so it answers from the pool and the loop serves others meanwhile
+        pf = _pf(request)
+        params = replace(params, include=included(include))
+        if pf.settings.backend == "local":
+            data = search_view(pf, params)
+        else:
+            data = await run_in_threadpool(search_view, pf, params)
+        return FastJSONResponse({**data, "feed": feed_url(request)})
 
     @router.get("/search/export", summary="Export a result list as BibTeX, CSV or JSON Lines",
                 operation_id="exportSearch", response_class=Response,
@@ -241,7 +253,7 @@ def _search_for_export(pf: Paperfind, params: SearchParams) -> list[str]:
     keys: list[str] = []
     page = 1
     while len(keys) < params.paging.size:
-        chunk = replace(params, paging=_Paging(page, MAX_PAGE_SIZE))
+        chunk = replace(params, paging=_Paging(page, MAX_PAGE_SIZE), include=frozenset())
         results = search_view(pf, chunk)["results"]
         keys.extend(r["key"] for r in results)
         if len(results) < MAX_PAGE_SIZE:

@@ -96,6 +96,7 @@ def build_feed_router() -> APIRouter:
                 response_class=Response)
     def search_feed(request: Request, params: SearchParams = Depends(search_params),
                     lang: LangParam = None) -> Response:
+        params = replace(params, include=frozenset())  # a feed draws no facets, no trend
         if "sort" not in request.query_params:
             params = replace(params, sort="date")
         results = search_view(_pf(request), params)["results"]

@@ -21,19 +21,20 @@ def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
     from paperfind.search.response import SearchRequest
 
     request = SearchRequest(q=params.q, limit=params.paging.size, offset=params.paging.offset, sort=params.sort,
-                            filters=params.filters, explain=params.explain)
+                            filters=params.filters, explain=params.explain, include=params.include)
     if params.mode:
         request.mode = params.mode
     data = pf.searcher().search(request).to_json()
-    store = pf.store()
-    venue_names = store.venue_names()
-    # venues and institutions by name, as the page shows them (it keeps the slug in its links)
-    named = {"venue": venue_names.get, "institution": store.institution_name}
-    data["facets"] = {name: [{"value": str(v), "count": c,
-                              "label": (named[name](v) or v) if name in named else str(v),
-                              "param": FACET_PARAMS.get(name, name)} for v, c in pairs]
-                      for name, pairs in data["facets"].items()}
-    data["trend"] = named_trend(data.get("trend"), venue_names)
+    if data["facets"] or data["trend"]:
+        store = pf.store()
+        venue_names = store.venue_names()
+        # venues and institutions by name, as the page shows them (it keeps the slug in its links)
+        named = {"venue": venue_names.get, "institution": store.institution_name}
+        data["facets"] = {name: [{"value": str(v), "count": c,
+                                  "label": (named[name](v) or v) if name in named else str(v),
+                                  "param": FACET_PARAMS.get(name, name)} for v, c in pairs]
+                          for name, pairs in data["facets"].items()}
+        data["trend"] = named_trend(data["trend"], venue_names)
     data["paging"] = page_info(params.paging, data["total"])
     data["filters"] = with_understood(params.chosen, data.get("understood"))
     data["sort"] = params.sort

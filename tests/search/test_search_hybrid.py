@@ -57,3 +57,30 @@ def test_overlapped_query_embedding_gives_the_sequential_results(hybrid_searcher
     semantic = searcher.live._semantic
     assert semantic._prefetch._worker is not None and not semantic._prefetch._pending  # prefetched, then claimed
     assert sequential.live._semantic._prefetch._worker is None
+
+
+def _keys_and_scores(searcher, q: str, mode: str) -> list[tuple[str, float]]:
+    return [(h["key"], h["score"]) for h in searcher.search(SearchRequest(q=q, limit=50, mode=mode)).results]
+
+
+def test_a_title_typed_nearly_whole_is_answered_without_the_vector_route(hybrid_searcher, slice_store):
+    """Its lexical first is certain (issue 33): hybrid gives the lexical ranking itself, scores
+    and all, where fusing the vector list would have re-scored it; with lexical_certain off
+    the same query is fused."""
+    from paperfind.search.settings import SearchSettings
+
+    searcher, embedded = hybrid_searcher
+    store, index_root = slice_store
+    always = open_searcher(index_root, store, vector_dir=searcher.live.vector_dir,
+                           settings=SearchSettings(lexical_certain=False))
+    title = next(d.title for d in store.iter_index_docs() if d.key == embedded[0])
+    typo = title.replace(title.split()[-1], title.split()[-1][:-1], 1)  # a letter left out
+    for q in (title, typo):
+        lexical = _keys_and_scores(searcher, q, "lexical")
+        assert lexical[0][0] == embedded[0]
+        assert _keys_and_scores(searcher, q, "hybrid") == lexical
+        assert _keys_and_scores(always, q, "hybrid") != lexical
+    # a description is not a title: it is fused as before
+    question = "how to get low regret when the losses are chosen by an adversary"
+    assert _keys_and_scores(searcher, question, "hybrid") == _keys_and_scores(always, question, "hybrid")
+    assert _keys_and_scores(searcher, question, "hybrid") != _keys_and_scores(searcher, question, "lexical")

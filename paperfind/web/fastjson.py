@@ -1,0 +1,22 @@
+"""JSON responses encoded by orjson: the search API's answer (20 cards, facets, trend; ~60 KB)
+took 0.6-0.8 ms to encode with the standard library's encoder, ~0.1 ms with orjson (issue 33).
+
+The same JSON in meaning as Starlette's JSONResponse: UTF-8, no ASCII escapes, compact; a
+float may be written shorter (1e-6 for 1e-06). Keys that are not strings are written as
+strings, and a numpy float (a subclass of float, which `json.dumps` takes) as a number.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from fastapi.responses import JSONResponse
+
+
+OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY
+
+
+class FastJSONResponse(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content, option=OPTIONS)
