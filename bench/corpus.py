@@ -22,7 +22,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
-EVAL = REPO.parent / "shared" / "eval-dev"
+# the dev sets; PAPERFIND_EVAL_DEV names them where ../shared is not beside the checkout (a worktree)
+EVAL = Path(os.environ.get("PAPERFIND_EVAL_DEV") or REPO.parent / "shared" / "eval-dev")
 CACHE = Path(os.environ.get("PAPERFIND_BENCH_CACHE") or REPO / "bench" / "out")
 BUNDLED = REPO / "paperfind" / "data" / "corpus"  # venue-year shards
 BUNDLED_VECTORS = REPO / "paperfind" / "data" / "corpus.vectors"  # shards over default-corpus.vectors
