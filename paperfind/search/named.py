@@ -6,7 +6,7 @@ names are candidates whatever their words ("AdamW" is nowhere in "Decoupled Weig
 Regularization") and rank above every other match, best standing first; the follow-ups and
 the papers that only mention the name come after, in today's order. Longer queries and people's
 names are never read as a paper's name; a Chinese query is, by the English it was read as
-(彩票假设 → "lottery ticket hypothesis").
+(权重归一化 → "weight normalization").
 """
 
 from __future__ import annotations
