@@ -1,13 +1,15 @@
 """Famous papers by the names people call them (issue 27), with and without the papers' names.
 
-    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.nicknames [--build] [--no-write]
+    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.nicknames [--build] [--no-write] [--baseline-db DB]
 
 `--build` (re)writes the dev set `bench/nickname_dev.jsonl` from the bundled corpus by the rule
 in `bench/nickname_dev.md`. Then, on the bundled corpus (bench/out/bundled.db, with its vectors):
 
 - the dev set through the HTTP API: two `paperfind serve`s of the same database, one with the
   names (default) and the baseline with PAPERFIND_PAPER_NAMES=0, in the same run; R@1 and
-  MRR@10, a hit being the paper or another version of its work;
+  MRR@10, a hit being the paper or another version of its work. With `--baseline-db DB` the
+  baseline is DB served with its own index instead (a copy of the database whose index another
+  tree built, as the names that tree mined): every figure below is then that against this tree;
 - every other dev set (`../shared/eval-dev`) in lexical and hybrid mode, in process, both ways;
 - latency of the short queries (the nickname set), in process, result cache off, both ways
   interleaved: median and p95 over every query asked five times;
