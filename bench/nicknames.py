@@ -99,7 +99,7 @@ def over_http(db: Path, items: list[dict], names: bool) -> dict[str, list[str]]:
         ranked = {}
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
             for it in items:
-                body = client.get("/api/search", params={"q": it["query"], "limit": 10}).json()
+                body = client.get("/api/search", params={"q": it["query"], "size": 10}).json()
                 ranked[it["qid"]] = [r["key"] for r in body["results"]]
         return ranked
     finally:
