@@ -12,7 +12,11 @@ to in three ways, each read here without a model:
 - what later abstracts call it: "Adam with Decoupled Weight Decay (AdamW)", where the words
   before the parenthesis spell the acronym (Schwartz & Hearst's rule, letters matched right to
   left) and open the paper's title (or its subtitle), said by at least two papers; the paper is
-  the one of the earliest year whose title opens with those words.
+  the one of the earliest year whose title opens with those words, unless a paper no later
+  whose title holds the words in any order is cited three times as much per year (the field's
+  "variational autoencoder (VAE)" is "Auto-Encoding Variational Bayes").
+- names in words: "a technique called spectral normalization to ...", "we propose a more
+  streamlined approach, prototypical networks, that ...", whose uses are counted as phrases.
 
 A name the paper introduces must be new: a word the corpus used in earlier years (ELECTRA in
 2025, "attention" ever) is not that paper's name, and neither is a common word of the corpus.
