@@ -24,7 +24,8 @@ REPO = Path(__file__).resolve().parents[1]
 # ../shared beside the repository; PAPERFIND_SHARED names it for a checkout elsewhere (a worktree)
 SHARED = Path(os.environ.get("PAPERFIND_SHARED") or REPO.parent / "shared")
 DATA = SHARED / "data"
-EVAL = SHARED / "eval-dev"
+# the dev sets; PAPERFIND_EVAL_DEV names them where they are not in the shared folder
+EVAL = Path(os.environ.get("PAPERFIND_EVAL_DEV") or SHARED / "eval-dev")
 CACHE = Path(os.environ.get("PAPERFIND_BENCH_CACHE") or REPO / "bench" / "out")
 BUNDLED = REPO / "paperfind" / "data" / "corpus"  # venue-year shards
 BUNDLED_VECTORS = REPO / "paperfind" / "data" / "corpus.vectors"  # shards over default-corpus.vectors

@@ -1,13 +1,15 @@
 """Famous papers by the names people call them (issue 27), with and without the papers' names.
 
-    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.nicknames [--build] [--no-write]
+    flock /tmp/paperfind-heavy.lock .venv/bin/python -m bench.nicknames [--build] [--no-write] [--baseline-db DB]
 
 `--build` (re)writes the dev set `bench/nickname_dev.jsonl` from the bundled corpus by the rule
 in `bench/nickname_dev.md`. Then, on the bundled corpus (bench/out/bundled.db, with its vectors):
 
 - the dev set through the HTTP API: two `paperfind serve`s of the same database, one with the
   names (default) and the baseline with PAPERFIND_PAPER_NAMES=0, in the same run; R@1 and
-  MRR@10, a hit being the paper or another version of its work;
+  MRR@10, a hit being the paper or another version of its work. With `--baseline-db DB` the
+  baseline is DB served with its own index instead (a copy of the database whose index another
+  tree built, as the names that tree mined): every figure below is then that against this tree;
 - every other dev set (`../shared/eval-dev`) in lexical and hybrid mode, in process, both ways;
 - latency of the short queries (the nickname set), in process, result cache off, both ways
   interleaved: median and p95 over every query asked five times;
@@ -97,7 +99,7 @@ def over_http(db: Path, items: list[dict], names: bool) -> dict[str, list[str]]:
         ranked = {}
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
             for it in items:
-                body = client.get("/api/search", params={"q": it["query"], "limit": 10}).json()
+                body = client.get("/api/search", params={"q": it["query"], "size": 10}).json()
                 ranked[it["qid"]] = [r["key"] for r in body["results"]]
         return ranked
     finally:
@@ -137,25 +139,35 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", action="store_true", help="rewrite bench/nickname_dev.jsonl first")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--baseline-db", type=Path, help="the baseline is this database with its own index "
+                    "(another tree's build, names on), not this one with PAPERFIND_PAPER_NAMES=0")
     args = ap.parse_args(argv)
     db = corpus.database("bundled")
     vec = corpus.vectors("bundled")
     store, root = corpus.ensure_index("bundled")
+    base_db = args.baseline_db or db
+    off = "baseline" if args.baseline_db else "names off"
+    on = "this tree" if args.baseline_db else "names on"
     if args.build:
         items = build_dev(db)
         DEV.write_text("".join(json.dumps(it, ensure_ascii=False) + "\n" for it in items), encoding="utf-8")
         print(f"wrote {DEV} ({len(items)} queries)", file=sys.stderr)
     items = load_dev()
-    http = {names: over_http(db, items, names) for names in (False, True)}
+    http = {False: over_http(base_db, items, bool(args.baseline_db)), True: over_http(db, items, True)}
     (r1_off, mrr_off), (r1_on, mrr_on) = rates(items, http[False]), rates(items, http[True])
     by_source = {}
     for source in sorted({it["source"] for it in items}):
         part = [it for it in items if it["source"] == source]
         by_source[source] = (len(part), rates(part, http[False]), rates(part, http[True]))
 
-    searchers = {names: corpus.open_searcher(root, store, replace(SearchSettings(result_cache=0),
-                                                                    paper_names=names), vector_dir=vec)
-                 for names in (False, True)}
+    from paperfind.store import Store
+
+    base_store = Store(base_db, readonly=True) if args.baseline_db else store
+    base_root = corpus.index_dir(base_db)
+    searchers = {names: corpus.open_searcher(
+        base_root if not names else root, base_store if not names else store,
+        replace(SearchSettings(result_cache=0), paper_names=names or bool(args.baseline_db)),
+        vector_dir=corpus.vector_dir(base_db) if not names else vec) for names in (False, True)}
     sets = {}
     for name in corpus.SETS:
         dev = corpus.load_set(name)
@@ -175,11 +187,12 @@ def main(argv: list[str] | None = None) -> int:
     without, with_names, size = mining_cost()
 
     lines = ["| nickname dev set, through the HTTP API | queries | R@1 | MRR@10 |", "|---|---:|---:|---:|",
-             f"| all, names off (baseline) | {len(items)} | {r1_off:.3f} | {mrr_off:.3f} |",
-             f"| all, names on | {len(items)} | {r1_on:.3f} | {mrr_on:.3f} |"]
-    for source, (n, off, on) in by_source.items():
-        lines.append(f"| {source}: off → on | {n} | {off[0]:.3f} → {on[0]:.3f} | {off[1]:.3f} → {on[1]:.3f} |")
-    lines += ["", "| set | mode | metric | names off | names on | change |", "|---|---|---|---:|---:|---:|"]
+             f"| all, {off} | {len(items)} | {r1_off:.3f} | {mrr_off:.3f} |",
+             f"| all, {on} | {len(items)} | {r1_on:.3f} | {mrr_on:.3f} |"]
+    for source, (n, before, after) in by_source.items():
+        lines.append(f"| {source}: {off} → {on} | {n} | {before[0]:.3f} → {after[0]:.3f} | "
+                     f"{before[1]:.3f} → {after[1]:.3f} |")
+    lines += ["", f"| set | mode | metric | {off} | {on} | change |", "|---|---|---|---:|---:|---:|"]
     for name in corpus.SETS:
         for mode in MODES:
             for metric in ("nDCG@10", "MRR@10", "R@10"):
@@ -188,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
                              f"{x:.3f} | {y:.3f} | {y - x:+.3f} |")
     lines += ["", "| short queries (the nickname set x 5), in process | median ms | p95 ms |", "|---|---:|---:|"]
     for names in (False, True):
-        lines.append(f"| names {'on' if names else 'off'} | {statistics.median(took[names]):.2f} | "
+        lines.append(f"| {on if names else off} | {statistics.median(took[names]):.2f} | "
                      f"{percentile(took[names], 95):.2f} |")
     lines += ["", f"The index's text files at {store.paper_count():,} papers: {without:.1f} s without the "
               f"names, {with_names:.1f} s with them (+{with_names - without:.1f} s), and "
@@ -200,9 +213,13 @@ def main(argv: list[str] | None = None) -> int:
     for miss in misses:
         print("miss:", miss, file=sys.stderr)
     if not args.no_write:
-        intro = (f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, `python -m bench.nicknames`: "
+        baseline = (f"the baseline is {args.baseline_db} served by this tree with its own index (another "
+                    "tree's build, names on)" if args.baseline_db
+                    else "names off is the same tree with PAPERFIND_PAPER_NAMES=0")
+        intro = (f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, `python -m bench.nicknames"
+                 f"{' --baseline-db ' + str(args.baseline_db) if args.baseline_db else ''}`: "
                  f"the bundled corpus ({store.paper_count():,} papers), the dev set of "
-                 "bench/nickname_dev.md; names off is the same tree with PAPERFIND_PAPER_NAMES=0.\n\n")
+                 f"bench/nickname_dev.md; {baseline}.\n\n")
         append_results("Famous papers by their names (issue 27): nickname dev set, other sets, latency",
                        intro + table)
     return 0

@@ -12,7 +12,11 @@ to in three ways, each read here without a model:
 - what later abstracts call it: "Adam with Decoupled Weight Decay (AdamW)", where the words
   before the parenthesis spell the acronym (Schwartz & Hearst's rule, letters matched right to
   left) and open the paper's title (or its subtitle), said by at least two papers; the paper is
-  the one of the earliest year whose title opens with those words.
+  the one of the earliest year whose title opens with those words, unless a paper no later
+  whose title holds the words in any order is cited three times as much per year (the field's
+  "variational autoencoder (VAE)" is "Auto-Encoding Variational Bayes").
+- names in words: "a technique called spectral normalization to ...", "we propose a more
+  streamlined approach, prototypical networks, that ...", whose uses are counted as phrases.
 
 A name the paper introduces must be new: a word the corpus used in earlier years (ELECTRA in
 2025, "attention" ever) is not that paper's name, and neither is a common word of the corpus.
@@ -38,6 +42,19 @@ _TITLE_LEAD = re.compile(r"^\s*([^:]{2,40}?)\s*:\s+\S")
 _CALLED = re.compile(r"\b(?:called|named|dubbed|termed|coined|nicknamed|codenamed)\s+(?:as\s+)?[\"“‘'`]*("
                      + NAME + r")(?:[\"”’'`]*\s+or\s+[\"“‘'`]*(" + NAME + "))?")
 _CALLED_WORDS = ("called", "named", "dubbed", "termed", "coined")
+# the words that end a name of several words: "called spectral normalization to stabilize ..."
+_FUNCTION = (r"(?:to|that|which|where|for|in|on|with|by|and|or|is|are|was|were|be|can|has|have|as|from|the|a|an|"
+             r"we|it|its|their|this|these|our|because|since|after|so|not|also)")
+_LOWER_WORDS = (r"((?!" + _FUNCTION + r"\b)[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:\s+(?:of\s+)?(?!" + _FUNCTION
+                + r"\b)[a-z][a-z0-9]*(?:-[a-z0-9]+)*){1,3})(?=\s*[,.;:(]|\s+" + _FUNCTION + r"\b)")
+# "a method called chain of thought prompting, where": a name in words, not in letters
+_CALLED_PHRASE = re.compile(r"\b(?:called|named|dubbed|termed)\s+" + _LOWER_WORDS)
+_APPOSITION_OF = ("approach, ", "method, ", "model, ", "framework, ", "architecture, ", "algorithm, ",
+                  "technique, ", "objective, ", "procedure, ", "principle, ")
+# "We propose a more streamlined approach, prototypical networks, that learns ..."
+_APPOSITIVE = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:propose|present|introduce|develop)s?\s+(?:an?|the)\s+"
+                         r"(?:[\w-]+\s+){0,3}?(?:approach|method|model|framework|architecture|algorithm|technique|"
+                         r"objective|procedure|principle),\s+(?:the\s+)?([\w-]+(?:\s+[\w-]+){0,3}),\s")
 # "... a recently introduced technique called dropout": someone else's name
 _NOT_OURS = re.compile(r"\b(?:recent(?:ly)?|existing|previous(?:ly)?|known|popular|standard|widely|"
                        r"classic(?:al)?|prior|conventional|state-of-the-art|such as|e\.g\.)\b", re.I)
@@ -59,6 +76,8 @@ COMMON_SHARE = 0.02  # a name spelt like a word ("mixup") in more of the papers 
 COMMON_SHARE_NAME = 0.05  # ... and one spelt like a name ("ImageNet") in more is a field's word
 COMMON_FLOOR = 50  # in a small corpus no word is common below this many papers
 MIN_NAMED_BY = 2  # later papers that must give a title its acronym
+OUTCITED = 3  # citations per year that let an earlier title with a long form's words own it
+MIN_RATE = 10  # ... and the fewest per year that make a paper the one a long form means
 
 
 def fold_paper_name(text: str) -> str:
@@ -78,6 +97,15 @@ def _folded(text: str) -> str:
     return "".join(_FOLD_WORD.findall(text.lower().replace("+", "p")))
 
 
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+(?=\S)", re.I)
+
+
+def lookup_keys(name: str) -> set[str]:
+    """The folded forms a name is found by: as written, and without a leading article ("The
+    Lottery Ticket Hypothesis" is asked for as "lottery ticket hypothesis")."""
+    return {fold_paper_name(name), fold_paper_name(_ARTICLE.sub("", name))}
+
+
 def query_forms(text: str) -> list[str]:
     """The folded forms a query is looked up in: as typed, and without a plural s."""
     folded = _folded(text)
@@ -94,7 +122,7 @@ def _spelt_like_a_name(name: str) -> bool:
 
 
 def _clean(name: str) -> str:
-    name = name.strip(" -+")
+    name = name.strip(" -").lstrip("+")  # "PointNet++" is not "PointNet"
     words = name.split()
     if not words or len(words) > MAX_WORDS or len(name) < 2 or len(name) > 40:
         return ""
@@ -114,6 +142,12 @@ def own_names(title: str, abstract: str) -> list[str]:
             sentence = abstract[abstract.rfind(".", 0, m.start()) + 1:m.start()]
             if not _NOT_OURS.search(sentence):
                 found += [n for n in m.groups() if n]
+        for m in _CALLED_PHRASE.finditer(abstract):
+            sentence = abstract[abstract.rfind(".", 0, m.start()) + 1:m.start()]
+            if not _NOT_OURS.search(sentence):
+                found.append(m.group(1))
+    if ", " in abstract and any(w in abstract for w in _APPOSITION_OF):
+        found += [m.group(1) for m in _APPOSITIVE.finditer(abstract)]
     for m in _PRESENTS.finditer(abstract):
         name = m.group(1)
         if (_spelt_like_a_name(name) or name[0].isupper() or m.group(2) != ","
@@ -190,8 +224,16 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
     def used_by(name: str) -> np.ndarray:
         key = fold_paper_name(name)
         if key not in uses:
-            uses[key] = rows_with(name)
+            rows = rows_with(name)
+            uses[key] = _with_phrase(name, rows, plain) if " " in name.strip() else rows
         return uses[key]
+
+    texts: dict[int, str] = {}
+
+    def plain(row: int) -> str:
+        if row not in texts:
+            texts[row] = _plain(f"{titles[row]} . {abstracts[row]}")
+        return texts[row]
 
     def new_with(row: int, rows: np.ndarray) -> bool:
         """Whether a name used by `rows` was new with `row`: few papers of earlier years use it."""
@@ -209,7 +251,7 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
             if new_with(row, rows):
                 names[row].append(name)
     given: dict[tuple[int, str], int] = {}  # (row, name): later papers spelling it with the row's title
-    for row, acronym, papers in _acronyms_given_by_others(titles, abstracts, years, works):
+    for row, acronym, papers, form in _acronyms_given_by_others(titles, abstracts, years, works, citations):
         rows = used_by(acronym)
         if len(rows) == 0:
             continue
@@ -222,7 +264,8 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
     for row, own in enumerate(names):
         later: set[int] = set()
         for name in own:
-            table[fold_paper_name(name)].append(row)
+            for key in lookup_keys(name):
+                table[key].append(row)
             rows = used_by(name)
             later.update(rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist())
         mentions[row] = len(later)
@@ -238,6 +281,21 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
     return PaperNames(names, mentions, standing, ordered)
 
 
+def _plain(text: str) -> str:
+    """Lower-case words between single spaces, a space at each end: where a phrase is a substring."""
+    return " " + " ".join(_WORD.findall(text.lower())) + " "
+
+
+def _with_phrase(name: str, rows: np.ndarray, plain: Callable[[int], str]) -> np.ndarray:
+    """The rows of `rows` (which hold a name's words) whose title or abstract (`plain`) writes
+    the words together, in the name's order (the last one maybe plural): a name of several words
+    ("spectral normalization") is a phrase, not its words anywhere."""
+    phrase = _plain(name)[:-1]
+    if phrase.count(" ") < 2 or len(rows) == 0:
+        return rows
+    return rows[np.fromiter((phrase in plain(r) for r in rows.tolist()), dtype=bool, count=len(rows))]
+
+
 def _title_phrases(title: str) -> list[str]:
     """The word runs of a title (and of its lead and subtitle) a long form may be: every opening
     of two words or more. (Inner runs made owners of follow-ups: "Coupled Generative Adversarial
@@ -250,13 +308,67 @@ def _title_phrases(title: str) -> list[str]:
     return out
 
 
+def _endings(words: list[str], acronym: str) -> list[str]:
+    """The endings of a long form a title may open with, longest first: the whole, and shorter
+    ones whose dropped words are spelt out in the acronym ("Adam with Decoupled Weight Decay
+    (AdamW)" → "decoupled weight decay", as "adamw" holds "adam"), never one that drops a word
+    the acronym stands for ("graph convolutional networks (GCN)" is not "Convolutional Networks
+    on Graphs")."""
+    spelt = acronym.lower()
+    out = [" ".join(words)]
+    for i in range(1, len(words) - 1):
+        if not all(w in _STOP or w in spelt for w in words[:i]):
+            break
+        out.append(" ".join(words[i:]))
+    return out
+
+
+class _TitleStems:
+    """The papers whose titles hold every content word of a long form, by stem: "variational
+    autoencoder (VAE)" is in "Auto-Encoding Variational Bayes", "residual networks (ResNets)" in
+    "Deep Residual Learning for Image Recognition", whatever the order."""
+
+    def __init__(self, titles: Sequence[str]) -> None:
+        from paperfind.text.analyze import Analyzer
+
+        self.analyzer = Analyzer()
+        rows: dict[str, list[int]] = defaultdict(list)
+        for row, title in enumerate(titles):
+            for stem in self.stems(title):
+                rows[stem].append(row)
+        self.rows = {stem: np.asarray(r, dtype=np.int64) for stem, r in rows.items()}
+        self._found: dict[tuple[str, ...], np.ndarray] = {}
+        self._by_text: dict[str, np.ndarray] = {}
+
+    def stems(self, text: str) -> set[str]:
+        """Content stems of a text, a hyphenated word also joined ("auto-encoding" → "autoencod")."""
+        words = _WORD.findall(text.lower()) + ["".join(w.split("-")) for w in re.findall(r"\w+(?:-\w+)+", text.lower())]
+        return {self.analyzer.stem(w) for w in words if w not in _STOP and not self.analyzer.is_stopword(w)}
+
+    def holding(self, words: list[str]) -> np.ndarray:
+        text = " ".join(words)
+        if text in self._by_text:
+            return self._by_text[text]
+        key = tuple(sorted(self.stems(text)))
+        if key not in self._found:
+            self._found[key] = rows_with_all([self.rows.get(s, np.zeros(0, dtype=np.int64)) for s in key]) \
+                if key else np.zeros(0, dtype=np.int64)
+        self._by_text[text] = self._found[key]
+        return self._found[key]
+
+
 def _acronyms_given_by_others(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarray,
-                              works: np.ndarray) -> list[tuple[int, str, int]]:
-    """(row, acronym, papers) where at least `MIN_NAMED_BY` papers of the same or later years, of
-    other works, write words of the row's title followed by the acronym ("denoising diffusion
-    probabilistic models (DDPM)", "Adam with decoupled weight decay (AdamW)"). The row is the one paper
-    of the earliest year whose title has those words: with two works of that year, nobody owns it."""
-    spelt: list[tuple[int, str, list[str]]] = []  # (writer, acronym, the endings of its long form)
+                              works: np.ndarray, citations: np.ndarray | None = None
+                              ) -> list[tuple[int, str, int, str]]:
+    """(row, acronym, papers, long form) where at least `MIN_NAMED_BY` papers of the same or later
+    years, of other works, write words of the row's title followed by the acronym ("denoising
+    diffusion probabilistic models (DDPM)", "Adam with decoupled weight decay (AdamW)"). The row is
+    the one paper of the earliest year whose title opens with those words: with two works of that
+    year, nobody owns it. A paper no later than that one whose title holds the long form's words
+    in another order and is cited `OUTCITED` times as much per year owns it instead (the field's
+    "variational autoencoders (VAE)" are "Auto-Encoding Variational Bayes", not a later title
+    that opens with the words)."""
+    spelt: list[tuple[int, str, list[str]]] = []  # (writer, acronym, the long form's words)
     for writer, abstract in enumerate(abstracts):
         if "(" not in abstract:
             continue
@@ -266,30 +378,67 @@ def _acronyms_given_by_others(titles: Sequence[str], abstracts: Sequence[str], y
                 continue
             words = long_form(_WORD.findall(abstract[max(0, m.start() - 200):m.start()]), acronym)
             if len(words) >= 2:
-                spelt.append((writer, acronym, [" ".join(words[i:]) for i in range(len(words) - 1)]))
-    wanted = {ending for _, _, endings in spelt for ending in endings}
+                spelt.append((writer, acronym, words))
+    endings = {id(words): _endings(words, acronym) for _, acronym, words in spelt}
+    wanted = {ending for e in endings.values() for ending in e}
     phrases: dict[str, list[int]] = defaultdict(list)
     for row, title in enumerate(titles):
         for phrase in set(_title_phrases(title)) & wanted:
             phrases[phrase].append(row)
+    rate = _per_year(citations, years) if citations is not None else None
+    stems = _TitleStems(titles) if rate is not None else None
     said: dict[tuple[int, str], set[int]] = defaultdict(set)
     spelling: dict[tuple[int, str], str] = {}
-    for writer, acronym, endings in spelt:
+    forms: dict[tuple[int, str], str] = {}
+    for writer, acronym, words in spelt:
         # the longest ending that is words of a title: "Adam with Decoupled Weight Decay
         # (AdamW)" spells AdamW, and "decoupled weight decay" opens the paper's title
-        for ending in endings:
+        owner = -1
+        for ending in endings[id(words)]:
             rows = [r for r in phrases.get(ending, ()) if years[r] <= years[writer] and works[r] != works[writer]]
             if rows:
                 first = min(years[r] for r in rows)
                 earliest = [r for r in rows if years[r] == first]
                 if len({int(works[r]) for r in earliest}) == 1:
-                    key = (min(earliest), fold_paper_name(acronym))
-                    said[key].add(writer)
-                    spelling.setdefault(key, acronym[:-1] if acronym.endswith("s") and acronym[:-1].isupper()
-                                        else acronym)
+                    owner = min(earliest)
                 break
-    return sorted((owner, spelling[(owner, a)], len(writers)) for (owner, a), writers in said.items()
-                  if len(writers) >= MIN_NAMED_BY)
+        if stems is not None:
+            owner = _outcited(owner, stems.holding(words), rate, years, works, writer)
+        if owner >= 0:
+            key = (owner, fold_paper_name(acronym))
+            said[key].add(writer)
+            spelling.setdefault(key, acronym[:-1] if acronym.endswith("s") and acronym[:-1].isupper() else acronym)
+            forms.setdefault(key, " ".join(words))
+    return sorted((owner, spelling[(owner, a)], len(writers), forms[(owner, a)])
+                  for (owner, a), writers in said.items() if len(writers) >= MIN_NAMED_BY)
+
+
+def _per_year(citations: np.ndarray, years: np.ndarray) -> np.ndarray:
+    """Citations per year since publication; -1 where unknown."""
+    years = np.asarray(years, dtype=np.int64)
+    span = np.maximum(int(years.max(initial=0)) - years + 1, 1).astype(np.float64)
+    cited = np.asarray(citations, dtype=np.float64)
+    return np.where(cited >= 0, cited / span, -1.0)
+
+
+def _outcited(owner: int, holding: np.ndarray, rate: np.ndarray, years: np.ndarray, works: np.ndarray,
+              writer: int) -> int:
+    """The owner of a long form a writer spells: `owner` (by its title's opening; -1 for none)
+    unless a paper no later, whose title holds the long form's words, is cited `OUTCITED` times
+    as much per year. An owner without a count (the years the data has none) keeps the name: a
+    famous earlier paper with the same words may be another thing of the same letters ("Masked
+    Autoencoder for Distribution Estimation" is not the "masked autoencoders (MAE)" of 2022)."""
+    if len(holding) == 0 or (owner >= 0 and rate[owner] < 0):
+        return owner
+    limit = years[owner] if owner >= 0 else years[writer]
+    ok = holding[(years[holding] <= limit) & (works[holding] != works[writer]) & (rate[holding] > 0)]
+    if len(ok) == 0:
+        return owner
+    best = int(ok[np.argmax(rate[ok])])
+    floor = float(rate[owner]) if owner >= 0 else 0.0
+    if best != owner and rate[best] >= OUTCITED * max(floor, MIN_RATE):
+        return best
+    return owner
 
 
 def _percentile(values: np.ndarray) -> np.ndarray:

@@ -4,8 +4,9 @@ The names come from the index (`paperfind.index.paper_names`): the paper that in
 name, or that later papers call by it. When the whole query is such a name, the papers it
 names are candidates whatever their words ("AdamW" is nowhere in "Decoupled Weight Decay
 Regularization") and rank above every other match, best standing first; the follow-ups and
-the papers that only mention the name come after, in today's order. Longer queries, people's
-names and Chinese text are never read as a paper's name.
+the papers that only mention the name come after, in today's order. Longer queries and people's
+names are never read as a paper's name; a Chinese query is, by the English it was read as
+(权重归一化 → "weight normalization").
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ _NONE = np.zeros(0, dtype=np.int64)
 def named_papers(backend: SearchBackend, q: ParsedQuery, plan: QueryPlan) -> np.ndarray:
     """Handles of the papers the query is the name of, best first; none for other queries."""
     text = q.text.strip()
+    if has_han(text):
+        text = plan.translation.strip()
     if (not text or not plan.groups or plan.person_is_query or q.titles or q.authors
-            or len(text.split()) > MAX_NAME_WORDS or has_han(text)):
+            or len(text.split()) > MAX_NAME_WORDS):
         return _NONE
     return backend.paper_names(text)[:MAX_NAMED]
 

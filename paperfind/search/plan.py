@@ -44,6 +44,7 @@ class QueryPlan:
     people: list[PersonMatch] = field(default_factory=list)  # named in the free text
     person_is_query: bool = False  # the whole free text is a person's name
     phrases: list[list[str]] = field(default_factory=list)  # stems of quoted phrases
+    translation: str = ""  # the English a Chinese query was read as (its words are in `groups`)
 
     def known_groups(self, backend: SearchBackend) -> int:
         """Groups with at least one term the index knows: the ones a document can match."""
@@ -96,7 +97,7 @@ def _is_name_word(word: str, backend: SearchBackend) -> bool:
 def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend, translation: str = "") -> QueryPlan:
     """`translation` (a Chinese query's English rendering) adds words at `TRANSLATION_WEIGHT`:
     a dictionary rendering is a guess, the user's own words are not."""
-    plan = QueryPlan()
+    plan = QueryPlan(translation=translation)
     seen: set[tuple[str, bool]] = set()
     sources = [(q.text, False, 1.0)] + [(t, True, 1.0) for t in q.titles]
     if translation:

@@ -6,7 +6,8 @@ import re
 
 import numpy as np
 
-from paperfind.index.paper_names import (PaperNameTable, PaperNames, fold_paper_name, long_form, mine_names,
+from paperfind.index.paper_names import (PaperNameTable, PaperNames, _endings, fold_paper_name, long_form,
+                                         lookup_keys, mine_names,
                                          own_names, query_forms, save_paper_names)
 
 # Real titles and sentences of the bundled corpus (the keys they come from in comments)
@@ -112,3 +113,69 @@ def test_a_few_rows_names_are_read_without_parsing_every_rows(tmp_path) -> None:
     assert table._payload is None  # ten rows, and nothing parsed but their own
     assert [table.names_of(r) for r in range(len(names))] == names
     assert table._payload is not None and table.names_of(len(names) + 5) == []
+
+
+def test_a_long_form_ending_keeps_the_words_its_acronym_stands_for() -> None:
+    # "graph" is the G of GCN: without it, the words are another paper's title opening
+    found = _mine([
+        ("Convolutional Networks on Graphs for Learning Molecular Fingerprints",  # nips2015:5954
+         "We introduce a convolutional neural network that operates directly on graphs.", 2015, -1),
+        ("Graph-based reasoning", "We use graph convolutional networks (GCN) on scene graphs.", 2019, -1),
+        ("Robust node labels", "Semi-supervised graph convolutional networks (GCN) overfit noisy labels.",
+         2020, -1),
+    ])
+    assert "gcn" not in found.table and found.names[0] == []
+    # ... where the acronym spells the dropped words itself, the shorter ending is the title's
+    assert _endings("adam with decoupled weight decay".split(), "AdamW")[-1] == "decoupled weight decay"
+    assert _endings("graph convolutional networks".split(), "GCN") == ["graph convolutional networks"]
+
+
+VAE_PAPERS = [
+    ("Auto-Encoding Variational Bayes",  # iclr2014 (Kingma & Welling)
+     "We introduce a stochastic variational inference and learning algorithm that scales to large "
+     "datasets.", 2014, 45209),
+    ("Variational Autoencoder for Deep Learning of Images, Labels and Captions",  # nips2016:6528
+     "A novel variational autoencoder is developed to model images, as well as associated labels.",
+     2016, 1096),
+    ("Ladder priors", "A variational autoencoder (VAE) learns a latent code; we give it a ladder prior.",
+     2018, -1),
+    ("Posterior collapse", "The variational autoencoder (VAE) suffers from posterior collapse.", 2019, -1),
+]
+
+
+def test_an_acronym_belongs_to_the_earlier_much_cited_title_with_its_words() -> None:
+    # the later title opens with "variational autoencoder", but the field's VAE is the paper whose
+    # title holds the words in another order and is cited 27 times as much per year
+    found = _mine(VAE_PAPERS)
+    assert found.table["vae"] == [0] and "VAE" in found.names[0] and found.names[1] == []
+    # an opening owner cited about as much keeps it, and so does one whose count is unknown
+    for citations in (15000, -1):
+        close = [VAE_PAPERS[0][:3] + (citations,)] + VAE_PAPERS[1:]
+        close[1] = close[1][:3] + (citations,)
+        assert _mine(close).table["vae"] == [1]
+
+
+def test_names_in_words_and_their_uses_as_phrases() -> None:
+    # iclr2018 (spectral normalization), nips2017 (prototypical networks): a name of several
+    # lower-case words, after "called" or as an apposition of what the paper proposes
+    assert "spectral normalization" in own_names(
+        "Spectral Normalization for Generative Adversarial Networks",
+        "In this paper, we propose a novel weight normalization technique called spectral normalization "
+        "to stabilize the training of the discriminator.")
+    assert own_names("Prototypical Networks for Few-shot Learning",
+                     "We propose a more streamlined approach, prototypical networks, that learns a metric "
+                     "space.") == ["prototypical networks"]
+    # "PointNet++" keeps its pluses (it is not PointNet); "The X" is found as "X"
+    assert own_names("PointNet++: Deep Hierarchical Feature Learning on Point Sets", "") == ["PointNet++"]
+    assert fold_paper_name("Lottery Ticket Hypothesis") in lookup_keys("The Lottery Ticket Hypothesis")
+    # a name of words is new when earlier papers do not write them together, wherever else they
+    # use the words ("spectral clustering ... normalization" is no earlier use)
+    found = _mine([
+        ("Normalized spectral clustering", "Spectral clustering with a normalization of the graph.", 2014, -1),
+        ("Graph cuts", "A spectral method; normalization of the Laplacian helps.", 2015, -1),
+        ("Spectral cuts", "Normalization and spectral gaps.", 2016, -1),
+        ("Spectral Normalization for Generative Adversarial Networks",
+         "We propose a technique called spectral normalization to stabilize GANs.", 2018, 5867),
+        ("Lipschitz GANs", "We compare with spectral normalization of the weights.", 2019, -1),
+    ])
+    assert found.table["spectralnormalization"] == [3] and found.mentions[3] == 1

@@ -72,3 +72,10 @@ def test_influence_orders_by_standing(portal):
     standings = [portal.get(f"/api/papers/{r['key']}").json()["standing"]["score"] for r in data["results"]]
     assert standings == sorted(standings, reverse=True)
     assert portal.get("/api/search", params={"q": "x", "sort": "fame"}).status_code == 422
+
+
+def test_a_chinese_name_reaches_the_paper_it_names(portal):
+    """权重归一化 is read as "weight normalization", the name of the paper that introduced it
+    (its title's lead): the name tier puts it first, where a Chinese query used to get none."""
+    first = portal.get("/api/search", params={"q": "权重归一化"}).json()["results"][0]
+    assert first["key"] == "nips2016:7412", first["title"]
