@@ -1,0 +1,283 @@
+"""Who works on this: people ranked by their own papers' match to a topic or an abstract.
+
+The voting model of expert search (Balog et al. 2006, "Model 2"), over paper scores made the
+way paperfind matches papers: each paper eligible for the query (published before `before`,
+within the venue / institution / year filters) gets a score in [0, 1] from two routes, the
+lexical one (BM25F of the query's strongest terms, `similar.weighted_terms`, over the whole
+index, divided by the best eligible score) and the semantic one (cosine of the query's e5
+vector with the stored paper vectors, rescaled between the `depth`-th and the best eligible
+cosine). A person's score is a decaying sum over their best `top_papers` works among them (a
+work's versions count once), each weighed up when recent (relative to the query's own time)
+and when they are the first or last author. A prolific person does not win by volume (only
+their best few papers count), and a group does not fill the list: a person whose evidence is
+papers already shown for people above them is moved down (`group_discount`).
+
+Eligibility is applied to the papers before anything is summed, so `before=2023` can never
+count a 2023 paper, and `exclude` (a paper's people and their recent co-authors, the conflicts
+a chair avoids) removes people, never papers. The per-person arrays are the index's
+(`paperfind.index.profiles`); the semantic route is the backend's own (`nearest`), so the
+Milvus backend answers from its collection's vectors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from paperfind.index.profiles import PersonProfiles
+from paperfind.search.backend import IndexBackend, Restriction
+from paperfind.search.filters import Filters
+from paperfind.search.settings import ExpertSettings
+from paperfind.search.similar import SimilarSettings, _term_scores, weighted_terms
+from paperfind.text.analyze import Analyzer
+
+SCORE_DECIMALS = 6
+
+
+@dataclass(frozen=True)
+class ExpertQuery:
+    """What to find people for: the query's text, or a paper's (`paper_row` >= 0, its row)."""
+
+    text: str
+    lexical_text: str = ""  # what the lexical route reads (a Chinese query's English); "" = text
+    filters: Filters = Filters()
+    before: int | None = None  # only papers published before this year count
+    exclude_people: frozenset[int] = frozenset()  # author ids never listed (conflicts)
+    paper_row: int = -1
+
+    def restriction(self) -> Restriction:
+        """The papers that may count as evidence: the filters, and nothing from `before` on."""
+        f = self.filters
+        if self.before is not None:
+            year_to = self.before - 1 if f.year_to is None else min(f.year_to, self.before - 1)
+            f = Filters(venues=f.venues, year_from=f.year_from, year_to=year_to, insts=f.insts,
+                        areas=f.areas, statuses=f.statuses, since=f.since)
+        if f.since is not None:
+            year_from = f.since if f.year_from is None else max(f.year_from, f.since)
+            f = Filters(venues=f.venues, year_from=year_from, year_to=f.year_to, insts=f.insts,
+                        areas=f.areas, statuses=f.statuses)
+        return Restriction(filters=f)
+
+
+@dataclass
+class Expert:
+    """One person: score, their best matching papers (rows, best first) and how many works count."""
+
+    author_id: int
+    score: float
+    evidence: list[int] = field(default_factory=list)
+    evidence_scores: list[float] = field(default_factory=list)
+
+
+@dataclass
+class PaperScores:
+    """The eligible papers either route found, with each route's score in [0, 1]."""
+
+    rows: np.ndarray
+    text: np.ndarray
+    meaning: np.ndarray
+
+    def combined(self, settings: ExpertSettings) -> np.ndarray:
+        """The blend, raised to `sharpness`: a person's best match should outweigh many
+        middling ones (a field's common words make thousands of papers half-match)."""
+        total = settings.text_weight + settings.vector_weight
+        blend = (settings.text_weight * self.text + settings.vector_weight * self.meaning) / max(total, 1e-9)
+        return blend ** settings.sharpness
+
+
+def query_terms(backend: IndexBackend, analyzer: Analyzer, text: str,
+                settings: ExpertSettings) -> list[tuple[str, float]]:
+    """The query's lexical terms, weighted as `similar` weighs a paper's (count x idf, the strongest)."""
+    return weighted_terms(backend, analyzer, "", text, SimilarSettings(max_terms=settings.max_terms))
+
+
+def text_route(backend: IndexBackend, terms: list[tuple[str, float]], eligible: np.ndarray | None,
+               depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, score / best) of the `depth` best eligible papers by BM25F of `terms`."""
+    if not terms:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    scores = _term_scores(backend, "text", terms)
+    if eligible is not None:
+        scores = np.where(eligible, scores, 0.0)
+    hits = np.flatnonzero(scores > 0)
+    if len(hits) > depth:
+        hits = hits[np.argpartition(-scores[hits], depth - 1)[:depth]]
+    if not len(hits):
+        return hits.astype(np.int64), np.zeros(0)
+    found = scores[hits]
+    return hits.astype(np.int64), found / float(found.max())
+
+
+def meaning_route(rows: np.ndarray, cosines: np.ndarray) -> np.ndarray:
+    """Cosines rescaled to [0, 1] between the weakest and the strongest of the nearest found:
+    e5 cosines of unrelated papers sit near .75, so their raw values barely differ."""
+    if not len(cosines):
+        return np.zeros(0)
+    low, high = float(cosines.min()), float(cosines.max())
+    return np.clip((cosines - low) / max(high - low, 1e-6), 0.0, 1.0)
+
+
+def merge_routes(text_rows: np.ndarray, text: np.ndarray, meaning_rows: np.ndarray,
+                 meaning: np.ndarray) -> PaperScores:
+    rows = np.union1d(text_rows, meaning_rows).astype(np.int64)
+    t, m = np.zeros(len(rows)), np.zeros(len(rows))
+    t[np.searchsorted(rows, text_rows)] = text
+    m[np.searchsorted(rows, meaning_rows)] = meaning
+    return PaperScores(rows, t, m)
+
+
+def paper_weights(backend: IndexBackend, rows: np.ndarray, reference_year: int,
+                  settings: ExpertSettings) -> np.ndarray:
+    """Recency per paper: 1 for the reference year, halving every `recency_half_life_years`."""
+    if settings.recency_half_life_years <= 0:
+        return np.ones(len(rows))
+    years = np.asarray(backend.index.docs.year[rows], dtype=np.float64)
+    age = np.clip(reference_year - years, 0, None)
+    return 0.5 ** (age / settings.recency_half_life_years)
+
+
+def eligible_counts(profiles: PersonProfiles, ids: np.ndarray, eligible: np.ndarray | None) -> np.ndarray:
+    """Per person of `ids` (sorted), their eligible authorships."""
+    at = np.searchsorted(profiles.ids, ids)
+    lo, hi = profiles.indptr[at], profiles.indptr[at + 1]
+    if eligible is None:
+        return (hi - lo).astype(np.float64)
+    cumulative = np.r_[0, np.cumsum(eligible[profiles.rows])]
+    return (cumulative[hi] - cumulative[lo]).astype(np.float64)
+
+
+def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperScores,
+                reference_year: int, settings: ExpertSettings,
+                exclude: frozenset[int] = frozenset(), eligible: np.ndarray | None = None) -> list[Expert]:
+    """Every person with an eligible matching paper, best first (ties by author id)."""
+    docs = backend.index.docs
+    score = papers.combined(settings) * paper_weights(backend, papers.rows, reference_year, settings)
+    keep = score > 0
+    rows, score = papers.rows[keep], score[keep]
+    if not len(rows):
+        return []
+    starts = np.asarray(docs.author_indptr[rows], dtype=np.int64)
+    counts = np.asarray(docs.author_indptr[rows + 1], dtype=np.int64) - starts
+    entries = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+    people = np.asarray(docs.author[entries], dtype=np.int64)
+    paper = np.repeat(np.arange(len(rows)), counts)
+    edge = profiles.entry_edge[entries]
+    value = score[paper] * np.where(edge, 1.0, settings.middle_author_weight)
+    ok = people > 0
+    if exclude:
+        ok &= ~np.isin(people, np.fromiter(exclude, dtype=np.int64))
+    people, paper, value = people[ok], paper[ok], value[ok]
+    work = np.asarray(docs.work[rows], dtype=np.int64)[paper]
+    # best first within a person; a work's other versions after its best (then dropped)
+    order = np.lexsort((rows[paper], -value, people))
+    people, paper, value, work = people[order], paper[order], value[order], work[order]
+    first_of_work = np.ones(len(people), dtype=bool)
+    pair = np.stack([people, work])
+    _, first = np.unique(pair, axis=1, return_index=True)
+    first_of_work[:] = False
+    first_of_work[first] = True
+    people, paper, value = people[first_of_work], paper[first_of_work], value[first_of_work]
+    group_start = np.flatnonzero(np.r_[True, people[1:] != people[:-1]])
+    rank = np.arange(len(people)) - np.repeat(group_start, np.diff(np.r_[group_start, len(people)]))
+    counted = rank < settings.top_papers
+    weight = np.where(counted, settings.decay ** rank, 0.0)
+    ids = people[group_start]
+    totals = np.add.reduceat(value * weight, group_start)
+    if settings.breadth_penalty != 0:  # what share of their work this is, not only how much
+        totals = totals / np.maximum(eligible_counts(profiles, ids, eligible), 1) ** settings.breadth_penalty
+    experts = []
+    for i, (author_id, total) in enumerate(zip(ids.tolist(), totals.tolist())):
+        lo = int(group_start[i])
+        hi = int(group_start[i + 1]) if i + 1 < len(group_start) else len(people)
+        best = paper[lo:min(hi, lo + settings.evidence)]
+        experts.append(Expert(int(author_id), round(float(total), SCORE_DECIMALS),
+                              [int(rows[p]) for p in best],
+                              [round(float(v), SCORE_DECIMALS) for v in value[lo:lo + len(best)]]))
+    experts.sort(key=lambda e: (-e.score, e.author_id))
+    return spread_groups(experts, settings)
+
+
+def spread_groups(experts: list[Expert], settings: ExpertSettings) -> list[Expert]:
+    """Move down people whose evidence is papers already shown above them: of ten co-authors
+    of the same three papers, the first keeps its place, the others lose `group_discount` per
+    paper shown before (as a share of their evidence). Only the head is re-ordered."""
+    if settings.group_discount <= 0 or len(experts) < 2:
+        return experts
+    head, tail = experts[:settings.spread_depth], experts[settings.spread_depth:]
+    shown: dict[int, int] = {}
+    adjusted = []
+    for e in head:
+        seen = sum(1 for r in e.evidence if shown.get(r, 0) > 0)
+        share = seen / max(len(e.evidence), 1)
+        adjusted.append((e.score * (1.0 - settings.group_discount * share), e))
+        for r in e.evidence:
+            shown[r] = shown.get(r, 0) + 1
+    adjusted.sort(key=lambda pair: (-pair[0], pair[1].author_id))
+    return [e for _, e in adjusted] + tail
+
+
+def conflicts(backend: IndexBackend, profiles: PersonProfiles, row: int, years: int) -> frozenset[int]:
+    """The paper's own people and everyone who wrote a paper with one of them in the
+    `years` years up to the paper's year (from year - years on), the conflicts of interest."""
+    docs = backend.index.docs
+    own = [int(a) for a in docs.authors_of(row) if int(a) > 0]
+    year = int(docs.year[row])
+    people = set(own)
+    for author_id in own:
+        rows = profiles.rows_of(author_id)
+        recent = rows[np.asarray(docs.year[rows]) >= year - years]
+        for r in recent.tolist():
+            people.update(int(a) for a in docs.authors_of(r) if int(a) > 0)
+    return frozenset(people)
+
+
+@dataclass
+class ExpertsFound:
+    """The people for a query, best first, with the words of the query their evidence holds."""
+
+    experts: list[Expert]
+    eligible: np.ndarray | None  # rows that may count (None: all)
+    terms: list[tuple[str, float]]
+    reference_year: int
+
+
+def vector_text(text: str, settings: ExpertSettings) -> str:
+    """What is embedded of a query: its first words, as a paper's vector is of its opening."""
+    return " ".join(text.split()[:settings.query_vector_words])
+
+
+def meaning_hits(backend, local: IndexBackend, text: str, restriction: Restriction,
+                 depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """(local rows, cosines) of the `depth` nearest eligible papers, from the serving backend's
+    vectors (the local index's, or a Milvus collection's, mapped to local rows by key)."""
+    found = backend.nearest(text, restriction, depth)
+    rows = np.asarray(found.handles, dtype=np.int64)
+    if backend is not local:
+        rows = np.asarray(backend.local_rows(rows), dtype=np.int64)
+    keep = rows >= 0
+    return rows[keep], np.asarray(found.scores, dtype=np.float64)[keep]
+
+
+def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
+                 analyzer: Analyzer | None = None) -> ExpertsFound:
+    """Everyone whose eligible papers match `query`, best first (see the module docstring).
+    `backend` is the serving one: its whole-corpus arrays are the local index's."""
+    local: IndexBackend = getattr(backend, "local", backend)
+    analyzer = analyzer or Analyzer()
+    profiles = local.profiles()
+    restriction = query.restriction()
+    eligible = local._mask(restriction)
+    docs = local.index.docs
+    reference_year = (query.before - 1) if query.before is not None else int(docs.year.max(initial=0))
+    terms = query_terms(local, analyzer, query.lexical_text or query.text, settings) if settings.text_weight > 0 else []
+    text_rows, text = text_route(local, terms, eligible, settings.depth)
+    if settings.vector_weight > 0 and backend.vectors_ready():
+        meaning_rows, cosines = meaning_hits(backend, local, vector_text(query.text, settings),
+                                             restriction, settings.depth)
+    else:
+        meaning_rows, cosines = np.zeros(0, dtype=np.int64), np.zeros(0)
+    papers = merge_routes(text_rows, text, meaning_rows, meaning_route(meaning_rows, cosines))
+    experts = rank_people(local, profiles, papers, reference_year, settings, query.exclude_people,
+                          eligible)
+    return ExpertsFound(experts, eligible, terms, reference_year)
