@@ -113,6 +113,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
         Bench("feeds", "issue 31: a feed's size and p50 / p95 against the same list's JSON (broad "
               "search, venue-year, author), and the 304s of a repeated poll (every one)",
               "~75 s once the database exists (RESULTS: 74 s)", "--db bench/out/bundled.db", "nice"),
+        Bench("experts", "issue 30: who works on this, dev R@10 / MRR@10 / nDCG@10 through the HTTP "
+              "API against search voting (held-out target R@10 >= .40), an ablation, latency of a "
+              "topic and of an abstract, the profiles' build", "~15 min on the bundled corpus (est.)",
+              "--db bench/out/bundled.db [--build]", "heavy"),
         Bench("glossary_coverage", "issue 28: the corpus's top 600 keywords a Chinese query reaches "
               "through the glossary (586 of 600)", "< 1 min (est.)", "[--missing] [--record]"),
     )),
