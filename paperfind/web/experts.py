@@ -65,3 +65,15 @@ def experts_view(pf: Paperfind, request: ExpertsRequest) -> dict[str, Any]:
         raise WebError(422, "invalid_parameter", str(exc)) from None
     except UnknownPaper as exc:
         raise not_found(f"no paper with key {exc.key!r}") from None
+
+
+def experts_search_query(request: ExpertsRequest) -> str:
+    """The query string of the papers' tab for the same query and filters (/?q=...)."""
+    from urllib.parse import urlencode
+
+    f = request.filters
+    pairs = [("q", request.q)] if request.q else []
+    pairs += [("venue", v) for v in f.venues] + [("inst", i) for i in f.insts]
+    if f.year_from is not None:
+        pairs.append(("year", str(f.year_from) if f.year_to == f.year_from else f"{f.year_from}..{f.year_to}"))
+    return urlencode(pairs)
