@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from paperfind.cards import best_first
 from paperfind.limits import MAX_PAGE_SIZE
 from paperfind.search.experts import ExpertQuery, conflicts, find_experts
 from paperfind.search.filters import Filters

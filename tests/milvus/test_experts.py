@@ -26,14 +26,6 @@ def _scores_apart(data: dict) -> tuple[dict, list[float]]:
     return data, scores
 
 
-@pytest.fixture(scope="module")
-def both(slice_db, synced, milvus_server):
-    local = Paperfind(Settings(db_path=slice_db, semantic=False))
-    milvus = Paperfind(Settings(db_path=slice_db, semantic=False, backend="milvus",
-                                milvus_uri=milvus_server.uri))
-    return local, milvus
-
-
 @pytest.mark.parametrize("request_", REQUESTS, ids=[f"{r.q}/{r.before}/{r.page}" for r in REQUESTS])
 def test_milvus_finds_the_same_people_as_the_local_index(both, request_):
     local, milvus = both
