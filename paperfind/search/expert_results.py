@@ -5,7 +5,7 @@ as paper cards (paperfind.cards, the same card as every list), built from the ra
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -16,8 +16,16 @@ from paperfind.search.similar import UnknownPaper
 from paperfind.text.analyze import Analyzer
 from paperfind.text.fold import has_han
 
-if TYPE_CHECKING:
-    from paperfind.search.engine import Searcher
+class ExpertsSearcher(Protocol):
+    """What the answer is built from (`paperfind.search.engine.Searcher` is one)."""
+
+    settings: Any  # SearchSettings: `.experts` are the expert finder's
+    analyzer: Analyzer
+    live: Any  # its `store()`: the database the cards come from
+
+    def backend(self) -> Any: ...
+    def name_cards(self, cards: list[dict]) -> list[dict]: ...
+    def lexical_text_of(self, text: str) -> str: ...
 
 MATCHED_WORDS = 6  # words of the query shown per person (from their evidence's titles)
 
@@ -37,7 +45,7 @@ class ExpertsQueryMissing(ValueError):
     """Neither a query nor a paper was given (or both were)."""
 
 
-def experts_response(searcher: "Searcher", request: ExpertsRequest) -> dict[str, Any]:
+def experts_response(searcher: ExpertsSearcher, request: ExpertsRequest) -> dict[str, Any]:
     """The page of people for `request`; raises `UnknownPaper` for a `paper` or `exclude` key
     the index does not hold and `ExpertsQueryMissing` without exactly one of `q` and `paper`."""
     q, paper = " ".join(request.q.split()), request.paper.strip()
