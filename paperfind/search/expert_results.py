@@ -68,13 +68,13 @@ def experts_response(searcher: ExpertsSearcher, request: ExpertsRequest) -> dict
             raise UnknownPaper(request.exclude)
         excluded = conflicts(local, local.profiles(), row, settings.conflict_years)
     lexical = searcher.lexical_text_of(text) if has_han(text) else ""
-    found = find_experts(backend, ExpertQuery(text=text, lexical_text=lexical, filters=request.filters,
-                                              before=request.before, exclude_people=excluded),
-                         settings, searcher.analyzer)
     size = max(1, min(request.size, MAX_PAGE_SIZE))
     start = (max(request.page, 1) - 1) * size
+    found = find_experts(backend, ExpertQuery(text=text, lexical_text=lexical, filters=request.filters,
+                                              before=request.before, exclude_people=excluded),
+                         settings, searcher.analyzer, needed=start + size)
     chosen = found.experts[start:start + size]
-    out["total"] = len(found.experts)
+    out["total"] = found.total
     words = {t: float(len(found.terms) - i) for i, (t, _) in enumerate(found.terms)}
     if not chosen:
         return out

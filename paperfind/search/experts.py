@@ -149,14 +149,16 @@ def eligible_counts(profiles: PersonProfiles, ids: np.ndarray, eligible: np.ndar
 
 def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperScores,
                 reference_year: int, settings: ExpertSettings,
-                exclude: frozenset[int] = frozenset(), eligible: np.ndarray | None = None) -> list[Expert]:
-    """Every person with an eligible matching paper, best first (ties by author id)."""
+                exclude: frozenset[int] = frozenset(), eligible: np.ndarray | None = None,
+                needed: int = 0) -> tuple[list[Expert], int]:
+    """The best `needed` (at least `spread_depth`) people with an eligible matching paper, best
+    first (ties by author id), and how many people have one."""
     docs = backend.index.docs
     score = papers.combined(settings) * paper_weights(backend, papers.rows, reference_year, settings)
     keep = score > 0
     rows, score = papers.rows[keep], score[keep]
     if not len(rows):
-        return []
+        return [], 0
     starts = np.asarray(docs.author_indptr[rows], dtype=np.int64)
     counts = np.asarray(docs.author_indptr[rows + 1], dtype=np.int64) - starts
     entries = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
@@ -186,16 +188,17 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
     totals = np.add.reduceat(value * weight, group_start)
     if settings.breadth_penalty != 0:  # what share of their work this is, not only how much
         totals = totals / np.maximum(eligible_counts(profiles, ids, eligible), 1) ** settings.breadth_penalty
+    totals = np.round(totals, SCORE_DECIMALS)
+    # only the head is made into objects (8,000 people match a topic of two words)
+    head = np.lexsort((ids, -totals))[:max(settings.spread_depth, needed)]
+    ends = np.r_[group_start[1:], len(people)]
     experts = []
-    for i, (author_id, total) in enumerate(zip(ids.tolist(), totals.tolist())):
-        lo = int(group_start[i])
-        hi = int(group_start[i + 1]) if i + 1 < len(group_start) else len(people)
+    for i in head.tolist():
+        lo, hi = int(group_start[i]), int(ends[i])
         best = paper[lo:min(hi, lo + settings.evidence)]
-        experts.append(Expert(int(author_id), round(float(total), SCORE_DECIMALS),
-                              [int(rows[p]) for p in best],
+        experts.append(Expert(int(ids[i]), float(totals[i]), [int(rows[p]) for p in best],
                               [round(float(v), SCORE_DECIMALS) for v in value[lo:lo + len(best)]]))
-    experts.sort(key=lambda e: (-e.score, e.author_id))
-    return spread_groups(experts, settings)
+    return spread_groups(experts, settings), len(ids)
 
 
 def spread_groups(experts: list[Expert], settings: ExpertSettings) -> list[Expert]:
@@ -236,7 +239,8 @@ def conflicts(backend: IndexBackend, profiles: PersonProfiles, row: int, years: 
 class ExpertsFound:
     """The people for a query, best first, with the words of the query their evidence holds."""
 
-    experts: list[Expert]
+    experts: list[Expert]  # the best, at least as many as asked for
+    total: int  # people with an eligible matching paper
     eligible: np.ndarray | None  # rows that may count (None: all)
     terms: list[tuple[str, float]]
     reference_year: int
@@ -260,7 +264,7 @@ def meaning_hits(backend, local: IndexBackend, text: str, restriction: Restricti
 
 
 def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
-                 analyzer: Analyzer | None = None) -> ExpertsFound:
+                 analyzer: Analyzer | None = None, needed: int = 10) -> ExpertsFound:
     """Everyone whose eligible papers match `query`, best first (see the module docstring).
     `backend` is the serving one: its whole-corpus arrays are the local index's."""
     local: IndexBackend = getattr(backend, "local", backend)
@@ -278,6 +282,6 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
     else:
         meaning_rows, cosines = np.zeros(0, dtype=np.int64), np.zeros(0)
     papers = merge_routes(text_rows, text, meaning_rows, meaning_route(meaning_rows, cosines))
-    experts = rank_people(local, profiles, papers, reference_year, settings, query.exclude_people,
-                          eligible)
-    return ExpertsFound(experts, eligible, terms, reference_year)
+    experts, total = rank_people(local, profiles, papers, reference_year, settings,
+                                 query.exclude_people, eligible, needed)
+    return ExpertsFound(experts, total, eligible, terms, reference_year)
