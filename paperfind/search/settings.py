@@ -13,15 +13,13 @@ class ExpertSettings:
     """Who works on this (paperfind.search.experts): the blend of paper scores and how a
     person's papers add up, chosen on bench/experts_dev.jsonl (bench/experts.py)."""
 
-    text_weight: float = 1.0  # BM25F of the query's strongest terms, / the best eligible paper's
-    vector_weight: float = 1.0  # e5 cosine, rescaled over the nearest `depth`
+    text_weight: float = 2.0  # BM25F of the query's strongest terms (standard scores over `depth`)
+    vector_weight: float = 1.0  # e5 cosine (standard scores over the nearest `depth`)
     depth: int = 2000  # papers each route contributes
     max_terms: int = 64  # the query's strongest terms (count x idf) that make its lexical query
     query_vector_words: int = 64  # the query's first words embedded (papers: title + 24 words)
-    sharpness: float = 1.0  # the blend (in [0, 1]) raised to this power
     top_papers: int = 5  # a person's best works that count ...
     decay: float = 0.7  # ... the i-th best at decay ** i
-    breadth_penalty: float = 0.0  # a person's sum divided by their eligible papers ** this
     recency_half_life_years: float = 4.0  # a paper's weight halves every this many years; 0 = off
     middle_author_weight: float = 0.6  # neither first nor last author; 1 = off
     group_discount: float = 0.3  # per share of evidence already shown above (0 = off)
