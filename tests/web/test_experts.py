@@ -111,6 +111,14 @@ def test_the_api_is_strict(portal):
                  "invalid_parameter", "before")
     long = experts(portal, q="planning " * 2000)
     assert len(long["q"]) <= 5000
+    # odd but valid requests answer, with no one or someone, never a 500
+    for params in ({"q": "???"}, {"q": "的"}, {"q": "planning", "page": 10000},
+                   {"q": "planning", "venue": "nowhere"}, {"q": "planning", "inst": "zzz"},
+                   {"q": "planning", "year": "2099"}, {"q": "planning", "before": 1900},
+                   {"q": "<script>", "size": 100}):
+        data = experts(portal, **params)
+        assert isinstance(data["results"], list) and data["total"] >= 0, params
+    assert experts(portal, q="planning", before=1900)["results"] == []
 
 
 def test_the_schema_documents_it(portal):
