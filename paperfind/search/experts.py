@@ -166,11 +166,9 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
     # best first within a person; a work's other versions after its best (then dropped)
     order = np.lexsort((rows[paper], -value, people))
     people, paper, value, work = people[order], paper[order], value[order], work[order]
-    first_of_work = np.ones(len(people), dtype=bool)
-    pair = np.stack([people, work])
-    _, first = np.unique(pair, axis=1, return_index=True)
-    first_of_work[:] = False
-    first_of_work[first] = True
+    _, first = np.unique(np.stack([people, work]), axis=1, return_index=True)
+    first_of_work = np.zeros(len(people), dtype=bool)
+    first_of_work[first] = True  # the first of each (person, work) is its best version
     people, paper, value = people[first_of_work], paper[first_of_work], value[first_of_work]
     group_start = np.flatnonzero(np.r_[True, people[1:] != people[:-1]])
     rank = np.arange(len(people)) - np.repeat(group_start, np.diff(np.r_[group_start, len(people)]))
