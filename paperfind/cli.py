@@ -326,18 +326,18 @@ def experts(query: str, db_path: Path | None, paper: str, before: int | None, ex
     Example: paperfind experts "diffusion models for protein design" --before 2024
     """
     from paperfind.limits import MAX_EXPERT_QUERY_CHARS
-    from paperfind.search.expert_results import ExpertsQueryMissing, ExpertsRequest
+    from paperfind.search.expert_results import ExpertsRequest
     from paperfind.search.filters import Filters
     from paperfind.search.similar import UnknownPaper
 
+    if not query.strip() and not paper.strip():
+        raise click.UsageError("give a topic or an abstract (QUERY), or a paper key (--paper)")
     app = _reading(_app(db_path))
     app.refresh_index()
     request = ExpertsRequest(q=query[:MAX_EXPERT_QUERY_CHARS], paper=paper, before=before,
                              exclude=exclude, filters=Filters(venues=venue, insts=inst), size=size)
     try:
         found = app.searcher().experts(request)
-    except ExpertsQueryMissing as exc:
-        raise click.UsageError(str(exc))
     except UnknownPaper as exc:
         raise click.ClickException(f"no paper with key {exc.key!r} (keys look like iclr2018:B11bwYgfM)")
     if as_json:

@@ -41,26 +41,20 @@ class ExpertsRequest:
     size: int = 10
 
 
-class ExpertsQueryMissing(ValueError):
-    """Neither a query nor a paper was given (or both were)."""
-
-
 def experts_response(searcher: ExpertsSearcher, request: ExpertsRequest) -> dict[str, Any]:
-    """The page of people for `request`; raises `UnknownPaper` for a `paper` or `exclude` key
-    the index does not hold and `ExpertsQueryMissing` without exactly one of `q` and `paper`."""
+    """The page of people for `request`: no one without a query or a paper (as a search without
+    words), the paper's text with `q`'s words after it when both are given. Raises
+    `UnknownPaper` for a `paper` or `exclude` key the index does not hold."""
     q, paper = " ".join(request.q.split()), request.paper.strip()
-    if bool(q) == bool(paper):
-        raise ExpertsQueryMissing("give a topic or an abstract as `q`, or a paper key as `paper` "
-                                  "(not both)")
     backend = searcher.backend()
     out: dict[str, Any] = {"q": q, "paper": paper or None, "before": request.before,
                            "exclude": request.exclude or None, "page": request.page,
                            "size": request.size, "total": 0, "results": [], "matched": []}
-    if backend is None:
+    if backend is None or not (q or paper):
         return out
     local = getattr(backend, "local", backend)
     settings = searcher.settings.experts
-    text = q or _paper_text(local, paper)
+    text = " ".join(t for t in (_paper_text(local, paper) if paper else "", q) if t)
     excluded: frozenset[int] = frozenset()
     if request.exclude:
         row = int(local.row_of(request.exclude))

@@ -9,11 +9,11 @@ from fastapi import Query
 
 from paperfind.core import Paperfind
 from paperfind.limits import MAX_EXPERT_QUERY_CHARS, MAX_PAGE, MAX_PAGE_SIZE
-from paperfind.search.expert_results import ExpertsQueryMissing, ExpertsRequest
+from paperfind.search.expert_results import ExpertsRequest
 from paperfind.search.filters import Filters
 from paperfind.search.similar import UnknownPaper
 from paperfind.web.api_examples import EXAMPLES
-from paperfind.web.errors import WebError, not_found
+from paperfind.web.errors import not_found
 from paperfind.web.params import YEAR_PATTERN
 
 KeyParam = Annotated[str, Query(max_length=300)]
@@ -23,11 +23,11 @@ DEFAULT_SIZE = 10
 def experts_params(
     q: Annotated[str, Query(description="A topic, a question or a whole abstract, in English or "
                                         f"Chinese (the first {MAX_EXPERT_QUERY_CHARS} characters "
-                                        "are read). Give `q` or `paper`.",
+                                        "are read). Without `q` or `paper`, no one.",
                             openapi_examples={"topic": {"value": "diffusion models for protein design"},
                                               "chinese": {"value": "扩散模型 蛋白质设计"}})] = "",
     paper: Annotated[str, Query(max_length=300, description="A paper key: its title and abstract "
-                                                            "are the query.",
+                                                            "are the query (`q`'s words added).",
                                 openapi_examples={"paper": {"value": EXAMPLES["paper"]}})] = "",
     before: Annotated[int | None, Query(ge=1900, le=2100, description="Only papers published "
                                                                       "before this year count.")] = None,
@@ -57,12 +57,9 @@ def _clean(values: list[str]) -> tuple[str, ...]:
 
 
 def experts_view(pf: Paperfind, request: ExpertsRequest) -> dict[str, Any]:
-    """/api/experts and the /experts page: a bad request is a 422 that says what to give, an
-    unknown paper a 404."""
+    """/api/experts and the /experts page: an unknown paper is a 404."""
     try:
         return pf.searcher().experts(request)
-    except ExpertsQueryMissing as exc:
-        raise WebError(422, "invalid_parameter", str(exc)) from None
     except UnknownPaper as exc:
         raise not_found(f"no paper with key {exc.key!r}") from None
 

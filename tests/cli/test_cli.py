@@ -182,6 +182,6 @@ def test_experts_lists_people_with_their_papers_and_honours_before(tmp_path):
     text = run("experts", "bandits regret online learning", "--db", str(db), env=env)
     assert text.returncode == 0 and f"/authors/{found['results'][0]['id']}" in text.stdout
     neither = run("experts", "--db", str(db), env=env)
-    assert neither.returncode == 2 and "`q`" in neither.stderr and "Traceback" not in neither.stderr
+    assert neither.returncode == 2 and "--paper" in neither.stderr and "Traceback" not in neither.stderr
     missing = run("experts", "--paper", "colt2019:nope", "--db", str(db), env=env)
     assert missing.returncode == 1 and "no paper with key" in missing.stderr
