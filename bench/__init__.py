@@ -124,6 +124,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "records that carry them (38,568 of 38,568), and the build's cost of writing them "
               "straight to their table against the baseline build and a second record per paper",
               "~3-5 min (est.)", "[--data ../shared/data]", "heavy"),
+        Bench("experts", "issue 30: who works on this, dev R@10 / MRR@10 / nDCG@10 through the HTTP "
+              "API against search voting (held-out target R@10 >= .40), an ablation, latency of a "
+              "topic and of an abstract, the profiles' build", "~15 min on the bundled corpus (est.)",
+              "--db bench/out/bundled.db [--build]", "heavy"),
         Bench("glossary_coverage", "issue 28: the corpus's top 600 keywords a Chinese query reaches "
               "through the glossary (586 of 600)", "< 1 min (est.)", "[--missing] [--record]"),
     )),

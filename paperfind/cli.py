@@ -319,5 +319,49 @@ def similar(key: str, db_path: Path | None, limit: int, aspect: str | None, as_j
                    f"score {paper['score']:.3f}  {', '.join(paper['reasons'])}")
 
 
+@main.command()
+@click.argument("query", required=False, default="")
+@DB_OPTION
+@click.option("--paper", default="", help="A paper key: its title and abstract are the query.")
+@click.option("--before", type=click.IntRange(1900, 2100), help="Only papers before this year count.")
+@click.option("--exclude", default="", help="A paper key: leave out its people and their co-authors "
+                                            "from 3 years before its year on.")
+@click.option("--venue", multiple=True, help="Only papers of this venue count (repeatable).")
+@click.option("--inst", multiple=True, help="Only papers of this institution count (repeatable).")
+@click.option("--size", type=click.IntRange(1, MAX_PAGE_SIZE), default=10, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (the shape of /api/experts).")
+def experts(query: str, db_path: Path | None, paper: str, before: int | None, exclude: str,
+            venue: tuple[str, ...], inst: tuple[str, ...], size: int, as_json: bool) -> None:
+    """Who works on this: people by their papers' match to a topic, an abstract or a paper.
+
+    Example: paperfind experts "diffusion models for protein design" --before 2024
+    """
+    from paperfind.limits import MAX_EXPERT_QUERY_CHARS
+    from paperfind.search.expert_results import ExpertsRequest
+    from paperfind.search.filters import Filters
+    from paperfind.search.similar import UnknownPaper
+
+    if not query.strip() and not paper.strip():
+        raise click.UsageError("give a topic or an abstract (QUERY), or a paper key (--paper)")
+    app = _reading(_app(db_path))
+    app.refresh_index()
+    request = ExpertsRequest(q=query[:MAX_EXPERT_QUERY_CHARS], paper=paper, before=before,
+                             exclude=exclude, filters=Filters(venues=venue, insts=inst), size=size)
+    try:
+        found = app.searcher().experts(request)
+    except UnknownPaper as exc:
+        raise click.ClickException(f"no paper with key {exc.key!r} (keys look like iclr2018:B11bwYgfM)")
+    if as_json:
+        click.echo(json.dumps(found, indent=2, ensure_ascii=False))
+        return
+    for n, person in enumerate(found["results"], 1):
+        where = f"  ({', '.join(person['institutions'][:2])})" if person["institutions"] else ""
+        click.echo(f"{n:>2}. {person['name']}{where}  {person['works']} works  score {person['score']:.3f}"
+                   f"  /authors/{person['id']}")
+        for paper_card in person["evidence"]:
+            click.echo(f"      {paper_card['title']}  ({paper_card['venue_name']} {paper_card['year']}, "
+                       f"{paper_card['key']})")
+
+
 if __name__ == "__main__":
     main()

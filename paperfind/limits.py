@@ -12,5 +12,8 @@ MAX_PAGE = 10_000  # page number of a paged list
 MAX_OFFSET = 10_000  # results one search skips
 # what a search reads of its query; the rest is cut, not refused (a 20,000-word query took seconds)
 MAX_QUERY_CHARS = 1000
+# what the expert finder reads of its query: a whole abstract (the longest of the bundled corpus
+# are ~4,000 characters); the rest is cut, not refused, as a search's
+MAX_EXPERT_QUERY_CHARS = 5000
 MAX_EXPORT = 1000  # papers in one exported file
 MAX_SIMILAR_PER_REQUEST = 50  # /api/papers/{key}/similar (the CLI lists up to MAX_PAGE_SIZE)

@@ -522,6 +522,10 @@ class MilvusBackend:
         return self.lookups.handles_of([self.keys[int(h)] if 0 <= int(h) < self.n_docs else ""
                                         for h in handles])
 
+    def local_rows(self, handles) -> np.ndarray:
+        """The local index's rows of these handles (-1 for a paper it does not hold)."""
+        return self._local_rows(handles)
+
     def paper_names(self, text: str) -> np.ndarray:
         rows = self.lookups.paper_names(text)
         keys = [self.lookups.key_of(int(r)) for r in rows]

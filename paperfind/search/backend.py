@@ -21,6 +21,7 @@ import numpy as np
 
 from paperfind.index.manager import IndexVersion
 from paperfind.index.names import PersonMatch
+from paperfind.index.profiles import PersonProfiles
 from paperfind.search.filters import Filters
 from paperfind.search.rank import top_order
 from paperfind.search.trend import WorkCounter, WorkCounts
@@ -265,6 +266,7 @@ class IndexBackend:
         self._counter: tuple[WorkCounter, CorpusStats] | None = None
         self._code_table: tuple[tuple[str, ...], np.ndarray] | None = None
         self.semantic = None  # a SemanticRetriever (paperfind.embed) once vectors exist
+        self._profiles: PersonProfiles | None = None
 
     # -- memo ---------------------------------------------------------------------------------
     def _remember(self, key: tuple, make):
@@ -549,6 +551,14 @@ class IndexBackend:
 
     def key_of(self, row: int) -> str:
         return self.index.docs.key(row)
+
+    def profiles(self) -> PersonProfiles:
+        """Authorships grouped by person (the expert finder's), made on first use from this
+        index's author column: rebuilt with the index, never stale against its rows."""
+        if self._profiles is None:
+            docs = self.index.docs
+            self._profiles = PersonProfiles.build(docs.author_indptr, docs.author)
+        return self._profiles
 
     def works(self) -> np.ndarray:
         """The work group of every row (versions of one paper share it)."""

@@ -47,6 +47,7 @@ from paperfind.search.trend import trend, work_facets
 from paperfind.search.understand import Understanding, find_institutions, typed_without, without_names
 
 if TYPE_CHECKING:
+    from paperfind.search.expert_results import ExpertsRequest
     from paperfind.text.translate import ZhEnTranslator
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
@@ -126,6 +127,18 @@ class Searcher:
 
         english = lexical_query_text(q.text, self.translator)
         return english if english != q.text else None
+
+    def lexical_text_of(self, text: str) -> str:
+        """The English the lexical route reads for a Chinese `text` ("" when it is not Chinese)."""
+        from paperfind.text.translate import lexical_query_text
+
+        return lexical_query_text(text, self.translator) if has_han(text) else ""
+
+    def experts(self, request: "ExpertsRequest") -> dict:
+        """Who works on a topic, an abstract or a paper (paperfind.search.expert_results)."""
+        from paperfind.search.expert_results import experts_response
+
+        return experts_response(self, request)
 
     def paper_names(self, key: str) -> dict:
         """The names a paper goes by and its standing, as the index mined them (the paper

@@ -9,6 +9,26 @@ from paperfind.search.rank import RankWeights
 
 
 @dataclass(frozen=True)
+class ExpertSettings:
+    """Who works on this (paperfind.search.experts): the blend of paper scores and how a
+    person's papers add up, chosen on bench/experts_dev.jsonl (bench/experts.py)."""
+
+    text_weight: float = 2.0  # BM25F of the query's strongest terms (standard scores over `depth`)
+    vector_weight: float = 1.0  # e5 cosine (standard scores over the nearest `depth`)
+    depth: int = 2000  # papers each route contributes
+    max_terms: int = 64  # the query's strongest terms (count x idf) that make its lexical query
+    query_vector_words: int = 64  # the query's first words embedded (papers: title + 24 words)
+    top_papers: int = 5  # a person's best works that count ...
+    decay: float = 0.7  # ... the i-th best at decay ** i
+    recency_half_life_years: float = 4.0  # a paper's weight halves every this many years; 0 = off
+    middle_author_weight: float = 0.6  # neither first nor last author; 1 = off
+    group_discount: float = 0.3  # per share of evidence already shown above (0 = off)
+    spread_depth: int = 200  # people re-ordered by it
+    evidence: int = 3  # papers shown per person
+    conflict_years: int = 3  # exclude=KEY: co-authors of the paper's people from its year - this on
+
+
+@dataclass(frozen=True)
 class SearchSettings:
     rerank_depth: int = 200  # candidates the second stage looks at (queries of <= 4 words)
     rerank_depth_long: int = 100  # ... and for longer queries (descriptions, questions)
@@ -19,6 +39,7 @@ class SearchSettings:
     trend_venues: int = 6  # venues drawn beside a query's trend, those with most matching works
     interleave_people: int = 3  # "H. Zhang": papers of this many likeliest people alternate
     weights: RankWeights = field(default_factory=RankWeights)
+    experts: ExpertSettings = field(default_factory=ExpertSettings)
     use_vectors: bool = True  # semantic/hybrid modes use vectors beside the database when present
     translate_chinese: bool = True  # Chinese queries also search their English rendering
     result_cache: int = 2048  # recent responses kept (search-as-you-type repeats); 0 = off

@@ -267,6 +267,24 @@ class ReadMixin:
         row = self.conn.execute("SELECT slug FROM authors WHERE id = ?", (number,)).fetchone()
         return row[0] if row else None
 
+    def people_institutions(self, author_ids: list[int], before: int | None = None
+                            ) -> dict[int, list[str]]:
+        """Each person's institutions (slugs) as their papers name them, latest first (by the
+        last year each was named, then how often); only papers before `before` when given,
+        so a list of experts "as of" a year does not show where they went later."""
+        out: dict[int, list[str]] = {}
+        for chunk in _chunks(list(dict.fromkeys(author_ids)), 400):
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                "SELECT pa.author_id, af.institution, MAX(p.year) AS last, COUNT(*) AS n "
+                "FROM paper_authors pa JOIN paper_affiliations af ON af.paper_id = pa.paper_id "
+                "AND af.position = pa.position JOIN papers p ON p.id = pa.paper_id "
+                f"WHERE pa.author_id IN ({marks}) AND af.institution IS NOT NULL AND p.year < ? "
+                "GROUP BY pa.author_id, af.institution", [*chunk, before if before is not None else 10_000])
+            for aid, slug, last, n in sorted(rows, key=lambda r: (r[0], -r[2], -r[3], r[1])):
+                out.setdefault(aid, []).append(slug)
+        return out
+
     def author(self, slug: str, listing: Listing = Listing()) -> dict[str, Any] | None:
         """The author page: who, a page of their works (each by its best version; `listing`),
         co-authors, institutions by year, and the counts of the whole list."""

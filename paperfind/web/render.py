@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from paperfind.cards import under_review
-from paperfind.limits import MAX_QUERY_CHARS
+from paperfind.limits import MAX_EXPERT_QUERY_CHARS, MAX_QUERY_CHARS
 from paperfind.web.atom import ATOM_TYPE
 from paperfind.web.charts import stacked_histogram, trend_layout, year_chart
 from paperfind.web.feeds import feed_url
@@ -88,7 +88,8 @@ class Pages:
         self.env.globals.update(paper_url=paper_url, under_review=under_review, author_url=author_url,
                                 area_url=area_url, year_chart=year_chart, trend_layout=trend_layout,
                                 stacked_histogram=stacked_histogram,
-                                quote=quote, max_query_chars=MAX_QUERY_CHARS)
+                                quote=quote, max_query_chars=MAX_QUERY_CHARS,
+                                max_expert_query_chars=MAX_EXPERT_QUERY_CHARS)
         self.static_version = static_version(STATIC_DIR)
 
     def render(self, request: Request, template: str, context: dict[str, Any],

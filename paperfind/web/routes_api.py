@@ -18,11 +18,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from paperfind.core import Paperfind
+from paperfind.search.expert_results import ExpertsRequest
 from paperfind.limits import MAX_EXPORT, MAX_PAGE_SIZE, MAX_SIMILAR_PER_REQUEST
 from paperfind.web import export, schemas
 from paperfind.web.api_examples import EXAMPLES
 from paperfind.web.errors import error_body
 from paperfind.web.fastjson import FastJSONResponse
+from paperfind.web.experts import experts_params, experts_view
 from paperfind.web.feeds import feed_url
 from paperfind.web.params import (AspectParam, Format, IncludeParam, ListParams, Paging,
                                   SearchParams, YearParam, included, list_params, paging_params,
@@ -185,6 +187,14 @@ def build_api_router(pf: Paperfind) -> APIRouter:
                     limit: Annotated[int, Query(ge=1, le=MAX_SIMILAR_PER_REQUEST)] = 10,
                     aspect: AspectParam = None) -> JSONResponse:
         return JSONResponse(similar_view(_pf(request), key, limit, aspect=aspect))
+
+    @router.get("/experts", summary="Who works on this: people by their papers' match to a topic, "
+                "an abstract or a paper", operation_id="findExperts",
+                response_model=schemas.ExpertsResponse, responses={**NOT_FOUND, **_links(
+                    author=("getAuthor", {"author_id": "$response.body#/results/0/id"}),
+                    paper=("getPaper", {"key": "$response.body#/results/0/evidence/0/key"}))})
+    def api_experts(request: Request, params: ExpertsRequest = Depends(experts_params)) -> JSONResponse:
+        return JSONResponse(experts_view(_pf(request), params))
 
     @router.get("/authors/{author_id}", summary="One author: works, co-authors, institutions",
                 operation_id="getAuthor", response_model=schemas.AuthorPage,

@@ -14,7 +14,9 @@ from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
 from paperfind.web.params import (AspectParam, ListParams, Paging, SearchParams, YearParam,
                                   list_params, paging_params,
                                   search_params)
+from paperfind.search.expert_results import ExpertsRequest
 from paperfind.web.examples import examples
+from paperfind.web.experts import experts_params, experts_search_query, experts_view
 from paperfind.web.render import Pages, request_language
 from paperfind.web.searching import search_view
 from paperfind.web.twins import HOME_TWIN, page_query, query_string, twin_url
@@ -88,6 +90,13 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
              paging: Paging = Depends(paging_params)) -> HTMLResponse:
         data = area_view(app_pf(request), name, paging)
         return pages.page(request, "area.html", {"area": data})
+
+    @router.get("/experts", response_class=HTMLResponse)
+    def experts(request: Request, params: ExpertsRequest = Depends(experts_params)) -> HTMLResponse:
+        # no query yet: the form alone (the API says what is missing, the page asks for it)
+        data = experts_view(app_pf(request), params) if params.q.strip() or params.paper else None
+        return pages.page(request, "experts.html", {"params": params, "data": data,
+                                                    "search_query": experts_search_query(params)})
 
     @router.get("/stats", response_class=HTMLResponse)
     def stats(request: Request) -> HTMLResponse:

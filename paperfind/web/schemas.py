@@ -288,6 +288,38 @@ class SimilarResponse(Strict):
     results: list[SimilarPaper]
 
 
+class ExpertEvidence(PaperCard):
+    score: float = Field(description="How well this paper matches the query, weighed for the "
+                                     "person (recency, first or last author), in [0, 1].")
+
+
+class Expert(Strict):
+    """A person who works on the query's topic, with their best matching papers."""
+
+    id: str = Field(description="Public id (slug) of /api/authors/{id}.", examples=["huishuai-zhang"])
+    name: str
+    score: float = Field(description="A decaying sum over their best matching works.")
+    institutions: list[str] = Field(description="Institution slugs their papers name, latest first "
+                                                "(only papers before `before`, when given).")
+    works: int = Field(description="Their works that may count as evidence (within `before`, "
+                                   "`venue`, `inst`, `year`; versions once).")
+    evidence: list[ExpertEvidence] = Field(description="Their (up to) 3 best matching papers.")
+    matched: list[str] = Field(description="Words of the query their evidence's titles hold.")
+
+
+class ExpertsResponse(Strict):
+    q: str = Field(description="The query as read (spaces folded); empty with `paper`.")
+    paper: str | None = Field(description="The paper whose title and abstract are the query.")
+    before: int | None = Field(description="Only papers published before this year count.")
+    exclude: str | None = Field(description="The paper whose people and recent co-authors are "
+                                            "left out.")
+    page: int
+    size: int
+    total: int = Field(description="People with at least one matching paper that may count.")
+    results: list[Expert]
+    matched: list[str] = Field(description="The query's words the listed people's evidence holds.")
+
+
 class CoAuthor(Strict):
     id: str
     name: str

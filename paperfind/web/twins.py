@@ -36,7 +36,8 @@ TWINS: dict[str, Twin] = {
     "/areas/{name:path}": Twin(),
     "/stats": Twin(query=False),
     "/docs": Twin("/openapi.json", query=False),
-    "/trend": Twin("/api/search/trend"),  # the chart alone, as an HTML fragment
+    "/trend": Twin("/api/search/trend"),
+    "/experts": Twin("/api/experts"),  # who works on this: the same parameters  # the chart alone, as an HTML fragment
 }
 HOME_TWIN = Twin("/api/stats", query=False)  # the home page without a query: what is indexed
 

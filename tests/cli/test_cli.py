@@ -201,3 +201,25 @@ def test_a_users_paper_list_with_ratings_is_searchable_by_them(tmp_path):
     assert ratings and all(r >= 6 for r in ratings) and ratings == sorted(ratings, reverse=True)
     bad = run("search", "--db", str(db), "--rating", "six", "x")
     assert bad.returncode == 2 and "--rating" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_experts_lists_people_with_their_papers_and_honours_before(tmp_path):
+    for venue, year in (("colt", 2018), ("colt", 2019)):
+        write_slice(tmp_path / "data", venue, year, load_paperlist(venue, year)[:40])
+    db = tmp_path / "p.db"
+    assert run("ingest", "--db", str(db), str(tmp_path / "data")).returncode == 0
+    env = {"PAPERFIND_SEMANTIC": "0"}
+    proc = run("experts", "bandits regret online learning", "--json", "--db", str(db), env=env)
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)
+    years = {e["year"] for p in found["results"] for e in p["evidence"]}
+    assert found["results"] and years == {2018, 2019}
+    before = json.loads(run("experts", "bandits regret online learning", "--json", "--before", "2019",
+                            "--db", str(db), env=env).stdout)
+    assert before["results"] and {e["year"] for p in before["results"] for e in p["evidence"]} == {2018}
+    text = run("experts", "bandits regret online learning", "--db", str(db), env=env)
+    assert text.returncode == 0 and f"/authors/{found['results'][0]['id']}" in text.stdout
+    neither = run("experts", "--db", str(db), env=env)
+    assert neither.returncode == 2 and "--paper" in neither.stderr and "Traceback" not in neither.stderr
+    missing = run("experts", "--paper", "colt2019:nope", "--db", str(db), env=env)
+    assert missing.returncode == 1 and "no paper with key" in missing.stderr

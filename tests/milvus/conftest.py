@@ -72,3 +72,16 @@ def semantic_db(tmp_path_factory, milvus_server) -> Path:
     report = Paperfind(Settings(db_path=db, backend="milvus", milvus_uri=milvus_server.uri)).sync_milvus(progress=False)
     assert report.upserted == report.papers == 127
     return db
+
+
+@pytest.fixture(scope="module")
+def both(slice_db, synced, milvus_server):
+    """The slice served by the local index and by Milvus (lexical): the two sides a parity test compares."""
+    from paperfind.core import Paperfind
+    from paperfind.settings import Settings
+
+    local = Paperfind(Settings(db_path=slice_db, semantic=False))
+    milvus = Paperfind(Settings(db_path=slice_db, semantic=False, backend="milvus",
+                                milvus_uri=milvus_server.uri))
+    assert milvus.settings.collection == "paperfind_slice"
+    return local, milvus

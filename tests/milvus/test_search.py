@@ -53,15 +53,6 @@ def _answer(app: Paperfind, request: SearchRequest) -> tuple[dict, list[float]]:
     return data, scores
 
 
-@pytest.fixture(scope="module")
-def both(slice_db, synced, milvus_server):
-    local = Paperfind(Settings(db_path=slice_db, semantic=False))
-    milvus = Paperfind(Settings(db_path=slice_db, semantic=False, backend="milvus",
-                                milvus_uri=milvus_server.uri))
-    assert milvus.settings.collection == "paperfind_slice"
-    return local, milvus
-
-
 @pytest.mark.parametrize("request_", REQUESTS, ids=[f"{r.q[:30]!r}/{r.sort}/{r.offset}" for r in REQUESTS])
 def test_milvus_answers_as_the_local_index(both, request_):
     local, milvus = both

@@ -40,6 +40,7 @@ PAGE_KINDS = {
     "area": "/areas/Knowledge%20Representation%20and%20Reasoning",
     "stats": "/stats",
     "docs": "/docs",
+    "experts": "/experts?q=planning+transformers",  # who works on this (issue 30)
 }
 CHROMIUM = Path("/usr/bin/chromium")
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

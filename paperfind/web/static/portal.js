@@ -96,8 +96,23 @@
     });
   }
 
+  // "Who works on this?" under a paper: computed after the page (it reads the whole corpus),
+  // from the /experts page's own list, so both languages and the cards are the server's.
+  function setupExperts() {
+    const slot = document.querySelector("[data-experts-src]");
+    if (!slot) return;
+    fetch(slot.dataset.expertsSrc, {headers: {"Accept": "text/html"}})
+      .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
+      .then((html) => {
+        const list = new DOMParser().parseFromString(html, "text/html").getElementById("experts-list");
+        if (list) slot.replaceChildren(...Array.from(list.childNodes).map((n) => document.adoptNode(n)));
+      })
+      .catch(() => { slot.hidden = true; });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     setupSearch();
     setupCopy();
+    setupExperts();
   });
 })();

@@ -1,0 +1,58 @@
+"""Who works on this, served from Milvus: the same people, evidence and scores as the local
+index, lexical alone and with the collection's vectors (its `nearest`, mapped to local rows)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperfind.core import Paperfind
+from paperfind.search.expert_results import ExpertsRequest
+from paperfind.search.filters import Filters
+from paperfind.search.settings import SearchSettings
+from paperfind.settings import Settings
+
+REQUESTS = [ExpertsRequest(q="bandits regret"), ExpertsRequest(q="robot grasping", before=2022),
+            ExpertsRequest(q="强化学习 机器人"), ExpertsRequest(q="learning", size=5, page=2),
+            ExpertsRequest(q="reinforcement learning", filters=Filters(venues=("corl",))),
+            ExpertsRequest(q="neural networks", filters=Filters(year_from=2017, year_to=2019))]
+
+
+def _scores_apart(data: dict) -> tuple[dict, list[float]]:
+    """The answer and its scores apart (float32 sums may differ in the last bit)."""
+    scores = []
+    for person in data["results"]:
+        scores.append(person.pop("score"))
+        scores.extend(e.pop("score") for e in person["evidence"])
+    return data, scores
+
+
+@pytest.mark.parametrize("request_", REQUESTS, ids=[f"{r.q}/{r.before}/{r.page}" for r in REQUESTS])
+def test_milvus_finds_the_same_people_as_the_local_index(both, request_):
+    local, milvus = both
+    theirs, their_scores = _scores_apart(local.searcher().experts(request_))
+    ours, our_scores = _scores_apart(milvus.searcher().experts(request_))
+    assert theirs["results"], "a request that finds no one compares nothing"
+    assert ours == theirs
+    assert our_scores == pytest.approx(their_scores, abs=2e-6)
+
+
+def test_exclude_is_the_same_on_milvus(both, local_index):
+    local, milvus = both
+    key = local_index.key_of(0)
+    request = ExpertsRequest(paper=key, exclude=key)
+    assert milvus.searcher().experts(request) == local.searcher().experts(request)
+
+
+def test_with_vectors_milvus_finds_the_same_people(semantic_db, milvus_server):
+    local = Paperfind(Settings(db_path=semantic_db, search=SearchSettings(result_cache=0)))
+    milvus = Paperfind(Settings(db_path=semantic_db, backend="milvus", milvus_uri=milvus_server.uri,
+                                search=SearchSettings(result_cache=0)))
+    assert local.searcher().backend().vectors_ready() and milvus.searcher().backend().vectors_ready()
+    for request in (ExpertsRequest(q="online convex optimization with bandit feedback"),
+                    ExpertsRequest(q="learning mixtures of gaussians", before=2020)):
+        theirs, their_scores = _scores_apart(local.searcher().experts(request))
+        ours, our_scores = _scores_apart(milvus.searcher().experts(request))
+        assert theirs["results"]
+        assert [p["id"] for p in ours["results"]] == [p["id"] for p in theirs["results"]]
+        assert ours == theirs
+        assert our_scores == pytest.approx(their_scores, abs=1e-4)
