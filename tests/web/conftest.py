@@ -149,6 +149,21 @@ def open_context(browser, portal: Portal, lang: str, width: int = 1280, height: 
 
 
 @pytest.fixture(scope="session")
+def shoot(tmp_path_factory: pytest.TempPathFactory):
+    """`shoot(page, name)`: the page's screenshot as name.png, in a temporary folder of the run, or
+    in the folder PAPERFIND_SCREENSHOTS names (`PAPERFIND_SCREENSHOTS=bench/screenshots` refreshes
+    the committed ones): a test run writes nothing into the checkout."""
+    named = os.environ.get("PAPERFIND_SCREENSHOTS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("screenshots")
+
+    def take(page, name: str) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"{name}.png"), full_page=False)
+
+    return take
+
+
+@pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium, headless, driven by Playwright (one for the whole session)."""
     sync_api = pytest.importorskip("playwright.sync_api")
