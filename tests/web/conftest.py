@@ -95,6 +95,20 @@ def serve(pf: Paperfind) -> Iterator[Portal]:
 TEST_BACKEND = os.environ.get("PAPERFIND_TEST_BACKEND", "local")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under PAPERFIND_TEST_BACKEND=milvus only the tests that switch serves from Milvus run:
+    those that use `web_milvus` (through `portal`, `bundled_portal` or by name). The others
+    serve a database of their own (the bundled corpus's, the start-up tests', the capped
+    Milvus of test_approximate_counts) or nothing (pure functions): the switch changes nothing
+    in them, and the run without it (.ci/run's first) has run them."""
+    if TEST_BACKEND != "milvus":
+        return
+    served = ["web_milvus" in getattr(item, "fixturenames", ()) for item in items]
+    if not all(served):
+        config.hook.pytest_deselected(items=[item for item, s in zip(items, served) if not s])
+        items[:] = [item for item, s in zip(items, served) if s]
+
+
 @pytest.fixture(scope="session")
 def web_milvus(tmp_path_factory):
     """The Milvus the portals are served from under PAPERFIND_TEST_BACKEND=milvus (else None)."""
