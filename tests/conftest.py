@@ -57,6 +57,7 @@ class RealdataSkips:
             self.reasons.append(_skip_reason(report))
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the groups off the marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under `scripts/test`'s workers (pytest-xdist, --dist loadgroup) a file's tests run in one
     worker, so a module's fixtures are built once. The bundled-corpus database is built once for
