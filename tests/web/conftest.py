@@ -67,6 +67,15 @@ def portal_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return settings.db_path
 
 
+@pytest.fixture(autouse=True)
+def _no_language_cookie(request: pytest.FixtureRequest) -> None:
+    """Each test on `portal` starts without cookies: a page asked for in a language (`?lang=zh`)
+    leaves that cookie in the session's shared client, and a later test in the same worker
+    got its pages in that language whatever its Accept-Language said."""
+    if "portal" in request.fixturenames:
+        request.getfixturevalue("portal").client.cookies.clear()
+
+
 @contextmanager
 def serve(pf: Paperfind) -> Iterator[Portal]:
     """The portal of `pf` served by uvicorn on a free port in a background thread."""
