@@ -172,6 +172,18 @@ def open_context(browser, portal: Portal, lang: str, width: int = 1280, height: 
 
 
 @pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (one for the whole session)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
 def shoot(tmp_path_factory: pytest.TempPathFactory):
     """`shoot(page, name)`: the page's screenshot as name.png, in a temporary folder of the run, or
     in the folder PAPERFIND_SCREENSHOTS names (`PAPERFIND_SCREENSHOTS=bench/screenshots` refreshes
@@ -184,15 +196,3 @@ def shoot(tmp_path_factory: pytest.TempPathFactory):
         page.screenshot(path=str(folder / f"{name}.png"), full_page=False)
 
     return take
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """Debian's Chromium, headless, driven by Playwright (one for the whole session)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
-        yield browser
-        browser.close()
