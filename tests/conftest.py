@@ -4,6 +4,7 @@ With PAPERFIND_REQUIRE_REALDATA=1 (set by .ci/run) a skipped real-data test is a
 
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
 from typing import Any, Callable, Generator
@@ -56,14 +57,13 @@ class RealdataSkips:
             self.reasons.append(_skip_reason(report))
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the groups off the marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under `scripts/test`'s workers (pytest-xdist, --dist loadgroup) a file's tests run in one
-    worker, so a module's fixtures are built once, and every test of the bundled-corpus database
-    runs in the same worker, so the three minutes it takes to build are spent once."""
+    worker, so a module's fixtures are built once. The bundled-corpus database is built once for
+    the run whichever workers use it (`bundled_db`), so its files spread over the workers too."""
     for item in items:
-        uses_bundled = "bundled_db" in getattr(item, "fixturenames", ())
-        group = "bundled-corpus" if uses_bundled else item.nodeid.split("::", 1)[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+        item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -89,15 +89,26 @@ def data_dir() -> Path:
 @pytest.fixture(scope="session")
 def bundled_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The database a fresh `scripts/serve` builds from the bundled corpus, with its vectors and
-    index, built once for the session: the first start's ML venues, then the rest as `serve`
-    indexes them in the background (about three minutes on 2 cores)."""
+    index: the first start's ML venues, then the rest as `serve` indexes them in the background
+    (about three minutes on 2 cores). Built once for the run: under pytest-xdist in the run's
+    temporary folder (every worker's is inside it) by the first worker that asks, while any
+    other that asks waits on the lock; then they all read it."""
     from paperfind.core import Paperfind
     from paperfind.settings import Settings
 
-    app = Paperfind(Settings(db_path=tmp_path_factory.mktemp("bundled") / "paperfind.db"))
-    assert app.ensure_database(progress=False) is True
-    assert app.complete_corpus() > 0  # the vision and language venues
-    app.refresh_index(progress=False)
+    run_root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run_root = run_root.parent  # xdist gives each worker <the run's basetemp>/<worker id>
+    folder = run_root / "bundled"
+    folder.mkdir(exist_ok=True)
+    with open(run_root / "bundled.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        app = Paperfind(Settings(db_path=folder / "paperfind.db"))
+        if not (folder / "built").exists():
+            assert app.ensure_database(progress=False) is True
+            assert app.complete_corpus() > 0  # the vision and language venues
+            app.refresh_index(progress=False)
+            (folder / "built").touch()
     return app.settings.db_path
 
 

@@ -21,7 +21,7 @@ from paperfind.web.app import create_app
 ROOT = Path(__file__).resolve().parents[1]
 VARIABLE = re.compile(r"PAPERFIND_[A-Z_]+")
 NOT_SETTINGS = {"PAPERFIND_REQUIRE_REALDATA",  # the test suite's own switches (tests/conftest.py,
-                "PAPERFIND_TEST_BACKEND",  # tests/web/conftest.py,
+                "PAPERFIND_TEST_BACKEND", "PAPERFIND_SCREENSHOTS",  # tests/web/conftest.py,
                 "PAPERFIND_TEST_WORKERS"}  # scripts/test)
 
 

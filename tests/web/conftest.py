@@ -68,6 +68,15 @@ def portal_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return settings.db_path
 
 
+@pytest.fixture(autouse=True)
+def _no_language_cookie(request: pytest.FixtureRequest) -> None:
+    """Each test on `portal` starts without cookies: a page asked for in a language (`?lang=zh`)
+    leaves that cookie in the session's shared client, and a later test in the same worker
+    got its pages in that language whatever its Accept-Language said."""
+    if "portal" in request.fixturenames:
+        request.getfixturevalue("portal").client.cookies.clear()
+
+
 @contextmanager
 def serve(pf: Paperfind) -> Iterator[Portal]:
     """The portal of `pf` served by uvicorn on a free port in a background thread."""
@@ -94,6 +103,20 @@ def serve(pf: Paperfind) -> Iterator[Portal]:
 # PAPERFIND_TEST_BACKEND=milvus runs the web and browser tests against the Milvus backend: the
 # portals' databases are synced into a real Milvus Lite server process and served from it
 TEST_BACKEND = os.environ.get("PAPERFIND_TEST_BACKEND", "local")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under PAPERFIND_TEST_BACKEND=milvus only the tests that switch serves from Milvus run:
+    those that use `web_milvus` (through `portal`, `bundled_portal` or by name). The others
+    serve a database of their own (the bundled corpus's, the start-up tests', the capped
+    Milvus of test_approximate_counts) or nothing (pure functions): the switch changes nothing
+    in them, and the run without it (.ci/run's first) has run them."""
+    if TEST_BACKEND != "milvus":
+        return
+    served = ["web_milvus" in getattr(item, "fixturenames", ()) for item in items]
+    if not all(served):
+        config.hook.pytest_deselected(items=[item for item, s in zip(items, served) if not s])
+        items[:] = [item for item, s in zip(items, served) if s]
 
 
 @pytest.fixture(scope="session")
@@ -178,3 +201,18 @@ def browser():
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def shoot(tmp_path_factory: pytest.TempPathFactory):
+    """`shoot(page, name)`: the page's screenshot as name.png, in a temporary folder of the run, or
+    in the folder PAPERFIND_SCREENSHOTS names (`PAPERFIND_SCREENSHOTS=bench/screenshots` refreshes
+    the committed ones): a test run writes nothing into the checkout."""
+    named = os.environ.get("PAPERFIND_SCREENSHOTS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("screenshots")
+
+    def take(page, name: str) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"{name}.png"), full_page=False)
+
+    return take

@@ -1,18 +1,17 @@
 """The portal in real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright).
 
-Screenshots of the search, author and paper pages are written to bench/screenshots/ on each run.
+Screenshots of the search, author and paper pages are taken on each run, into a temporary folder
+(into bench/screenshots/ with PAPERFIND_SCREENSHOTS=bench/screenshots: `shoot`, tests/web/conftest.py).
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from tests.web.conftest import GPQA, MINICPM, PAGE_KINDS
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "bench" / "screenshots"
 DEBOUNCE_BUDGET_MS = 5000  # generous: the script waits 180 ms, the rest is the shared machine
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -32,12 +31,7 @@ def page(browser, portal):
     assert not errors, errors  # no script errors and no CSP violations
 
 
-def shoot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
-
-
-def test_typing_a_title_fragment_shows_the_paper_first(page):
+def test_typing_a_title_fragment_shows_the_paper_first(page, shoot):
     page.goto("/")
     page.locator("#q").press_sequentially("Google-Proof Q&A", delay=20)
     first = page.locator("#cards .card").first
@@ -54,7 +48,7 @@ def test_typing_a_title_fragment_shows_the_paper_first(page):
     shoot(page, "search")
 
 
-def test_author_card_leads_to_the_author_page_with_chart(page):
+def test_author_card_leads_to_the_author_page_with_chart(page, shoot):
     page.goto("/")
     page.locator("#q").press_sequentially("Andreas Geiger", delay=20)
     card = page.locator("#author-cards .author-card").first
@@ -74,7 +68,7 @@ def test_author_card_leads_to_the_author_page_with_chart(page):
     shoot(page, "author")
 
 
-def test_switching_language_shows_the_seed_wording(page):
+def test_switching_language_shows_the_seed_wording(page, shoot):
     page.goto("/?q=MiniCPM")
     sync_api.expect(page.locator("h1")).to_have_text("Paper search")
     page.locator("#lang-switch").click()
@@ -90,7 +84,7 @@ def test_switching_language_shows_the_seed_wording(page):
     shoot(page, "search-zh")
 
 
-def test_paper_page_copies_its_bibtex(page):
+def test_paper_page_copies_its_bibtex(page, shoot):
     page.goto(f"/papers/{GPQA}")
     sync_api.expect(page.locator("h1")).to_have_text("GPQA: A Graduate-Level Google-Proof Q&A Benchmark")
     page.locator("#copy-bibtex").click()
@@ -103,7 +97,7 @@ def test_paper_page_copies_its_bibtex(page):
     shoot(page, "paper")
 
 
-def test_a_work_shows_its_accepted_version_with_the_other_folded_under_it(browser, bundled_portal):
+def test_a_work_shows_its_accepted_version_with_the_other_folded_under_it(browser, bundled_portal, shoot):
     """"Understanding Nonlinear Implicit Bias via Region Counts in Input Space" was rejected at
     ICLR 2025 and accepted at ICML 2025: search and the author page show the ICML paper once."""
     context = browser.new_context(base_url=bundled_portal.url, locale="en-US",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.web.test_browser import DEBOUNCE_BUDGET_MS, page, shoot, sync_api  # noqa: F401
+from tests.web.test_browser import DEBOUNCE_BUDGET_MS, page, sync_api  # noqa: F401
 from paperfind.web.examples import EXAMPLES
 from paperfind.web.i18n import STRINGS
 
@@ -16,7 +16,7 @@ def _bars(chart) -> dict[int, tuple[int, int]]:
             for r in chart.locator("rect.bar[data-of]").all()}
 
 
-def test_home_page_shows_the_grid_examples_and_latest_in_both_languages(page, portal):
+def test_home_page_shows_the_grid_examples_and_latest_in_both_languages(page, portal, shoot):
     stats = portal.get("/api/stats").json()
     for lang in ("en", "zh"):
         page.goto(f"/?lang={lang}")
@@ -56,7 +56,7 @@ def test_typing_on_the_home_page_replaces_it_with_results_and_their_trend(page, 
     assert _bars(chart) == {p["year"]: (p["works"], p["of"]) for p in data["trend"]["years"]}
 
 
-def test_trend_over_results_matches_the_year_facet_in_both_languages(page, portal):
+def test_trend_over_results_matches_the_year_facet_in_both_languages(page, portal, shoot):
     for lang in ("en", "zh"):
         page.goto(f"/?q=learning&lang={lang}")
         chart = page.locator("#trend svg[data-chart=trend]")

@@ -22,13 +22,6 @@ BAR = re.compile(r'<rect class="bar"[^>]* data-year="(\d+)" data-count="(\d+)"(?
 TREND_QUERIES = ["learning", "benchmark", "3D reconstruction", "venue:corl"]
 
 
-@pytest.fixture(autouse=True)
-def _forget_language(portal):
-    """`?lang=` sets a cookie in the session's shared client: leave it as found."""
-    yield
-    portal.client.cookies.clear()
-
-
 def grid_cells(html: str) -> dict[tuple[str, int], tuple[int, str]]:
     """(venue, year) -> (papers, link) of the home page's grid."""
     cells, venue = {}, None

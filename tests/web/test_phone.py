@@ -4,14 +4,13 @@ Every kind of page must fit the screen (no sideways scrolling), the search page'
 behind a "Filters" control whose set filters stay in view as chips, the controls a thumb uses are
 at least 40 px tall, and the search box stays put while an on-screen keyboard takes half the
 screen. At desktop widths the narrow-screen controls stay out of the layout (the before/after box
-comparison of the desktop layout was the retired desktop_layout bench, bench/RESULTS.md). Writes a few phone screenshots to
-bench/screenshots/phone-*.png.
+comparison of the desktop layout was the retired desktop_layout bench, bench/RESULTS.md). Takes a few phone screenshots
+(bench/screenshots/phone-*.png with PAPERFIND_SCREENSHOTS=bench/screenshots).
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -21,7 +20,6 @@ from tests.web.conftest import PAGE_KINDS, open_context
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "bench" / "screenshots"
 PHONES = [(width, lang) for width in (360, 390, 414) for lang in ("en", "zh")]
 PHONE_HEIGHT = 800
 KEYBOARD_PX = 330  # about what an on-screen keyboard takes of an 800 px tall screen
@@ -60,11 +58,6 @@ def wider_than(page, width: int) -> list[str]:
     return page.evaluate("""(w) => Array.from(document.querySelectorAll('body *'))
       .filter((n) => n.getBoundingClientRect().right > w + 0.5 && !n.closest('.table-box'))
       .slice(0, 5).map((n) => n.tagName.toLowerCase() + '.' + n.className)""", width)
-
-
-def shoot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
 
 
 def test_every_page_fits_the_screen(phone):
@@ -208,7 +201,7 @@ def test_filters_work_without_script(browser, portal):
     context.close()
 
 
-def test_phone_screenshots(browser, portal):
+def test_phone_screenshots(browser, portal, shoot):
     for lang, path, name, opened in [("en", SEARCH + "&venue=corl", "phone-search", False),
                                      ("zh", SEARCH, "phone-filters-zh", True),
                                      ("en", PAGE_KINDS["stats"], "phone-stats", False),
