@@ -73,8 +73,9 @@ def _no_language_cookie(request: pytest.FixtureRequest) -> None:
     """Each test on `portal` starts without cookies: a page asked for in a language (`?lang=zh`)
     leaves that cookie in the session's shared client, and a later test in the same worker
     got its pages in that language whatever its Accept-Language said."""
-    if "portal" in request.fixturenames:
-        request.getfixturevalue("portal").client.cookies.clear()
+    for name in ("portal", "corpus_portal"):  # the session portals, each with one client
+        if name in request.fixturenames:
+            request.getfixturevalue(name).client.cookies.clear()
 
 
 @contextmanager
@@ -146,15 +147,6 @@ def portal_settings(db_path: Path, milvus) -> Settings:
 def portal(portal_db: Path, web_milvus) -> Iterator[Portal]:
     with serve(Paperfind(portal_settings(portal_db, web_milvus))) as running:
         yield running
-
-
-@pytest.fixture(autouse=True)
-def forget_cookies(request: pytest.FixtureRequest) -> None:
-    """A session portal's client is shared by every test: a language cookie one test set (a
-    `?lang=zh` page) made a later test's English page Chinese, so each test starts with none."""
-    for name in ("portal", "corpus_portal"):
-        if name in request.fixturenames:
-            request.getfixturevalue(name).client.cookies.clear()
 
 
 @pytest.fixture(scope="session")
