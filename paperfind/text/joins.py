@@ -9,17 +9,18 @@ wrong in 10 edits of 30), so each kind of join is its own class with a strict ru
 was measured on the bundled corpus before it was enabled (bench/joins.py, bench/RESULTS.md):
 
 - `sentence`: a full stop between two words with no space after it, a lower-case word of the
-  vocabulary before it and a capitalised word of the vocabulary after it ("entirely.Experiments").
-  Not an abbreviation or initials (the word before starts the token: "e.g.We", "U.S.Army"),
-  a number, a URL, a file or code name ("torch.Tensor" has no space or start before "torch"?
-  it has: that is why the word after must be followed by a space or the end, and the word
-  before must not be a known code module).
-- `function`: a lower-case function word glued to a capitalised word that is a word of the
-  vocabulary ("onEnglish"); "anSwering" and "weIght", stylised names, stay, since "swering" and
-  "ight" are no words, and so do names that are words themselves ("inSight").
-- `rare`: a token that is not a word of the vocabulary and has exactly one split into two
-  frequent words ("orconvolutional", "superiorin", "timeto", "previoussingle"); prefixes that
-  make words of their own ("non", "multi", "pre") never end the first half.
+  vocabulary before it and a frequent capitalised word after it ("entirely.Experiments"). The
+  word before must start its token ("e.g.We", "U.S.Army", initials and numbers have another
+  full stop, capital or digit there), the word after must end its token (a URL or file name
+  goes on), and a code module is no word ("torch.Tensor").
+- `function`: a lower-case function word glued to a capitalised word that is a frequent word
+  ("onEnglish"); "anSwering" and "weIght", stylised names, stay, since "swering" and "ight"
+  are no words, and so do names that are words joined ("inSight"); "a" is no function word
+  here ("aPascal", "aAcc" are names).
+- `rare`: a token that is no word of the vocabulary and has one split into a function word and
+  a frequent word ("orconvolutional", "superiorin", "timeto", "onan").
+- `pair`: the same with two frequent words of five letters or more, the first with the
+  ending of a whole word ("previoussingle", "stochasticcontrol").
 - `shifted`: two neighbouring tokens, neither a word, that become two frequent words when the
   space moves one or two letters ("attentionm echanisms").
 
@@ -75,14 +76,16 @@ _WORD_ENDINGS = ("s", "ed", "ly", "al", "ic", "ive", "ous", "ion", "ing", "ity",
 _CODE_NAMES = frozenset("torch nn np tf jax keras numpy scipy sklearn pandas os sys".split())
 
 _SENTENCE = re.compile(r"(?:(?<=\s)|^|(?<=[(\"']))([a-z]{2,})\.([A-Z][a-z]+)(?=[\s,;:]|$)")
-_FUNCTION = re.compile(r"(?<![A-Za-z0-9_./@#-])([a-z]{1,5})([A-Z][a-z]{2,})(?![A-Za-z0-9_@])")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_CAPITALISED = re.compile(r"[A-Z][a-z]{2,}(?![A-Za-z0-9_@])")
 # not inside markup, code, links or LaTeX: "**P**areto", "\\href", "$\\tilde", "github.com/x"
 _EDGE_BEFORE = r"(?<![A-Za-z0-9_./@#'*\\$^{}~-])"
 _EDGE_AFTER = r"(?![A-Za-z0-9_@*\\$^{}~-]|'[a-z]|\.[a-z])"  # "perfor- mance" is no join
 _WORD = re.compile(r"[a-z]{3,}")
 _SENTENCE_HINT = re.compile(r"[a-z]\.[A-Z]")
 _LOWER = re.compile(_EDGE_BEFORE + r"([a-z]{4,})" + _EDGE_AFTER)
-_PAIR = re.compile(_EDGE_BEFORE + r"([a-z]{3,}) ([a-z]{3,})" + _EDGE_AFTER)
+_NEXT = re.compile(r"([a-z]{3,})" + _EDGE_AFTER)
+_NOT_BEFORE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./@#'*\\$^{}~-")
 
 
 @dataclass(frozen=True)
@@ -180,11 +183,20 @@ def _sentence(text: str, vocab: Vocabulary, unknown: frozenset[str]) -> Iterable
 
 
 def _function(text: str, vocab: Vocabulary, unknown: frozenset[str]) -> Iterable[Edit]:
-    for match in _FUNCTION.finditer(text):
-        word, rest = match[1], match[2]
-        if word not in FUNCTION_WORDS or not vocab.frequent(rest) or vocab.known(match[0]):
+    """From each lower-case letter before a capital back to the start of its word: a pattern
+    with the function words before the capital cost twice the time."""
+    for camel in _CAMEL.finditer(text):
+        capital = camel.start() + 1
+        start = camel.start()
+        while start > 0 and start > capital - 8 and text[start - 1].islower():
+            start -= 1
+        word = text[start:capital]
+        if word not in FUNCTION_WORDS or start > 0 and text[start - 1] in _NOT_BEFORE:
             continue
-        yield Edit("function", match.start(), match.end(), match[0], f"{word} {rest}")
+        rest = _CAPITALISED.match(text, capital)
+        if rest is None or not vocab.frequent(rest[0]) or vocab.known(word + rest[0]):
+            continue
+        yield Edit("function", start, rest.end(), word + rest[0], f"{word} {rest[0]}")
 
 
 def _rare(text: str, vocab: Vocabulary, unknown: frozenset[str]) -> Iterable[Edit]:
@@ -228,24 +240,35 @@ def one_split(token: str, vocab: Vocabulary) -> tuple[str, str, str] | None:
 
 
 def _shifted(text: str, vocab: Vocabulary, unknown: frozenset[str]) -> Iterable[Edit]:
+    """Looked for around the text's non-words only (a few an abstract): a search at every
+    pair of words was a third of the repair's time."""
     if len(unknown) < 2:
         return
-    at = 0
-    while True:
-        match = _PAIR.search(text, at)
-        if match is None:
-            return
-        at = match.start(2)  # the second token may pair with the next one
-        first, second = match[1], match[2]
-        if first not in unknown or second not in unknown or vocab.known(first + second):
-            continue  # "reso lution" is one word split, not a space moved
-        moves = [(first[:-k], first[-k:] + second) for k in (1, 2)]
-        moves += [(first + second[:k], second[k:]) for k in (1, 2)]
-        good = [m for m in moves if len(m[0]) > 1 and len(m[1]) > 1
-                and vocab.frequent(m[0]) and vocab.frequent(m[1])]
-        if len(good) == 1:
-            yield Edit("shifted", match.start(), match.end(), match[0], f"{good[0][0]} {good[0][1]}")
-            at = match.end()
+    for first in unknown:
+        at = text.find(first + " ")
+        while at != -1:
+            if at == 0 or text[at - 1] not in _NOT_BEFORE:
+                after = _NEXT.match(text, at + len(first) + 1)
+                if after is not None and after[1] in unknown:
+                    edit = _moved_space(text, at, after.end(), first, after[1], vocab)
+                    if edit is not None:
+                        yield edit
+            at = text.find(first + " ", at + 1)
+
+
+def _moved_space(text: str, start: int, end: int, first: str, second: str,
+                 vocab: Vocabulary) -> Edit | None:
+    """The edit of two non-words that are two frequent words with the space one or two letters
+    over; none when they are one word split ("reso lution") or when two moves would do."""
+    if vocab.known(first + second):
+        return None
+    moves = [(first[:-k], first[-k:] + second) for k in (1, 2)]
+    moves += [(first + second[:k], second[k:]) for k in (1, 2)]
+    good = [m for m in moves if len(m[0]) > 1 and len(m[1]) > 1
+            and vocab.frequent(m[0]) and vocab.frequent(m[1])]
+    if len(good) != 1:
+        return None
+    return Edit("shifted", start, end, text[start:end], f"{good[0][0]} {good[0][1]}")
 
 
 # each finder with the classes it finds, in the order they claim a span
