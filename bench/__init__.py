@@ -91,6 +91,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "answers, byte for byte", "~3 min: two first starts (est.)", "[--baseline-ref main]", "heavy"),
     )),
     ("ingest", (
+        Bench("joins", "issue 29: spaces lost at line breaks put back, per class: abstracts and "
+              "words changed in the bundled corpus, papers embedded again, the repair's CPU; the "
+              "hand-checked samples' false edits (0 per enabled class)", "~1 min (est.)",
+              "[--sample CLASS --size 60]"),
         Bench("institution_sample", "the institution resolver on a labelled sample of the bundled "
               "corpus's stored affiliations, and what it changes in the corpus, against the base tree "
               "(issue 29)", "~1 min: every stored affiliation resolved by two trees (est.)", "[--base /work/main] [--draw]"),

@@ -14,6 +14,11 @@ The same step reads back the `\\u00XX` escapes of letters that a source kept as 
 abstracts, names and affiliations, and resolves an affiliation it repaired again: the escaped
 strings had become institutions of their own (`university-of-montrel`).
 
+And it puts back the spaces a source lost at the PDF's line breaks of an abstract
+("recurrent orconvolutional neural", "entirely.Experiments", `paperfind.text.joins`): every
+reader's abstracts, the bundled corpus's included, which is read with them repaired without
+being written again.
+
 Ids (`source_id`, `forum_id`, `key`, profile ids) are scrubbed too: the two readers that check
 ids (paperlists, the export) already refuse such an id (`usable_id`), the others did not.
 """
@@ -27,6 +32,7 @@ from paperfind.catalog.institutions import resolve_affiliation
 from paperfind.model import Affiliation, AuthorSlot, BadRecord, Record, content_digest
 from paperfind.store.db import Prepared
 from paperfind.text.clean import INVISIBLE_CHARS, repair_lost_escapes, strip_invisible
+from paperfind.text.joins import repair_joins
 
 _TEXTS = ("title", "abstract", "tldr", "status", "track", "area", "bibtex", "source_id",
           "forum_id", "key")
@@ -48,6 +54,12 @@ def scrub_prepared(prepared: Prepared, source: str) -> Prepared:
     for entry in prepared.stored:
         record, content, _ = entry
         if not (_may_hold(content) or _may_hold(record.key)):
+            joined = repair_joins(record.abstract)
+            if joined is not record.abstract:
+                changed = True
+                record.abstract = joined
+                content = record.content_json()
+                entry = (record, content, content_digest(content))
             stored.append(entry)
             continue
         changed = True
@@ -82,6 +94,7 @@ def scrub_record(record: Record, source: str) -> Record | BadRecord:
         if value:
             value = strip_invisible(value)
             setattr(record, name, repair_lost_escapes(value) if name in _PROSE else value)
+    record.abstract = repair_joins(record.abstract)
     if not record.title:
         return BadRecord(source, record.source_index,
                          "field 'title' holds only invisible characters")
