@@ -26,6 +26,10 @@ class ExpertSettings:
     spread_depth: int = 200  # people re-ordered by it
     evidence: int = 3  # papers shown per person
     conflict_years: int = 3  # exclude=KEY: co-authors of the paper's people from its year - this on
+    # experiments of bench/experts_tune.py (issue 30); the defaults are the voting model alone
+    profile_weight: float = 0.0  # Model 1 beside it: the mean of all a person's eligible works' scores
+    volume_works: float = 0.0  # > 0: a sum divided by (1 + eligible works / this) ** volume_power
+    volume_power: float = 0.0
 
 
 @dataclass(frozen=True)
