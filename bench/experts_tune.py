@@ -1,5 +1,7 @@
 """Issue 30's expert finder, variants in process on the dev set, the baseline (7d9e322's settings)
-in the same run: `python -m bench.experts_tune --db DB` (reuses bench/experts.py's ablation path)."""
+in the same run: `python -m bench.experts_tune --db DB` (reuses bench/experts.py's ablation path).
+The profile model and the volume normalisation measured in bench/RESULTS.md were knobs of b8d5010,
+removed after they lost."""
 
 from __future__ import annotations
 
@@ -16,13 +18,9 @@ VARIANTS = (
     ("baseline (7d9e322: depth 2,000, 64 query terms)", {"depth": 2000, "max_terms": 64}),
     ("depth 5,000 per route", {"depth": 5000, "max_terms": 64}),
     ("128 query terms", {"max_terms": 128, "depth": 2000}),
-    ("profile model (Model 1) beside, weight 0.5", {"profile_weight": 0.5, "depth": 2000, "max_terms": 64}),
-    ("profile model beside, weight 0.2", {"profile_weight": 0.2, "depth": 2000, "max_terms": 64}),
-    ("volume: / (1 + works/20) ** 0.3", {"volume_works": 20.0, "volume_power": 0.3, "depth": 2000, "max_terms": 64}),
-    ("volume: / (1 + works/50) ** 0.5", {"volume_works": 50.0, "volume_power": 0.5, "depth": 2000, "max_terms": 64}),
     ("depth 20,000 per route", {"depth": 20000, "max_terms": 64}),
     ("256 query terms", {"max_terms": 256, "depth": 2000}),
-    ("128 query terms, depth 5,000", {"max_terms": 128, "depth": 5000}),
+    ("128 query terms, depth 5,000 (kept: the defaults)", {"max_terms": 128, "depth": 5000}),
     ("best 10 works count, decay 0.8", {"top_papers": 10, "decay": 0.8, "depth": 2000, "max_terms": 64}),
     ("128 query terms, best 10 works, decay 0.8", {"max_terms": 128, "top_papers": 10, "decay": 0.8,
                                                    "depth": 2000}),

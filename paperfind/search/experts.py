@@ -142,8 +142,7 @@ def paper_weights(backend: IndexBackend, rows: np.ndarray, reference_year: int,
 
 def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperScores,
                 reference_year: int, settings: ExpertSettings,
-                exclude: frozenset[int] = frozenset(), needed: int = 0,
-                eligible: np.ndarray | None = None) -> tuple[list[Expert], int]:
+                exclude: frozenset[int] = frozenset(), needed: int = 0) -> tuple[list[Expert], int]:
     """The best `needed` (at least `spread_depth`) people with an eligible matching paper, best
     first (ties by author id), and how many people have one."""
     docs = backend.index.docs
@@ -175,17 +174,8 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
     rank = np.arange(len(people)) - np.repeat(group_start, np.diff(np.r_[group_start, len(people)]))
     counted = rank < settings.top_papers
     weight = np.where(counted, settings.decay ** rank, 0.0)
-    totals = np.add.reduceat(value * weight, group_start)
     ids = people[group_start]
-    if settings.profile_weight > 0 or (settings.volume_works > 0 and settings.volume_power > 0):
-        works = eligible_works(profiles, ids, eligible)
-        if settings.profile_weight > 0:
-            pooled = np.add.reduceat(value, group_start) / np.maximum(works, 1)
-            best_total, best_pooled = float(totals.max(initial=0)), float(pooled.max(initial=0))
-            if best_pooled > 0:
-                totals = totals + settings.profile_weight * best_total * pooled / best_pooled
-        if settings.volume_works > 0 and settings.volume_power > 0:
-            totals = totals / (1.0 + works / settings.volume_works) ** settings.volume_power
+    totals = np.add.reduceat(value * weight, group_start)
     totals = np.round(totals, SCORE_DECIMALS)
     # only the head is made into objects (8,000 people match a topic of two words)
     head = np.lexsort((ids, -totals))[:max(settings.spread_depth, needed)]
@@ -197,15 +187,6 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
         experts.append(Expert(int(ids[i]), float(totals[i]), [int(rows[p]) for p in best],
                               [round(float(v), SCORE_DECIMALS) for v in value[lo:lo + len(best)]]))
     return spread_groups(experts, settings), len(ids)
-
-
-def eligible_works(profiles: PersonProfiles, ids: np.ndarray, eligible: np.ndarray | None) -> np.ndarray:
-    """Per person of `ids`, how many of their papers are eligible (None: all)."""
-    pos = np.clip(np.searchsorted(profiles.ids, ids), 0, len(profiles.ids) - 1)
-    if eligible is None:
-        return (profiles.indptr[pos + 1] - profiles.indptr[pos]).astype(np.float64)
-    cum = np.r_[0, np.cumsum(eligible[profiles.rows], dtype=np.int64)]
-    return (cum[profiles.indptr[pos + 1]] - cum[profiles.indptr[pos]]).astype(np.float64)
 
 
 def spread_groups(experts: list[Expert], settings: ExpertSettings) -> list[Expert]:
@@ -290,5 +271,5 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
         meaning_rows, cosines = np.zeros(0, dtype=np.int64), np.zeros(0)
     papers = merge_routes(text_rows, standardised(text), meaning_rows, standardised(cosines))
     experts, total = rank_people(local, profiles, papers, reference_year, settings,
-                                 query.exclude_people, needed, eligible)
+                                 query.exclude_people, needed)
     return ExpertsFound(experts, total, eligible, terms, reference_year)
