@@ -18,7 +18,7 @@ class ExpertSettings:
     # papers each route contributes, and the query's strongest terms (count x idf) that make its
     # lexical query: a whole abstract's less common words and the people further down each route
     # count (dev R@10 / MRR@10 in process .415 / .230, .395 / .220 with 2,000 and 64, R@10 .400
-    # and .405 with either alone: bench/experts_tune.py, bench/RESULTS.md; 4 papers of 200)
+    # and .405 with either alone: retired bench/experts_tune.py, bench/RESULTS.md; 4 papers of 200)
     depth: int = 5000
     max_terms: int = 128
     query_vector_words: int = 64  # the query's first words embedded (papers: title + 24 words)
