@@ -4,6 +4,7 @@ pool on the local index (issue 33: the HTTP layer's own cost)."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 
 import anyio.to_thread
 import httpx
@@ -80,5 +81,8 @@ def test_the_search_api_answers_while_the_thread_pool_is_busy(portal_db):
             done.set()
             await holder
 
-    response = asyncio.run(search_with_the_pool_held())
+    # a loop of its own, in a thread of its own: a session's browser (Playwright's sync API) may
+    # already run an event loop in this worker's main thread
+    with concurrent.futures.ThreadPoolExecutor(1) as own_thread:
+        response = own_thread.submit(asyncio.run, search_with_the_pool_held()).result()
     assert response.status_code == 200 and response.json()["results"]
