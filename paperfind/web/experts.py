@@ -8,13 +8,13 @@ from typing import Annotated, Any
 from fastapi import Query
 
 from paperfind.core import Paperfind
-from paperfind.limits import MAX_EXPERT_QUERY_CHARS, MAX_PAGE, MAX_PAGE_SIZE
+from paperfind.limits import MAX_EXPERT_QUERY_CHARS, MAX_PAGE_SIZE
 from paperfind.search.expert_results import ExpertsRequest
 from paperfind.search.filters import Filters
 from paperfind.search.similar import UnknownPaper
 from paperfind.web.api_examples import EXAMPLES
 from paperfind.web.errors import not_found
-from paperfind.web.params import YEAR_PATTERN
+from paperfind.web.params import YEAR_PATTERN, PageParam, clean_values, year_range
 
 KeyParam = Annotated[str, Query(max_length=300)]
 DEFAULT_SIZE = 10
@@ -41,19 +41,14 @@ def experts_params(
                                                                 "count (repeatable).")] = [],  # noqa: B006
     year: Annotated[str | None, Query(pattern=YEAR_PATTERN, description="Only papers of 2024 or "
                                                                         "2017..2019 count.")] = None,
-    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="1-based page number.")] = 1,
+    page: PageParam = 1,
     size: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description="People per page.")] = DEFAULT_SIZE,
 ) -> ExpertsRequest:
-    year = year.replace(" ", "") if year else None
-    low, _, high = (year or "").partition("..")
-    filters = Filters(venues=_clean(venue), insts=_clean(inst), year_from=int(low) if low else None,
-                      year_to=int(high or low) if low else None)
+    _, year_from, year_to = year_range(year)
+    filters = Filters(venues=clean_values(venue), insts=clean_values(inst), year_from=year_from,
+                      year_to=year_to)
     return ExpertsRequest(q=q[:MAX_EXPERT_QUERY_CHARS], paper=paper.strip(), before=before,
                           exclude=exclude.strip(), filters=filters, page=page, size=size)
-
-
-def _clean(values: list[str]) -> tuple[str, ...]:
-    return tuple(v.strip()[:200] for v in values if v.strip())
 
 
 def experts_view(pf: Paperfind, request: ExpertsRequest) -> dict[str, Any]:

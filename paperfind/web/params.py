@@ -108,13 +108,12 @@ async def search_params(
         "have them) are left out by any range."),
         openapi_examples={"at least 6": {"value": "6.."}})] = None,
 ) -> SearchParams:
-    year = year.replace(" ", "") if year else None
-    low, _, high = (year or "").partition("..")
+    year, year_from, year_to = year_range(year)
     rating = rating.replace(" ", "") or None if rating else None
     rating_from, rating_to = rating_range(rating)
-    filters = Filters(venues=_clean(venue), year_from=int(low) if low else None,
-                      year_to=int(high or low) if low else None, insts=_clean(inst + institution),
-                      areas=_clean(area), statuses=_clean(status), since=since,
+    filters = Filters(venues=clean_values(venue), year_from=year_from, year_to=year_to,
+                      insts=clean_values(inst + institution), areas=clean_values(area),
+                      statuses=clean_values(status), since=since,
                       rating_from=rating_from, rating_to=rating_to)
     return SearchParams(q=q, paging=Paging(page, size), sort=sort, mode=mode, filters=filters,
                         year=year, explain=explain, rating=rating)
@@ -133,8 +132,16 @@ def included(parts: list[str] | None) -> frozenset[str]:
     return frozenset(PARTS) if parts is None else frozenset(parts) - {"none"}
 
 
-def _clean(values: list[str]) -> tuple[str, ...]:
+def clean_values(values: list[str]) -> tuple[str, ...]:
     return tuple(v.strip()[:200] for v in values if v.strip())
+
+
+def year_range(year: str | None) -> tuple[str | None, int | None, int | None]:
+    """A year filter as written (2024, 2017..2019; spaces dropped, for links) and its first and
+    last year."""
+    year = year.replace(" ", "") if year else None
+    low, _, high = (year or "").partition("..")
+    return year, int(low) if low else None, int(high or low) if low else None
 
 
 async def paging_params(page: PageParam = 1, size: SizeParam = 50) -> Paging:
