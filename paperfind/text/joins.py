@@ -36,7 +36,7 @@ from __future__ import annotations
 import gzip
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
@@ -108,6 +108,10 @@ class Vocabulary:
 
     counts: Mapping[str, int]
     words: frozenset[str] = frozenset()
+    # `one_split` of each non-word met so far: the same model names and typos recur across
+    # thousands of abstracts, and splitting them again was a third of the repair's time
+    splits: dict[str, tuple[str, str, str] | None] = field(default_factory=dict, compare=False,
+                                                           repr=False)
 
     def __post_init__(self) -> None:
         if not self.words:  # for the set operations of the finders, made once
@@ -121,6 +125,14 @@ class Vocabulary:
 
     def frequent(self, word: str) -> bool:
         return self.counts.get(word.lower(), 0) >= FREQUENT
+
+    def split(self, token: str) -> tuple[str, str, str] | None:
+        """`one_split(token, self)`, worked out once per token."""
+        try:
+            return self.splits[token]
+        except KeyError:
+            found = self.splits[token] = one_split(token, self)
+            return found
 
 
 @lru_cache(maxsize=1)
@@ -202,7 +214,7 @@ def _function(text: str, vocab: Vocabulary, unknown: frozenset[str]) -> Iterable
 
 
 def _rare(text: str, vocab: Vocabulary, unknown: frozenset[str]) -> Iterable[Edit]:
-    splits = {t: split for t in unknown if len(t) > 3 and (split := one_split(t, vocab))}
+    splits = {t: split for t in unknown if len(t) > 3 and (split := vocab.split(t))}
     if not splits:
         return
     for match in _LOWER.finditer(text):

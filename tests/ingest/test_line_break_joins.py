@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from paperfind.ingest.readahead import read_source
-from paperfind.text.joins import CLASSES, join_edits, repair_joins, vocabulary
+from paperfind.text.joins import CLASSES, FREQUENT, Vocabulary, join_edits, repair_joins, vocabulary
 
 CORPUS = Path(__file__).resolve().parents[2] / "paperfind" / "data" / "corpus"
 ATTENTION = ("The dominant sequence transduction models are based on complex recurrent or "
@@ -67,6 +67,19 @@ def test_what_is_no_lost_space_stays(text: str) -> None:
         assert repair_joins("Onan") == "Onan"
         return
     assert repair_joins(text) == text, join_edits(text, vocabulary(), frozenset(CLASSES))
+
+
+def test_a_split_is_remembered_by_its_vocabulary_only() -> None:
+    """Splits are worked out once per token (the repair's largest cost), but per vocabulary:
+    a token one word list splits is whole for another that lacks the second word."""
+    knows = Vocabulary({"or": FREQUENT, "convolutional": FREQUENT})
+    lacks = Vocabulary({"or": FREQUENT})
+    text = "complex recurrent orconvolutional neural"
+    assert repair_joins(text, knows) == "complex recurrent or convolutional neural"
+    assert knows.splits["orconvolutional"] == ("rare", "or", "convolutional")
+    assert repair_joins(text, knows) == "complex recurrent or convolutional neural"
+    assert repair_joins(text, lacks) == text
+    assert lacks.splits["orconvolutional"] is None
 
 
 def test_text_without_joins_is_returned_as_it_is() -> None:
