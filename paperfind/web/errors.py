@@ -31,17 +31,20 @@ STATUS_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
 
 
 class WebError(Exception):
-    """A failure with a status and a message meant for the user (never a traceback)."""
+    """A failure with a status and a message meant for the user (never a traceback); `links`
+    are (path, label) pairs the HTML page offers as ways on (the message names them for JSON)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 links: tuple[tuple[str, str], ...] = ()) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.links = links
 
 
-def not_found(message: str) -> WebError:
-    return WebError(404, "not_found", message)
+def not_found(message: str, links: tuple[tuple[str, str], ...] = ()) -> WebError:
+    return WebError(404, "not_found", message, links)
 
 
 def error_body(status: int, code: str, message: str) -> dict[str, Any]:
@@ -70,20 +73,21 @@ def validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-ErrorPage = Callable[[Request, int, str, str], Response]
+ErrorPage = Callable[..., Response]  # (request, status, code, message, links=()) -> page
 
 
 def install_error_handlers(app: FastAPI, error_page: ErrorPage) -> None:
     """Route every error through `respond`, which picks JSON or the HTML error page."""
 
-    def respond(request: Request, status: int, code: str, message: str) -> Response:
+    def respond(request: Request, status: int, code: str, message: str,
+                links: tuple[tuple[str, str], ...] = ()) -> Response:
         if wants_json(request):
             return JSONResponse(error_body(status, code, message), status_code=status)
-        return error_page(request, status, code, message)
+        return error_page(request, status, code, message, links)
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> Response:
-        return respond(request, exc.status, exc.code, exc.message)
+        return respond(request, exc.status, exc.code, exc.message, exc.links)
 
     async def _unavailable(request: Request, exc: Exception) -> Response:
         # the search engine (a Milvus cluster) is down or unreachable: the page says so, the API

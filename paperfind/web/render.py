@@ -132,6 +132,7 @@ class Pages:
             response.headers.append("link", f'<{feed}>; rel="alternate"; type="{ATOM_TYPE}"')
         return response
 
-    def error_page(self, request: Request, status: int, code: str, message: str) -> HTMLResponse:
-        return self.render(request, "error.html",
-                           {"status": status, "code": code, "message": message}, status=status)
+    def error_page(self, request: Request, status: int, code: str, message: str,
+                   links: tuple[tuple[str, str], ...] = ()) -> HTMLResponse:
+        return self.render(request, "error.html", {"status": status, "code": code,
+                                                   "message": message, "links": links}, status=status)

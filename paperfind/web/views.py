@@ -6,6 +6,7 @@ the portal and the API cannot disagree. Unknown ids become a 404 `WebError`.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,11 +93,25 @@ def author_view(pf: Paperfind, author_id: str, paging: Paging = Paging(1, 50),
     return _listed(pf, author, paging, sort, accepted)
 
 
+def closest_institutions(pf: Paperfind, slug: str, n: int = 3) -> list[tuple[str, str]]:
+    """(slug, name) of the institutions whose slugs are spelt most like `slug`: an address typed
+    wrong ("stanfrod") is offered the right one rather than a dead end (10-35 ms over the
+    bundled corpus's 7,183 slugs, on a 404 only). Offered, not followed: "university-of-tokyo"
+    is as close to "university-of-kyoto" as a typo is. Slugs merged at stop 38
+    ("university-of-montrel") are not found this way: their institution's slug is spelt
+    otherwise."""
+    names = dict(pf.store().institution_names())
+    return [(s, names[s]) for s in difflib.get_close_matches(slug[:200], list(names), n=n, cutoff=0.8)]
+
+
 def institution_view(pf: Paperfind, slug: str, paging: Paging, sort: str = "date",
                      accepted: bool = False, since: int | None = None) -> dict[str, Any]:
     inst = pf.store().institution(slug, _listing(pf, paging, sort, accepted, since))
     if inst is None:
-        raise not_found(f"no institution {slug!r}")
+        close = closest_institutions(pf, slug)
+        said = f"; did you mean {', '.join(repr(s) for s, _ in close)}?" if close else ""
+        raise not_found(f"no institution {slug!r}{said}",
+                        tuple((f"/institutions/{s}", name) for s, name in close))
     inst["per_year"] = [list(p) for p in inst["per_year"]]
     return _listed(pf, inst, paging, sort, accepted)
 

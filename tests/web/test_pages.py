@@ -147,6 +147,21 @@ def test_error_pages_are_html_for_people_and_json_for_clients(portal):
     assert bad.status_code == 422 and "&#39;page&#39;" in bad.text
 
 
+def test_an_institution_spelt_wrong_is_offered_the_right_one(portal):
+    """An address typed wrong is a 404 that offers the institutions spelt most like it (a link
+    on the page, the slug in the API's message); nothing close, nothing offered."""
+    facet = portal.get("/api/search", params={"q": "learning"}).json()["facets"]["institution"]
+    slug = next(f["value"] for f in facet if len(f["value"]) >= 12)  # a short one's swap is far
+    typo = slug[:-2] + slug[-1] + slug[-2]  # the last two letters swapped
+    page = portal.get(f"/institutions/{typo}", headers={"accept-language": "en"})
+    assert page.status_code == 404
+    assert f'href="/institutions/{slug}"' in page.text and "Did you mean:" in page.text
+    api = portal.get(f"/api/institutions/{typo}")
+    assert api.status_code == 404 and repr(slug) in api.json()["error"]["message"]
+    far = portal.get("/institutions/zzzz-qqqq-no-such-place", headers={"accept-language": "en"})
+    assert far.status_code == 404 and "error-links" not in far.text
+
+
 @pytest.mark.parametrize("url", ["/papers/colm2024:dkpeWQRmlc", "/stats", "/?q=robot"])
 def test_pages_have_no_inline_script(portal, url):
     html = portal.get(url).text
