@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from paperfind.catalog.decisions import NO_DECISION
+from paperfind.web.area_labels import AREA_LABELS_ZH
 
 LANGUAGES = ("zh", "en")
 DEFAULT_LANGUAGE = "zh"
@@ -477,13 +478,20 @@ class Translator:
         """A venue's track in this language ("main" is "Main track", "主会")."""
         return TRACK_LABELS.get(folded_label(raw), {}).get(self.lang, raw or "")
 
+    def area(self, raw: str) -> str:
+        """A subject area in this language (paperfind.web.area_labels; English as the source
+        wrote it where no Chinese is listed)."""
+        if self.lang == "zh":
+            return AREA_LABELS_ZH.get(folded_label(raw), raw or "")
+        return raw or ""
+
     def country(self, name: str) -> str:
         return COUNTRIES_ZH.get(name, name) if self.lang == "zh" else name
 
     def kicker(self, paper: dict[str, Any]) -> str:
         """The line above a card's title: its area, else its track and decision in this language."""
         if paper.get("area"):
-            return paper["area"]
+            return self.area(paper["area"])
         parts = [self.track(paper.get("track", "")), self.status(paper.get("status", ""))]
         return " · ".join(dict.fromkeys(p for p in parts if p))  # "Findings" once, not twice
 
