@@ -11,10 +11,11 @@ import io
 import re
 from typing import Any, Iterable
 
-from paperfind.cards import standing
+from paperfind.cards import rating_fields, standing
 
+# the review scores last, so that files read by column position before they came still read
 CSV_COLUMNS = ("key", "title", "authors", "venue", "year", "status", "area", "institutions",
-               "citations", "url")
+               "citations", "url", "rating", "review_count")
 _UNSAFE_KEY = re.compile(r"[^A-Za-z0-9_:\-.]")
 _CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -73,6 +74,8 @@ def to_csv(papers: Iterable[dict[str, Any]], base_url: str = "") -> str:
                "; ".join(p.get("institutions", [])),
                "" if p.get("citations") is None else p.get("citations"),
                f"{base_url}/papers/{p.get('key', '')}"]
+        scores = rating_fields(p.get("reviews"))  # the card's figures, from the stored scores
+        row += ["" if scores[name] is None else scores[name] for name in ("rating", "review_count")]
         writer.writerow([_csv_cell(v) for v in row])
     return out.getvalue()
 

@@ -121,3 +121,20 @@ def test_the_search_page_keeps_a_rating_filter_as_a_chip_in_both_languages(porta
                        page.text.split('<div class="card-meta">')[1:] for r in [r.split('class="rating"', 1)[1].split(">", 1)[1]]]
             assert ratings and all(r >= 7 for r in ratings)
 
+
+
+def test_the_csv_export_carries_each_papers_mean_and_count(portal):
+    """A spreadsheet of a result list keeps the scores the cards show; empty cells without."""
+    import csv
+    import io
+
+    cards = {r["key"]: r for r in portal.get("/api/search", params={"venue": ["colm", "3dv"],
+                                                                   "size": 50}).json()["results"]}
+    got = portal.get("/api/search/export", params={"venue": ["colm", "3dv"], "size": 50, "format": "csv"})
+    assert got.status_code == 200, got.text
+    rows = list(csv.DictReader(io.StringIO(got.text)))
+    assert rows and {"rating", "review_count"} <= set(rows[0])
+    scored = [r for r in rows if cards[r["key"]]["rating"] is not None]
+    assert scored and all(float(r["rating"]) == cards[r["key"]]["rating"]
+                          and int(r["review_count"]) == cards[r["key"]]["review_count"] for r in scored)
+    assert all(r["rating"] == r["review_count"] == "" for r in rows if cards[r["key"]]["rating"] is None)
