@@ -105,6 +105,7 @@ class Searcher:
         segmenter's dictionary, the translator, the query model), so that a first start can
         load them while its index is still being written."""
         self.ranker()
+        self.live.load_kernel()
         self.analyzer.load_segmenter()
         self.translator.load()
         self.live.load_encoder()
