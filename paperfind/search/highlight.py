@@ -17,6 +17,7 @@ from paperfind.text.analyze import Analyzer
 from paperfind.text.fold import HAN, fold
 
 _HAN_CHAR = re.compile(f"[{HAN}]")
+_WORD_RUN = re.compile(r"[^\W_]+")
 SNIPPET_CHARS = 240
 CONTEXT_CHARS = 40
 
@@ -31,6 +32,11 @@ class Marker:
         source = r"(?<![^\W_])(?:" + "|".join(map(re.escape, prefixes)) + r")[^\W_]*"
         self._source = source
         self._pattern = re.compile(source) if prefixes else None  # run on lower-cased text
+        # prefixes of letters and digits only (nearly always): the pattern above matches exactly
+        # the runs of letters and digits that begin with one, which a scan for runs and a
+        # `startswith` per run finds several times faster than its look-behind and alternation
+        # tried at every character of an abstract
+        self._starts = tuple(prefixes) if prefixes and all(_WORD_RUN.fullmatch(p) for p in prefixes) else None
         self._pattern_ci: re.Pattern | None = None  # compiled when a text needs it (rarely)
         self._seen: dict[str, bool] = {}
 
@@ -54,6 +60,10 @@ class Marker:
             if self._pattern_ci is None:
                 self._pattern_ci = re.compile(self._source, re.IGNORECASE)
             return [m.span() for m in self._pattern_ci.finditer(text) if self._confirm(m.group(0))]
+        if self._starts is not None:
+            starts, confirm = self._starts, self._confirm
+            return [m.span() for m in _WORD_RUN.finditer(lower)
+                    if m.group(0).startswith(starts) and confirm(m.group(0))]
         return [m.span() for m in self._pattern.finditer(lower) if self._confirm(m.group(0))]
 
     def _render(self, text: str, spans: list[tuple[int, int]]) -> str:
