@@ -14,6 +14,9 @@
    learned ranker asks twice a query) by a full scoring and by paperfind.index.retrieval;
    p50 / p95 ms per kind.
 3. Growth: part 2 on SMALL-DB too (the 16.5k default corpus): the same kinds' p50 at both sizes.
+4. With --phases: where a lexical search's time goes (the first 60 queries of each set, page of
+   20, facets and trend included, as the portal asks), mean ms per query of each phase, measured
+   by timing the searcher's own functions (a phase's time includes the phases it calls).
 
 Response cache off; warm (each request scored once before the timed rounds).
 """
@@ -173,14 +176,83 @@ def small_requests(db: Path, sets: dict[str, list[str]]) -> list:
     return requests
 
 
+PHASES = (  # (module, owner, function, label); nested phases are inside their callers' times
+    ("paperfind.search.engine", "Searcher", "search", "whole search"),
+    ("paperfind.search.engine", "Searcher", "_read", "plan (spelling, people, translation)"),
+    ("paperfind.search.engine", "Searcher", "_understand", "institutions named"),
+    ("paperfind.search.backend", "IndexBackend", "candidates", "candidates (matching, top k)"),
+    ("paperfind.index.lexical", "LexicalIndex", "score", "  of which: scoring every posting"),
+    ("paperfind.search.engine", None, "features", "second stage features"),
+    ("paperfind.search.backend", "IndexBackend", "facets", "total, facets, trend counts"),
+    ("paperfind.search.backend", "IndexBackend", "work_versions", "versions of the page's works"),
+    ("paperfind.search.engine", None, "hit", "cards and highlights"),
+    ("paperfind.search.engine", "Searcher", "_name_cards", "names of the page's papers"),
+    ("paperfind.search.engine", None, "trend", "trend drawn"),
+)
+
+
+def phases(db: Path, sets: dict[str, list[str]]) -> str:
+    """Mean ms per query of each phase of a lexical search, per set (see the module's doc)."""
+    import importlib
+
+    from paperfind.search.response import SearchRequest
+
+    s = searcher(db, True)
+    spent: dict[str, float] = {}
+
+    def timed(label, fn):
+        def run(*a, **k):
+            started = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.perf_counter() - started
+        return run
+
+    for module, owner, name, label in PHASES:
+        holder = importlib.import_module(module)
+        holder = getattr(holder, owner) if owner else holder
+        fn = getattr(holder, name)
+        wrapped = timed(label, fn)
+        if owner and isinstance(holder.__dict__.get(name), staticmethod):
+            wrapped = staticmethod(wrapped)
+        setattr(holder, name, wrapped)
+    lines = ["| phase | " + " | ".join(sets) + " |", "|---|" + "---:|" * len(sets)]
+    per: dict[str, dict[str, float]] = {}
+    for name, qs in sets.items():
+        qs = qs[:60]
+        for q in qs[:5]:
+            s.search(SearchRequest(q=q, limit=20, mode="lexical"))
+        spent.clear()
+        for q in qs:
+            s.search(SearchRequest(q=q, limit=20, mode="lexical"))
+        per[name] = {label: ms * 1000 / len(qs) for label, ms in spent.items()}
+    for _, _, _, label in PHASES:
+        lines.append(f"| {label} | " + " | ".join(f"{per[n].get(label, 0.0):.2f}" for n in sets) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", type=Path, default=CACHE / "bundled.db")
     ap.add_argument("--small-db", type=Path, default=CACHE / "default.db")
     ap.add_argument("--n", type=int, default=0, help="queries per set (0: all)")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--phases", action="store_true", help="only part 4: where a lexical search's time goes")
     args = ap.parse_args()
     sets = queries(args.n)
+    if args.phases:
+        table = phases(args.db, sets)
+        load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+        table += f"\n\nLoad average at the end: {load}.\n"
+        print(table)
+        if not args.no_write:
+            append_results("Where a lexical search's time goes (issue 33)", (
+                f"Mean ms per query of each phase of a lexical search on {args.db.name} (this tree, "
+                "compiled kernel loaded, page of 20 with facets and trend, response cache off), "
+                "`nice`d on the shared 2-core machine; a phase includes those it calls. Produced by "
+                "`python -m bench.lexical_engine --phases`.\n\n") + table)
+        return
     lines, requests = parity(args.db, sets)
     sizes = {args.db.stem: (_rows(args.db), time_scorer(args.db, requests))}
     if args.small_db and args.small_db.exists():
