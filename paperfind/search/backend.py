@@ -265,7 +265,7 @@ class IndexBackend:
         self._word_freq: dict[str, int] = {}
         self._memo: dict[tuple, object] = {}  # recent scorings, masks and match sets (small)
         self._counter: tuple[WorkCounter, CorpusStats] | None = None
-        self._code_table: tuple[tuple[str, ...], np.ndarray] | None = None
+        self._code_table: tuple[tuple[str, ...], tuple[np.ndarray, np.ndarray]] | None = None
         self.semantic = None  # a SemanticRetriever (paperfind.embed) once vectors exist
         self._profiles: PersonProfiles | None = None
 
@@ -419,21 +419,31 @@ class IndexBackend:
             return TermSequences(indptr, np.zeros(0, dtype=np.int32))
         pos = np.arange(total) + np.repeat(starts - indptr[:-1], lengths)
         ids = seq.indices[pos]
-        table = self._codes(tuple(terms))  # term id -> code; the last slot stands for -1
-        return TermSequences(indptr, table[np.where(ids >= 0, ids, len(table) - 1)])
+        asked, codes = self._codes(tuple(terms))  # the asked term ids (sorted), their codes
+        out = np.full(total, OTHER_TERM, dtype=np.int32)
+        out[ids < 0] = BOUNDARY  # keyword sequences hold -1 between keywords
+        if len(asked):
+            at = np.minimum(np.searchsorted(asked, ids), len(asked) - 1)
+            hit = asked[at] == ids
+            out[hit] = codes[at[hit]]
+        return TermSequences(indptr, out)
 
-    def _codes(self, terms: tuple[str, ...]) -> np.ndarray:
+    def _codes(self, terms: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """(the term ids of `terms` the index knows, sorted; each one's code): a look-up table
+        of the few asked terms, where one over the whole vocabulary (286k ids at the bundled
+        corpus) was allocated per query."""
         memo = self._code_table
         if memo is not None and memo[0] == terms:
             return memo[1]
-        table = np.full(self.n_terms + 1, OTHER_TERM, dtype=np.int32)
-        table[-1] = BOUNDARY  # keyword sequences hold -1 between keywords
-        for code in reversed(range(len(terms))):  # a term asked twice gets its first code
-            tid = self.term_id(terms[code])
+        first: dict[int, int] = {}
+        for code, term in enumerate(terms):  # a term asked twice gets its first code
+            tid = self.term_id(term)
             if tid >= 0:
-                table[tid] = code
-        self._code_table = (terms, table)
-        return table
+                first.setdefault(tid, code)
+        asked = np.asarray(sorted(first), dtype=np.int64)
+        codes = np.asarray([first[t] for t in asked.tolist()], dtype=np.int32)
+        self._code_table = (terms, (asked, codes))
+        return asked, codes
 
     # -- counts -------------------------------------------------------------------------------
     def _work_counter(self) -> tuple[WorkCounter, CorpusStats]:
