@@ -14,6 +14,10 @@
    learned ranker asks twice a query) by a full scoring and by paperfind.index.retrieval;
    p50 / p95 ms per kind.
 3. Growth: part 2 on SMALL-DB too (the 16.5k default corpus): the same kinds' p50 at both sizes.
+5. With --base-tree PATH: in-process search latency per kind, page of 20, lexical mode, facets and
+   trend included: a fresh process per side (PATH's code, this tree's) and run, the sides taking
+   turns run by run (`--runs`), each query once after a warm-up of five a kind; p50 / p95 ms pooled
+   over the runs. Each side is warmed as a server is (`Searcher.load_parts`).
 4. With --phases: where a lexical search's time goes (the first 60 queries of each set, page of
    20, facets and trend included, as the portal asks), mean ms per query of each phase, measured
    by timing the searcher's own functions (a phase's time includes the phases it calls).
@@ -176,6 +180,53 @@ def small_requests(db: Path, sets: dict[str, list[str]]) -> list:
     return requests
 
 
+LATENCY_WORKER = """
+import json, sys, time
+from pathlib import Path
+from paperfind.search.engine import open_searcher
+from paperfind.search.response import SearchRequest
+from paperfind.search.settings import SearchSettings
+from paperfind.store import Store
+db, root, sets = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
+s = open_searcher(root, Store(db, readonly=True), settings=SearchSettings(result_cache=0))
+s.load_parts()
+out = {}
+for kind, qs in sets.items():
+    for q in qs[:5]:
+        s.search(SearchRequest(q=q, limit=20, mode="lexical"))
+    times = out[kind] = []
+    for q in qs:
+        started = time.perf_counter()
+        s.search(SearchRequest(q=q, limit=20, mode="lexical"))
+        times.append((time.perf_counter() - started) * 1000)
+print(json.dumps(out))
+"""
+
+
+def latency(db: Path, base_tree: Path, sets: dict[str, list[str]], runs: int) -> str:
+    """In-process lexical latency per kind, base tree against this one (module doc, part 5)."""
+    import subprocess
+
+    _, root = ensure_index_of(db)
+    pooled: dict[str, dict[str, list[float]]] = {"base": {}, "this": {}}
+    for run in range(runs):
+        sides = [("base", base_tree), ("this", REPO)]
+        for name, tree in (sides if run % 2 == 0 else sides[::-1]):
+            env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+            done = subprocess.run([sys.executable, "-c", LATENCY_WORKER, str(db), str(root), json.dumps(sets)],
+                                  env=env, cwd=tree, capture_output=True, text=True, check=True)
+            for kind, times in json.loads(done.stdout.strip().splitlines()[-1]).items():
+                pooled[name].setdefault(kind, []).extend(times)
+            print(f"run {run + 1} {name} done", file=sys.stderr)
+    lines = ["| kind | queries x runs | base p50 / p95 ms | this p50 / p95 ms | p50 ratio | p95 ratio |",
+             "|---|---:|---|---|---:|---:|"]
+    for kind in sets:
+        (b50, b95), (t50, t95) = p50_p95(pooled["base"][kind]), p50_p95(pooled["this"][kind])
+        lines.append(f"| {kind} | {len(pooled['this'][kind])} | {b50:.1f} / {b95:.1f} | {t50:.1f} / {t95:.1f} | "
+                     f"{t50 / b50:.2f} | {t95 / b95:.2f} |")
+    return "\n".join(lines)
+
+
 PHASES = (  # (module, owner, function, label); nested phases are inside their callers' times
     ("paperfind.search.engine", "Searcher", "search", "whole search"),
     ("paperfind.search.engine", "Searcher", "_read", "plan (spelling, people, translation)"),
@@ -239,8 +290,23 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=0, help="queries per set (0: all)")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--phases", action="store_true", help="only part 4: where a lexical search's time goes")
+    ap.add_argument("--base-tree", type=Path, help="only part 5: in-process latency, this tree against PATH's")
+    ap.add_argument("--runs", type=int, default=4, help="with --base-tree: runs per side, alternating")
     args = ap.parse_args()
     sets = queries(args.n)
+    if args.base_tree:
+        table = latency(args.db, args.base_tree.resolve(), {k: v[:60] for k, v in sets.items()}, args.runs)
+        load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+        table += f"\n\nLoad average at the end: {load}.\n"
+        print(table)
+        if not args.no_write:
+            append_results("In-process lexical latency per kind, base tree against this one (issue 33)", (
+                f"A fresh process per side and run on {args.db.name}, the sides taking turns run by run "
+                f"({args.runs} runs), page of 20 with facets and trend, lexical, the first 60 queries of "
+                "each set once after a warm-up, each side warmed as a server is; `nice`d under the timing "
+                "lock on the shared 2-core machine. Produced by `python -m bench.lexical_engine "
+                "--base-tree BASE`.\n\n") + table)
+        return
     if args.phases:
         table = phases(args.db, sets)
         load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
