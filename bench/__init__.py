@@ -56,6 +56,14 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "ms lexical, <= 30 ms default)", "~3 min for both corpora (est.); --http ~6 min",
               "[--corpus default|full|both | --http DB --base-tree BASE]", "timing"),
     )),
+    ("the lexical engine (issue 33)", (
+        Bench("lexical_engine", "the compiled column kernel gives the reference's first 100 keys on every "
+              "dev set (0 lists differ, lexical and default mode) and its scoring time per kind, at two "
+              "corpus sizes; candidates' field scores looked up instead of a full scoring; where a "
+              "search's time goes; in-process latency per kind against a base tree",
+              "~15 min on the bundled corpus at load 5-7 (RESULTS); --phases ~1 min, --base-tree ~2 min "
+              "(RESULTS)", "[--db DB --small-db DB] [--n 0] [--phases | --base-tree BASE]", "timing"),
+    )),
     ("a change against its base: quality and latency together", (
         Bench("parity", "a change against a base ref in one run: every dev set (lexical, hybrid, similar) "
               "and p50 / p95 per kind, each side with its own code: nothing moves unless meant to",

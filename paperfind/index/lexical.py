@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from paperfind.index.analysis import Ragged, ragged
+from paperfind.index.kernels import ColumnAdder
 from paperfind.index.strings import StringTable, load_array
 
 # field -> (k1, b). Titles and names are short and their length says little about relevance.
@@ -126,6 +127,11 @@ class LexicalIndex:
         self.vocab = vocab
         self.fields = fields
         self.n_docs = n_docs
+        self.adder = ColumnAdder()  # compiled once `load_kernel()` ran (paperfind.index.kernels)
+
+    def load_kernel(self) -> bool:
+        """Score with the compiled column kernel from now on (a server's warm-up)."""
+        return self.adder.load()
 
     def term_id(self, term: str) -> int:
         return self.vocab.find(term)
@@ -142,24 +148,35 @@ class LexicalIndex:
         minimum-should-match. `mask` (bool per doc) zeroes filtered-out docs.
         """
         scores = np.zeros(self.n_docs, dtype=np.float32)
-        # one bit per group and doc: "this doc has this word", counted once at the end
-        dtype = np.uint32 if len(groups) <= 32 else np.uint64
-        bits = np.zeros(self.n_docs, dtype=dtype)
-        for g, group in enumerate(groups[:MAX_SCORED_GROUPS]):
-            flag = dtype(1 << g)
+        counts = np.zeros(self.n_docs, dtype=np.float32)  # groups matched (small whole numbers)
+        for group in groups[:MAX_SCORED_GROUPS]:
+            columns = []
             for field, term, boost in group:
                 if term < 0 or boost <= 0:
                     continue
                 docs, weights = self.fields[field].column(term)
-                if len(docs) == 0:
-                    continue
-                scores[docs] += weights if boost == 1.0 else weights * np.float32(boost)
-                bits[docs] |= flag
-        matched = np.bitwise_count(bits).astype(np.int16)
+                if len(docs):
+                    self.adder.add(scores, docs, weights, boost)
+                    columns.append(docs)
+            self._count_group(counts, columns)
+        matched = counts.astype(np.int16)
         if mask is not None:
             scores[~mask] = 0
             matched[~mask] = 0
         return scores, matched
+
+    def _count_group(self, counts: np.ndarray, columns: list[np.ndarray]) -> None:
+        """One more for every doc in any of a group's columns (a doc in two counts once)."""
+        if not columns:
+            return
+        columns = sorted(columns, key=len)
+        longest = columns[-1]
+        self.adder.count(counts, longest)
+        if len(columns) > 1:  # the shorter columns' docs that the longest lacks
+            others = np.unique(np.concatenate(columns[:-1]))
+            at = np.searchsorted(longest, others)
+            at[at == len(longest)] = 0
+            counts[others[longest[at] != others]] += 1
 
     # -- persistence ------------------------------------------------------------------------
     def save(self, root: Path) -> None:

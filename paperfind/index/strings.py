@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
+import orjson
 
 
 _OFFSETS_AS_LIST = 300_000  # smaller tables keep offsets as a list: faster to index than numpy
@@ -85,7 +86,8 @@ class JsonRecords:
 
     def get(self, row: int) -> dict:
         start, end = int(self._offsets[row]), int(self._offsets[row + 1])
-        return json.loads(bytes(self._data[start:end]).decode("utf-8"))
+        # orjson: ~5x faster than json for a stored paper (20 a page, with their versions)
+        return orjson.loads(bytes(self._data[start:end]))
 
     @staticmethod
     def save(objects: Iterable[dict], root: Path, name: str) -> None:

@@ -76,6 +76,10 @@ class MilvusLive:
             self._checked = time.monotonic()
             return self._backend
 
+    def load_kernel(self) -> None:
+        """The local index's lookups score with the compiled kernel (`LiveIndex.load_kernel`)."""
+        self.local.load_kernel()
+
     def generation(self) -> tuple:
         backend = self._backend
         local = self.local.generation()

@@ -21,6 +21,7 @@ import numpy as np
 
 from paperfind.index.manager import IndexVersion
 from paperfind.index.names import PersonMatch
+from paperfind.index.retrieval import score_handles
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.filters import Filters
 from paperfind.search.rank import top_order
@@ -264,7 +265,7 @@ class IndexBackend:
         self._word_freq: dict[str, int] = {}
         self._memo: dict[tuple, object] = {}  # recent scorings, masks and match sets (small)
         self._counter: tuple[WorkCounter, CorpusStats] | None = None
-        self._code_table: tuple[tuple[str, ...], np.ndarray] | None = None
+        self._code_table: tuple[tuple[str, ...], tuple[np.ndarray, np.ndarray]] | None = None
         self.semantic = None  # a SemanticRetriever (paperfind.embed) once vectors exist
         self._profiles: PersonProfiles | None = None
 
@@ -290,10 +291,10 @@ class IndexBackend:
         """(BM25 per row, groups matched per row) of `groups` over every row, unfiltered."""
         key = ("scores", tuple(tuple(g) for g in groups))
 
-        def score():
-            resolved = [[(f, self.term_id(t), b) for f, t, b in g] for g in groups]
-            return self.index.lexical.score(resolved, None)
-        return self._remember(key, score)
+        return self._remember(key, lambda: self.index.lexical.score(self._resolve(groups), None))
+
+    def _resolve(self, groups: list[TermGroup]) -> list[list[tuple[str, int, float]]]:
+        return [[(f, self.term_id(t), b) for f, t, b in g] for g in groups]
 
     def _mask(self, restriction: Restriction) -> np.ndarray | None:
         """Bool per row of what `restriction` lets through; None when it lets everything."""
@@ -398,8 +399,12 @@ class IndexBackend:
             self.semantic.prefetch(text)
 
     def scores(self, groups: list[TermGroup], handles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        scores, matched = self._scored(groups)
-        return scores[handles], matched[handles]
+        """Looked up for `handles` alone (paperfind.index.retrieval), unless this query's scoring
+        over every row is at hand already."""
+        memo = self._memo.get(("scores", tuple(tuple(g) for g in groups)))
+        if memo is not None:
+            return memo[0][handles], memo[1][handles]
+        return score_handles(self.index.lexical, self._resolve(groups), handles)
 
     def sequences(self, handles: np.ndarray, field: str, terms: list[str]) -> TermSequences:
         seq = {"title": self.index.docs.title_seq, "abstract": self.index.docs.abstract_seq,
@@ -414,21 +419,31 @@ class IndexBackend:
             return TermSequences(indptr, np.zeros(0, dtype=np.int32))
         pos = np.arange(total) + np.repeat(starts - indptr[:-1], lengths)
         ids = seq.indices[pos]
-        table = self._codes(tuple(terms))  # term id -> code; the last slot stands for -1
-        return TermSequences(indptr, table[np.where(ids >= 0, ids, len(table) - 1)])
+        asked, codes = self._codes(tuple(terms))  # the asked term ids (sorted), their codes
+        out = np.full(total, OTHER_TERM, dtype=np.int32)
+        out[ids < 0] = BOUNDARY  # keyword sequences hold -1 between keywords
+        if len(asked):
+            at = np.minimum(np.searchsorted(asked, ids), len(asked) - 1)
+            hit = asked[at] == ids
+            out[hit] = codes[at[hit]]
+        return TermSequences(indptr, out)
 
-    def _codes(self, terms: tuple[str, ...]) -> np.ndarray:
+    def _codes(self, terms: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """(the term ids of `terms` the index knows, sorted; each one's code): a look-up table
+        of the few asked terms, where one over the whole vocabulary (286k ids at the bundled
+        corpus) was allocated per query."""
         memo = self._code_table
         if memo is not None and memo[0] == terms:
             return memo[1]
-        table = np.full(self.n_terms + 1, OTHER_TERM, dtype=np.int32)
-        table[-1] = BOUNDARY  # keyword sequences hold -1 between keywords
-        for code in reversed(range(len(terms))):  # a term asked twice gets its first code
-            tid = self.term_id(terms[code])
+        first: dict[int, int] = {}
+        for code, term in enumerate(terms):  # a term asked twice gets its first code
+            tid = self.term_id(term)
             if tid >= 0:
-                table[tid] = code
-        self._code_table = (terms, table)
-        return table
+                first.setdefault(tid, code)
+        asked = np.asarray(sorted(first), dtype=np.int64)
+        codes = np.asarray([first[t] for t in asked.tolist()], dtype=np.int32)
+        self._code_table = (terms, (asked, codes))
+        return asked, codes
 
     # -- counts -------------------------------------------------------------------------------
     def _work_counter(self) -> tuple[WorkCounter, CorpusStats]:
@@ -457,11 +472,16 @@ class IndexBackend:
     # -- papers and people --------------------------------------------------------------------
     def papers_of(self, author_ids: list[int], restriction: Restriction | None = None
                   ) -> tuple[np.ndarray, np.ndarray]:
-        docs = self.index.docs
         if not author_ids:
             return _EMPTY_ROWS, _EMPTY_ROWS
-        hits = np.isin(docs.author, np.asarray(author_ids, dtype=docs.author.dtype))
-        rows, ids = docs.author_row[hits].astype(np.int64), docs.author[hits].astype(np.int64)
+        # from the authorships grouped by person: a look-up per person, where a scan of the
+        # whole author column (np.isin) cost ~3 ms a name query at the bundled corpus
+        profiles = self.profiles()
+        found = [(profiles.rows_of(int(a)), int(a)) for a in dict.fromkeys(author_ids)]
+        rows = np.concatenate([r for r, _ in found]).astype(np.int64)
+        ids = np.concatenate([np.full(len(r), a, dtype=np.int64) for r, a in found])
+        order = np.lexsort((ids, rows))  # row order, as the author column has them
+        rows, ids = rows[order], ids[order]
         mask = self._mask(restriction) if restriction is not None else None
         if mask is not None:
             keep = mask[rows]
@@ -540,8 +560,7 @@ class IndexBackend:
     # part of the contract (a cluster engine serves "papers like this" its own way)
     def corpus_scores(self, groups: list[TermGroup]) -> tuple[np.ndarray, np.ndarray]:
         """(BM25, groups matched) of `groups` for every row."""
-        resolved = [[(f, self.term_id(t), b) for f, t, b in g] for g in groups]
-        return self.index.lexical.score(resolved, None)
+        return self.index.lexical.score(self._resolve(groups), None)
 
     def author_ids(self, row: int) -> np.ndarray:
         return self.index.docs.authors_of(row)

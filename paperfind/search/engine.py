@@ -105,6 +105,7 @@ class Searcher:
         segmenter's dictionary, the translator, the query model), so that a first start can
         load them while its index is still being written."""
         self.ranker()
+        self.live.load_kernel()
         self.analyzer.load_segmenter()
         self.translator.load()
         self.live.load_encoder()
@@ -194,13 +195,18 @@ class Searcher:
         return cards if backend is None else self._name_cards(backend, cards)
 
     @staticmethod
-    def _name_cards(backend: SearchBackend, cards: list[dict]) -> list[dict]:
+    def _name_cards(backend: SearchBackend, cards: list[dict],
+                    known: dict[str, int] | None = None) -> list[dict]:
         """Each card's `also_known_as`: the names of the version shown, then of the work's
         other versions on the card, once each. One rule for every list, so a paper's card is the
-        same wherever it appears."""
+        same wherever it appears. `known`: handles of keys the caller holds already (a search's
+        page), so only the others are looked up by key."""
         keys = [[c["key"], *(v["key"] for v in c.get("versions", ()))] for c in cards]
         flat = [k for ks in keys for k in ks]
-        handles = [int(h) for h in backend.handles_of(flat)] if flat else []
+        known = known or {}
+        missing = [k for k in flat if k not in known]
+        found = dict(zip(missing, (int(h) for h in backend.handles_of(missing)))) if missing else {}
+        handles = [known[k] if k in known else found[k] for k in flat]
         known = [h for h in handles if h >= 0]
         names = dict(zip(known, backend.also_known_as(known))) if known else {}
         at = 0
@@ -279,9 +285,10 @@ class Searcher:
         stems = {s for g in plan.groups for s, _ in g.stems} | {s for p in plan.phrases for s in p}
         marker = Marker(stems, self.analyzer, {g.word for g in plan.groups})
         handles = [int(pool.handles[j]) for j in page]
+        works = backend.work_versions(handles, restriction)
         results = [self._result(versions, float(pool.relevance[j]), marker)
-                   for j, versions in zip(page, backend.work_versions(handles, restriction))]
-        self._name_cards(backend, results)
+                   for j, versions in zip(page, works)]
+        self._name_cards(backend, results, {v.doc["key"]: v.handle for vs in works for v in vs})
         if explained:
             for j, result in zip(page, results):
                 if int(j) in explained:

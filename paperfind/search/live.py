@@ -47,6 +47,7 @@ class LiveIndex:
         self._semantic = None
         self._embedder = None  # the query model, when loaded before the vectors (`load_encoder`)
         self._lock = threading.Lock()
+        self._kernel = False  # `load_kernel` ran: every index opened scores with the compiled kernel
 
     def backend(self, vectors: bool = True) -> SearchBackend | None:
         """The backend of the current index version, reopened when CURRENT has moved.
@@ -75,6 +76,8 @@ class LiveIndex:
                 index = open_index(self.root)
                 self._current_stamp = None
             if index is not None:
+                if self._kernel:
+                    index.lexical.load_kernel()
                 self._backend = IndexBackend(index)
                 self._loaded_name = index.path.name
                 self._semantic = None  # rows changed: the vectors are aligned again
@@ -102,6 +105,16 @@ class LiveIndex:
         else:
             self._semantic.reload()  # a newer generation written by the background embedder
         backend.semantic = self._semantic
+
+    def load_kernel(self) -> None:
+        """Score with the compiled column kernel (paperfind.index.kernels), in this index and
+        every one opened later; a process that answers many queries pays its import once."""
+        if not self.settings.compiled_kernel:
+            return
+        self._kernel = True
+        backend = self._backend
+        if backend is not None:
+            backend.index.lexical.load_kernel()
 
     def load_encoder(self) -> None:
         """Load the query model now, before the index exists (a first start loads it while the

@@ -29,7 +29,8 @@ def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
         store = pf.store()
         venue_names = store.venue_names()
         # venues and institutions by name, as the page shows them (it keeps the slug in its links)
-        named = {"venue": venue_names.get, "institution": store.institution_name}
+        institutions = store.institution_names_of([str(v) for v, _ in data["facets"].get("institution", ())])
+        named = {"venue": venue_names.get, "institution": institutions.get}
         data["facets"] = {name: [{"value": str(v), "count": c,
                                   "label": (named[name](v) or v) if name in named else str(v),
                                   "param": FACET_PARAMS.get(name, name)} for v, c in pairs]

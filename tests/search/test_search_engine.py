@@ -229,3 +229,12 @@ def test_results_carry_the_track_shown_on_cards(searcher, slice_store):
     cards = {c["key"]: c for c in store.paper_cards([h["key"] for h in hits])}
     assert [h["track"] for h in hits] == [cards[h["key"]]["track"] for h in hits]
     assert any(h["track"] for h in hits)
+
+
+def test_a_facets_institutions_are_named_in_one_query(searcher, slice_store):
+    store, _ = slice_store
+    slugs = [slug for slug, _ in search(searcher, "learning", limit=10).facets["institution"]]
+    assert len(slugs) >= 5
+    every = store.institution_names()
+    assert store.institution_names_of(slugs + slugs[:2] + ["no-such-place"]) == {s: every[s] for s in slugs}
+    assert store.institution_names_of([]) == {}

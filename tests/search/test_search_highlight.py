@@ -39,3 +39,23 @@ def test_text_whose_lower_case_is_longer_still_marks_the_right_span():
     # "İ".lower() is two characters: spans found on lower-cased text would be shifted
     out = marker("bandits").mark("İstanbul bandits and Bandits")
     assert out == "İstanbul <mark>bandits</mark> and <mark>Bandits</mark>"
+
+
+def test_the_scan_of_word_runs_marks_what_the_pattern_marks(searcher):
+    """Real abstracts and titles, queries of their own and other papers' words (Chinese and
+    digits among them): the scan for runs of letters marks exactly the spans the look-behind
+    pattern marks, and takes over whenever the query's words are letters and digits."""
+    docs = searcher.backend().index.docs
+    texts = [docs.stored_doc(r) for r in range(0, docs.n, max(1, docs.n // 80))]
+    an = Analyzer()
+    checked = 0
+    for i, doc in enumerate(texts):
+        words = an.words(texts[(i * 7) % len(texts)]["title"])[:6] + an.words(doc["title"])[:3] + ["3d", "深度"]
+        fast = Marker({an.stem(w) for w in words}, an, set(words))
+        slow = Marker({an.stem(w) for w in words}, an, set(words))
+        slow._starts = None  # the pattern's way
+        assert fast._starts is not None
+        for text in (doc["title"], doc["abstract"] or ""):
+            assert fast.snippet(text) == slow.snippet(text) and fast.mark(text) == slow.mark(text)
+            checked += bool(fast._matches(text))
+    assert checked > 40

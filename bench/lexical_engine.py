@@ -1,0 +1,352 @@
+"""The lexical scorer's kernel against numpy's indexing, in one run: same answers, time per kind, growth.
+
+    flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.lexical_engine \
+        [--db bench/out/bundled.db] [--small-db bench/out/default.db] [--n 0] [--no-write]
+
+1. Parity: every query of every dev set (tldr_dev, title_typo_dev, author_dev, zh_dev,
+   topical_dev and bench/nickname_dev.jsonl) searched on DB by two searchers of this tree, one
+   scoring with numpy's indexing (the reference, `SearchSettings(compiled_kernel=False)`) and one
+   with scipy's compiled kernel (paperfind.index.kernels), in lexical and in the default (hybrid)
+   mode, first 100 results each: how many queries' key lists differ (must be 0).
+2. The scorer alone: the candidate requests those lexical searches made, each scored over the
+   whole corpus by `LexicalIndex.score` with numpy and with the kernel (taking turns request by
+   request), and the per-field look-up of 100 candidates (`SearchBackend.scores`, what the
+   learned ranker asks twice a query) by a full scoring and by paperfind.index.retrieval;
+   p50 / p95 ms per kind.
+3. Growth: part 2 on SMALL-DB too (the 16.5k default corpus): the same kinds' p50 at both sizes.
+5. With --base-tree PATH: in-process search latency per kind, page of 20, lexical mode, facets and
+   trend included: a fresh process per side (PATH's code, this tree's) and run, the sides taking
+   turns run by run (`--runs`), each query once after a warm-up of five a kind; p50 / p95 ms pooled
+   over the runs. Each side is warmed as a server is (`Searcher.load_parts`).
+4. With --phases: where a lexical search's time goes (the first 60 queries of each set, page of
+   20, facets and trend included, as the portal asks), mean ms per query of each phase, measured
+   by timing the searcher's own functions (a phase's time includes the phases it calls).
+
+Response cache off; warm (each request scored once before the timed rounds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bench.corpus import CACHE, REPO, ensure_index, load_set, vector_dir
+from bench.metrics import p50_p95
+from bench.results import append_results
+
+SETS = ("title_typo_dev", "author_dev", "tldr_dev", "zh_dev", "topical_dev", "nickname_dev")
+MODES = ("lexical", "hybrid")
+DEPTH = 100
+
+
+def queries(n: int) -> dict[str, list[str]]:
+    out = {}
+    for name in SETS:
+        if name == "nickname_dev":
+            with open(REPO / "bench" / "nickname_dev.jsonl", encoding="utf-8") as fh:
+                items = [json.loads(line) for line in fh if line.strip()]
+        else:
+            items = load_set(name)
+        qs = [it["query"] for it in items]
+        out[name] = qs[:n] if n else qs
+    return out
+
+
+def searcher(db: Path, kernel: bool):
+    from paperfind.search.engine import open_searcher
+    from paperfind.search.settings import SearchSettings
+    store, root = ensure_index_of(db)
+    s = open_searcher(root, store, SearchSettings(result_cache=0, compiled_kernel=kernel),
+                      vector_dir=vector_dir(db))
+    s.load_parts()
+    return s
+
+
+def keys(s, q: str, mode: str) -> list[str]:
+    from paperfind.search.response import SearchRequest
+
+    found = s.search(SearchRequest(q=q, limit=DEPTH, mode=mode, include=frozenset()))
+    return [r["key"] for r in found.results]
+
+
+def parity(db: Path, sets: dict[str, list[str]]) -> tuple[list[str], list]:
+    """Per set and mode, the queries whose first 100 keys differ between numpy and the kernel;
+    and the lexical candidate requests the kernel side made (for part 2)."""
+    from paperfind.search import backend as backend_module
+
+    reference, fast = searcher(db, False), searcher(db, True)
+    requests: list = []
+    original = backend_module.IndexBackend.candidates
+    lines = ["| set | queries | lexical: lists differing | default mode: lists differing |",
+             "|---|---:|---:|---:|"]
+    for name, qs in sets.items():
+        differ = {}
+        for mode in MODES:
+            n = 0
+            for q in qs:
+                a = keys(reference, q, mode)
+                if mode == "lexical":
+                    backend_module.IndexBackend.candidates = lambda self, r, k=name: (
+                        requests.append((k, r)) or original(self, r))
+                try:
+                    b = keys(fast, q, mode)
+                finally:
+                    backend_module.IndexBackend.candidates = original
+                n += a != b
+            differ[mode] = n
+        lines.append(f"| {name} | {len(qs)} | {differ['lexical']} | {differ['hybrid']} |")
+        print(lines[-1], file=sys.stderr)
+    assert fast.backend().index.lexical.adder.compiled and not reference.backend().index.lexical.adder.compiled
+    return lines, requests
+
+
+def time_scorer(db: Path, requests: list) -> dict[str, dict[str, list[float]]]:
+    """Per kind: ms of the full scoring with numpy and with the kernel, and of 100 candidates'
+    per-field scores by a full scoring and by look-ups."""
+    from paperfind.index.manager import open_index
+    from paperfind.index.retrieval import score_handles
+
+    _, root = ensure_index_of(db)
+    index = open_index(root)
+    lex = index.lexical
+    out: dict[str, dict[str, list[float]]] = {}
+    for kind, request in requests:
+        groups = [[(f, lex.term_id(t), b) for f, t, b in g] for g in request.groups]
+        if not groups:
+            continue
+        title = [[("title", t, b) for f, t, b in g if f == "text"] for g in groups]
+        scores, _ = lex.score(groups)
+        top = np.argsort(-scores, kind="stable")[:100]
+        times = out.setdefault(kind, {"numpy": [], "kernel": [], "full for 100": [], "look-up of 100": []})
+        for turn in range(2):  # the first is the warm-up
+            order = ("numpy", "kernel") if len(times["numpy"]) % 2 == 0 else ("kernel", "numpy")
+            measured = {}
+            for side in order:
+                lex.adder._matvec = None
+                if side == "kernel":
+                    lex.load_kernel()
+                started = time.perf_counter()
+                lex.score(groups)
+                measured[side] = (time.perf_counter() - started) * 1000
+            lex.load_kernel()  # the full scoring at its fastest
+            started = time.perf_counter()
+            full = lex.score(title)
+            full = full[0][top], full[1][top]
+            measured["full for 100"] = (time.perf_counter() - started) * 1000
+            started = time.perf_counter()
+            looked = score_handles(lex, title, top)
+            measured["look-up of 100"] = (time.perf_counter() - started) * 1000
+            assert np.array_equal(full[0], looked[0]) and np.array_equal(full[1], looked[1])
+            if turn:
+                for side, ms in measured.items():
+                    times[side].append(ms)
+    return out
+
+
+def scorer_table(sizes: dict[str, tuple[int, dict]]) -> str:
+    lines = ["| corpus | papers (rows) | kind | requests | numpy p50 / p95 ms | kernel p50 / p95 ms | "
+             "p50 ratio | 100 candidates' title scores: full scoring (kernel) → look-up, p50 ms |",
+             "|---|---:|---|---:|---|---|---:|---|"]
+    for corpus, (rows, times) in sizes.items():
+        for kind, t in times.items():
+            (n50, n95), (k50, k95) = p50_p95(t["numpy"]), p50_p95(t["kernel"])
+            f50, l50 = p50_p95(t["full for 100"])[0], p50_p95(t["look-up of 100"])[0]
+            lines.append(f"| {corpus} | {rows:,} | {kind} | {len(t['numpy'])} | {n50:.2f} / {n95:.2f} | "
+                         f"{k50:.2f} / {k95:.2f} | {k50 / n50:.2f} | {f50:.2f} → {l50:.2f} |")
+    return "\n".join(lines)
+
+
+def small_requests(db: Path, sets: dict[str, list[str]]) -> list:
+    """The lexical candidate requests of the queries on another corpus (its own plans)."""
+    from paperfind.search import backend as backend_module
+
+    s = searcher(db, True)
+    requests: list = []
+    original = backend_module.IndexBackend.candidates
+    try:
+        for name, qs in sets.items():
+            backend_module.IndexBackend.candidates = lambda self, r, k=name: (
+                requests.append((k, r)) or original(self, r))
+            for q in qs:
+                keys(s, q, "lexical")
+    finally:
+        backend_module.IndexBackend.candidates = original
+    return requests
+
+
+LATENCY_WORKER = """
+import json, sys, time
+from pathlib import Path
+from paperfind.search.engine import open_searcher
+from paperfind.search.response import SearchRequest
+from paperfind.search.settings import SearchSettings
+from paperfind.store import Store
+db, root, sets = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
+s = open_searcher(root, Store(db, readonly=True), settings=SearchSettings(result_cache=0))
+s.load_parts()
+out = {}
+for kind, qs in sets.items():
+    for q in qs[:5]:
+        s.search(SearchRequest(q=q, limit=20, mode="lexical"))
+    times = out[kind] = []
+    for q in qs:
+        started = time.perf_counter()
+        s.search(SearchRequest(q=q, limit=20, mode="lexical"))
+        times.append((time.perf_counter() - started) * 1000)
+print(json.dumps(out))
+"""
+
+
+def latency(db: Path, base_tree: Path, sets: dict[str, list[str]], runs: int) -> str:
+    """In-process lexical latency per kind, base tree against this one (module doc, part 5)."""
+    import subprocess
+
+    _, root = ensure_index_of(db)
+    pooled: dict[str, dict[str, list[float]]] = {"base": {}, "this": {}}
+    for run in range(runs):
+        sides = [("base", base_tree), ("this", REPO)]
+        for name, tree in (sides if run % 2 == 0 else sides[::-1]):
+            env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+            done = subprocess.run([sys.executable, "-c", LATENCY_WORKER, str(db), str(root), json.dumps(sets)],
+                                  env=env, cwd=tree, capture_output=True, text=True, check=True)
+            for kind, times in json.loads(done.stdout.strip().splitlines()[-1]).items():
+                pooled[name].setdefault(kind, []).extend(times)
+            print(f"run {run + 1} {name} done", file=sys.stderr)
+    lines = ["| kind | queries x runs | base p50 / p95 ms | this p50 / p95 ms | p50 ratio | p95 ratio |",
+             "|---|---:|---|---|---:|---:|"]
+    for kind in sets:
+        (b50, b95), (t50, t95) = p50_p95(pooled["base"][kind]), p50_p95(pooled["this"][kind])
+        lines.append(f"| {kind} | {len(pooled['this'][kind])} | {b50:.1f} / {b95:.1f} | {t50:.1f} / {t95:.1f} | "
+                     f"{t50 / b50:.2f} | {t95 / b95:.2f} |")
+    return "\n".join(lines)
+
+
+PHASES = (  # (module, owner, function, label); nested phases are inside their callers' times
+    ("paperfind.search.engine", "Searcher", "search", "whole search"),
+    ("paperfind.search.engine", "Searcher", "_read", "plan (spelling, people, translation)"),
+    ("paperfind.search.engine", "Searcher", "_understand", "institutions named"),
+    ("paperfind.search.backend", "IndexBackend", "candidates", "candidates (matching, top k)"),
+    ("paperfind.index.lexical", "LexicalIndex", "score", "  of which: scoring every posting"),
+    ("paperfind.search.engine", None, "features", "second stage features"),
+    ("paperfind.search.backend", "IndexBackend", "facets", "total, facets, trend counts"),
+    ("paperfind.search.backend", "IndexBackend", "work_versions", "versions of the page's works"),
+    ("paperfind.search.engine", None, "hit", "cards and highlights"),
+    ("paperfind.search.engine", "Searcher", "_name_cards", "names of the page's papers"),
+    ("paperfind.search.engine", None, "trend", "trend drawn"),
+)
+
+
+def phases(db: Path, sets: dict[str, list[str]]) -> str:
+    """Mean ms per query of each phase of a lexical search, per set (see the module's doc)."""
+    import importlib
+
+    from paperfind.search.response import SearchRequest
+
+    s = searcher(db, True)
+    spent: dict[str, float] = {}
+
+    def timed(label, fn):
+        def run(*a, **k):
+            started = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.perf_counter() - started
+        return run
+
+    for module, owner, name, label in PHASES:
+        holder = importlib.import_module(module)
+        holder = getattr(holder, owner) if owner else holder
+        fn = getattr(holder, name)
+        wrapped = timed(label, fn)
+        if owner and isinstance(holder.__dict__.get(name), staticmethod):
+            wrapped = staticmethod(wrapped)
+        setattr(holder, name, wrapped)
+    lines = ["| phase | " + " | ".join(sets) + " |", "|---|" + "---:|" * len(sets)]
+    per: dict[str, dict[str, float]] = {}
+    for name, qs in sets.items():
+        qs = qs[:60]
+        for q in qs[:5]:
+            s.search(SearchRequest(q=q, limit=20, mode="lexical"))
+        spent.clear()
+        for q in qs:
+            s.search(SearchRequest(q=q, limit=20, mode="lexical"))
+        per[name] = {label: ms * 1000 / len(qs) for label, ms in spent.items()}
+    for _, _, _, label in PHASES:
+        lines.append(f"| {label} | " + " | ".join(f"{per[n].get(label, 0.0):.2f}" for n in sets) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", type=Path, default=CACHE / "bundled.db")
+    ap.add_argument("--small-db", type=Path, default=CACHE / "default.db")
+    ap.add_argument("--n", type=int, default=0, help="queries per set (0: all)")
+    ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--phases", action="store_true", help="only part 4: where a lexical search's time goes")
+    ap.add_argument("--base-tree", type=Path, help="only part 5: in-process latency, this tree against PATH's")
+    ap.add_argument("--runs", type=int, default=4, help="with --base-tree: runs per side, alternating")
+    args = ap.parse_args()
+    sets = queries(args.n)
+    if args.base_tree:
+        table = latency(args.db, args.base_tree.resolve(), {k: v[:60] for k, v in sets.items()}, args.runs)
+        load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+        table += f"\n\nLoad average at the end: {load}.\n"
+        print(table)
+        if not args.no_write:
+            append_results("In-process lexical latency per kind, base tree against this one (issue 33)", (
+                f"A fresh process per side and run on {args.db.name}, the sides taking turns run by run "
+                f"({args.runs} runs), page of 20 with facets and trend, lexical, the first 60 queries of "
+                "each set once after a warm-up, each side warmed as a server is; `nice`d under the timing "
+                "lock on the shared 2-core machine. Produced by `python -m bench.lexical_engine "
+                "--base-tree BASE`.\n\n") + table)
+        return
+    if args.phases:
+        table = phases(args.db, sets)
+        load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+        table += f"\n\nLoad average at the end: {load}.\n"
+        print(table)
+        if not args.no_write:
+            append_results("Where a lexical search's time goes (issue 33)", (
+                f"Mean ms per query of each phase of a lexical search on {args.db.name} (this tree, "
+                "compiled kernel loaded, page of 20 with facets and trend, response cache off), "
+                "`nice`d on the shared 2-core machine; a phase includes those it calls. Produced by "
+                "`python -m bench.lexical_engine --phases`.\n\n") + table)
+        return
+    lines, requests = parity(args.db, sets)
+    sizes = {args.db.stem: (_rows(args.db), time_scorer(args.db, requests))}
+    if args.small_db and args.small_db.exists():
+        sizes[args.small_db.stem] = (_rows(args.small_db), time_scorer(args.small_db, small_requests(args.small_db, sets)))
+    table = ("Parity, numpy's indexing (reference) vs the compiled kernel, first "
+             f"{DEPTH} keys, on {args.db.name}:\n\n" + "\n".join(lines) + "\n\nThe scorer alone:\n\n"
+             + scorer_table(sizes))
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    table += f"\n\nLoad average at the end: {load}.\n"
+    print(table)
+    if not args.no_write:
+        intro = ("Lexical scoring with scipy's compiled sparse kernel (paperfind.index.kernels) against "
+                 "numpy's indexing, and field scores of candidates looked up (paperfind.index.retrieval), "
+                 "in one run, `nice`d under the timing lock on the shared 2-core machine. Produced by "
+                 "`python -m bench.lexical_engine`.\n\n")
+        append_results("Lexical engine: compiled kernel and candidate look-ups (issue 33)", intro + table)
+
+
+def ensure_index_of(db: Path):
+    """(store, index root) of the database at `db`, its index built when missing or stale."""
+    return ensure_index(db.stem, cache=db.parent)
+
+
+def _rows(db: Path) -> int:
+    from paperfind.index.manager import open_index
+
+    return open_index(ensure_index_of(db)[1]).docs.n
+
+
+if __name__ == "__main__":
+    main()
