@@ -189,17 +189,17 @@ def main(argv: list[str] | None = None) -> int:
                         "and read them from there when it exists")
     parser.add_argument("--folds", type=int, default=0, help="cross-validate first (0: no)")
     args = parser.parse_args(argv)
-    from paperfind.core import Paperfind
+    from paperfind.rank.train import open_searcher
+    from paperfind.search.settings import ExpertSettings
     from paperfind.settings import Settings
 
     started = time.perf_counter()
     queries = training_queries(args.db, args.per_venue_year)
-    pf = Paperfind(Settings(db_path=args.db))
-    settings = pf.settings.search.experts
+    settings = ExpertSettings()
     if args.features and args.features.exists():
         data = dict(np.load(args.features))
     else:
-        backend = pf.searcher().backend()
+        backend = open_searcher(args.db, Settings(db_path=args.db).vector_dir).backend()
         if not backend.vectors_ready():
             raise SystemExit(f"{args.db}: no vectors; the model reads the cosines")
         data = collect(backend, queries, settings)
