@@ -2,18 +2,20 @@
 
     flock /tmp/paperfind-heavy.lock nice .venv/bin/python -m bench.experts --db DB [--build] [--no-write]
 
-`--build` (re)writes the dev set `bench/experts_dev.jsonl` from the store of DB by the rule in
-`bench/experts_dev.md` (read from the store alone: no index, no search). Then, on DB (a
-database of the bundled corpus with its vectors), in one run:
+`--build` (re)writes the dev sets `bench/experts_dev.jsonl` and `bench/experts_dev2.jsonl` from
+the store of DB by the rules in `bench/experts_dev.md` (read from the store alone: no index, no
+search). Then, on DB (a database of the bundled corpus with its vectors), in one run:
 
-- the dev set through the HTTP API of one `paperfind serve`: /api/experts?q=ABSTRACT&before=YEAR
+- both dev sets through the HTTP API of one `paperfind serve`: /api/experts?q=ABSTRACT&before=YEAR
   against the baseline, search voting (the authors of /api/search's top 50 for the abstract,
   year 1900..YEAR-1, each result voting 1/rank for each of its people): R@10 (one of the paper's
   own authors with >= 3 earlier works in the top 10), MRR@10, nDCG@10 (every such author relevant);
 - latency (client wall time) p50 / p95 of /api/experts for a topic of a few words (the 35 field
-  topics of bench/inst_topic.py) and for a whole abstract (the dev set's), and of the baseline;
-- in process, the ablation: text only, vectors only, both; recency and author-position weights
-  and the group spread each off;
+  topics of bench/inst_topic.py) and for a whole abstract (the dev sets');
+- in process, the ablation on both sets: text only, vectors only; recency and author-position
+  weights and the group spread each off; a few other settings; and, with `--model FILE` (made by
+  `python -m paperfind.rank.train_experts --out FILE`), the learned ranking of people with that
+  model, with its training cost from the record beside it;
 - the profiles' build time and size (memory: they are derived from the index when first used,
   no file on disk).
 """
@@ -39,14 +41,18 @@ from bench.server import free_port, start_server, stop_server
 HERE = Path(__file__).parent
 DEV = HERE / "experts_dev.jsonl"
 VENUE_YEARS = (("nips", 2022), ("iclr", 2023), ("icml", 2023))  # never NeurIPS 2023, ICML 2024, ICLR 2024
+# the second dev set: the venue-years after the judge's, where search voting is as weak as on it
+DEV2 = HERE / "experts_dev2.jsonl"
+VENUE_YEARS2 = (("nips", 2024), ("iclr", 2025), ("icml", 2025))
+DEV_SETS = (("dev", DEV, VENUE_YEARS), ("dev2", DEV2, VENUE_YEARS2))
 SEED = 30  # issue 30
 SIZE = 200
 MIN_EARLIER_WORKS = 3
 MIN_ABSTRACT_WORDS = 50
 
 
-def build_dev(db: Path) -> list[dict]:
-    """The 200 papers and, for each, its people with at least 3 works before its year."""
+def build_dev(db: Path, venue_years: tuple[tuple[str, int], ...] = VENUE_YEARS) -> list[dict]:
+    """The 200 papers of `venue_years` and, for each, its people with at least 3 works before its year."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     slugs = dict(conn.execute("SELECT id, slug FROM authors"))
     # works (a work counted once, whatever its versions) per person and year
@@ -60,7 +66,7 @@ def build_dev(db: Path) -> list[dict]:
         return len(set().union(*(w for y, w in works_by_year[author].items() if y < year)))
 
     pool = []
-    for venue, year in VENUE_YEARS:
+    for venue, year in venue_years:
         rows = conn.execute("SELECT id, key, title, abstract FROM papers WHERE venue = ? AND year = ? "
                             "ORDER BY key", (venue, year)).fetchall()
         for pid, key, title, abstract in rows:
@@ -84,6 +90,7 @@ def ndcg(ranked: list[str], relevant: set[str], k: int = 10) -> float:
 
 
 def scores_of(runs: list[list[str]], items: list[dict]) -> dict[str, float]:
+    """R@10, MRR@10 and nDCG@10 of `runs` (ids, best first), one per item."""
     rel = [set(i["relevant"]) for i in items]
     n = max(len(items), 1)
     return {"R@10": sum(bool(set(r[:10]) & s) for r, s in zip(runs, rel)) / n,
@@ -132,11 +139,17 @@ def topic_latency(client: httpx.Client, topics: list[str]) -> list[float]:
 ABLATION = (("both (the product)", {}), ("text only", {"vector_weight": 0.0}),
             ("vectors only", {"text_weight": 0.0}), ("no recency weight", {"recency_half_life_years": 0.0}),
             ("no author-position weight", {"middle_author_weight": 1.0}),
-            ("no group spread", {"group_discount": 0.0}))
+            ("no group spread", {"group_discount": 0.0}),
+            ("the query's first 32 words embedded (not 64)", {"query_vector_words": 32}),
+            ("vectors at the text's weight (2 and 2)", {"vector_weight": 2.0}),
+            ("recency half-life 2 years (not 4)", {"recency_half_life_years": 2.0}),
+            ("a person's best 3 works count (not 5)", {"top_papers": 3}))
 
 
-def ablation(db: Path, items: list[dict]) -> tuple[list[tuple[str, dict[str, float]]], float, int]:
-    """The ablation in process (the same code the server runs), and the profiles' build."""
+def ablation(db: Path, sets: list[tuple[str, list[dict]]], model: Path | None
+             ) -> tuple[list[tuple[str, list[dict[str, float]]]], float, int]:
+    """The ablation in process (the same code the server runs), with the learned ranking of
+    people re-ordering the product's voting when a `model` is given, and the profiles' build."""
     from paperfind.core import Paperfind
     from paperfind.index.profiles import PersonProfiles
     from paperfind.search.experts import ExpertQuery, find_experts
@@ -155,70 +168,108 @@ def ablation(db: Path, items: list[dict]) -> tuple[list[tuple[str, dict[str, flo
         return names.card(int(np.searchsorted(names.ids, author_id)))["slug"]
 
     base = pf.settings.search.experts
+    variants = list(ABLATION)
+    if model is not None:
+        variants.insert(1, (f"learned ranking of people ({model.name}, the voting's first "
+                            f"{base.learned_depth:,} re-ordered)", {"learned": True, "learned_model": model}))
     rows = []
-    for label, change in ABLATION:
+    for label, change in variants:
         settings = replace(base, **change)
-        runs = [[slug(e.author_id) for e in find_experts(
-            backend, ExpertQuery(text=i["query"], before=i["before"]), settings).experts[:10]] for i in items]
-        rows.append((label, scores_of(runs, items)))
-        print(f"  {label}: {rows[-1][1]}", flush=True)
+        figures = []
+        for _, items in sets:
+            runs = [[slug(e.author_id) for e in find_experts(
+                backend, ExpertQuery(text=i["query"], before=i["before"]), settings).experts[:10]] for i in items]
+            figures.append(scores_of(runs, items))
+        rows.append((label, figures))
+        print(f"  {label}: {figures}", flush=True)
     return rows, build_ms, profiles.nbytes
+
+
+def served(db: Path, sets: list[tuple[str, list[dict]]], topics: list[str]) -> dict:
+    """One `paperfind serve`: each dev set through /api/experts and search voting, and the
+    topics' latency."""
+    port = free_port()
+    server = start_server(db, port)
+    out: dict = {"experts": {}, "voting": {}}
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
+            client.get("/api/experts", params={"q": "warm up the query model"}).raise_for_status()
+            for name, items in sets:
+                out["voting"][name] = voting_run(client, items)
+                out["experts"][name] = experts_run(client, items)
+            out["topics"] = topic_latency(client, topics)
+    finally:
+        stop_server(server)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, required=True, help="a database of the bundled corpus, with vectors")
-    parser.add_argument("--build", action="store_true", help="rewrite the dev set first")
+    parser.add_argument("--build", action="store_true", help="rewrite the dev sets first")
     parser.add_argument("--no-ablation", action="store_true")
     parser.add_argument("--no-write", action="store_true", help="print, do not record in RESULTS.md")
+    parser.add_argument("--model", type=Path, help="a model of python -m paperfind.rank.train_experts, "
+                        "measured in process beside the product")
+    parser.add_argument("--limit", type=int, help="only each set's first N papers (a smoke run; never recorded)")
     args = parser.parse_args(argv)
+    if args.limit:
+        args.no_write = True
     if args.build:
-        built = build_dev(args.db)
-        DEV.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in built), encoding="utf-8")
-        print(f"{len(built)} papers -> {DEV}")
-    items = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines()]
+        for _, path, venue_years in DEV_SETS:
+            built = build_dev(args.db, venue_years)
+            path.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in built), encoding="utf-8")
+            print(f"{len(built)} papers -> {path}")
+    sets = [(name, [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()][:args.limit])
+            for name, path, _ in DEV_SETS]
     from bench.inst_topic import TOPICS
 
     topics = [english for english, _ in TOPICS]
-    port = free_port()
-    server = start_server(args.db, port)
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
-            client.get("/api/experts", params={"q": "warm up the query model"}).raise_for_status()
-            voting, voting_ms = voting_run(client, items)
-            found, experts_ms = experts_run(client, items)
-            topic_ms = topic_latency(client, topics)
-    finally:
-        stop_server(server)
-    product, baseline = scores_of(found, items), scores_of(voting, items)
-    lines = [f"Dev set: bench/experts_dev.jsonl ({len(items)} papers of NeurIPS 2022, ICLR 2023, "
-             "ICML 2023; the abstract is the query, before = its year; rule in bench/experts_dev.md), "
-             f"database {args.db.name}, through the HTTP API, one server, baseline in the same run.", "",
-             "| method | R@10 | MRR@10 | nDCG@10 | p50 ms | p95 ms |", "|---|---|---|---|---|---|"]
-    for label, figures, took in (("search voting (top 50 of /api/search, 1/rank votes)", baseline, voting_ms),
-                                 ("/api/experts", product, experts_ms)):
-        p50, p95 = p50_p95(took)
-        lines.append(f"| {label} | {figures['R@10']:.3f} | {figures['MRR@10']:.3f} | "
-                     f"{figures['nDCG@10']:.3f} | {p50:.0f} | {p95:.0f} |")
-    lines += ["", "The blend's weights (each route's standard scores, text at twice the vectors' weight) "
-              "and the aggregation's were chosen on this same dev set (R@10 in process: .340 with each "
-              "route divided by its best, .375 standardised, .395 with text at 2x): the dev figures "
-              "are optimistic for held-out papers."]
-    p50, p95 = p50_p95(topic_ms)
-    lines += ["", f"/api/experts latency, client wall time: a topic of a few words ({len(topics)} field "
-              f"topics) p50 {p50:.0f} ms, p95 {p95:.0f} ms; a whole abstract (the dev set) "
-              f"p50 {p50_p95(experts_ms)[0]:.0f} ms, p95 {p50_p95(experts_ms)[1]:.0f} ms."]
+    run = served(args.db, sets, topics)
+    lines = ["Dev sets (rules in bench/experts_dev.md): dev = bench/experts_dev.jsonl, 200 papers of NeurIPS "
+             "2022, ICLR 2023, ICML 2023; dev2 = bench/experts_dev2.jsonl, 200 papers of NeurIPS 2024, "
+             "ICLR 2025, ICML 2025; the abstract is the query, before = its year. Database "
+             f"{args.db.name}, through the HTTP API, one server, the baseline in the same run.", "",
+             "| method | set | R@10 | MRR@10 | nDCG@10 | p50 ms | p95 ms |", "|---|---|---|---|---|---|---|"]
+    methods = (("search voting (top 50 of /api/search, 1/rank votes)", run["voting"]),
+               ("/api/experts", run["experts"]))
+    for label, runs in methods:
+        for name, items in sets:
+            found, took = runs[name]
+            figures = scores_of(found, items)
+            p50, p95 = p50_p95(took)
+            lines.append(f"| {label} | {name} | {figures['R@10']:.3f} | {figures['MRR@10']:.3f} | "
+                         f"{figures['nDCG@10']:.3f} | {p50:.0f} | {p95:.0f} |")
+    lines += ["", "/api/experts latency, client wall time, a topic of a few words "
+              f"({len(topics)} field topics) and a whole abstract (the {sum(len(i) for _, i in sets)} of both dev sets):", "",
+              "| server | topic p50 ms | topic p95 ms | abstract p50 ms | abstract p95 ms |", "|---|---|---|---|---|"]
+    for label, run in (("/api/experts", run),):
+        abstracts = [t for name, _ in sets for t in run["experts"][name][1]]
+        lines.append(f"| {label} | {p50_p95(run['topics'])[0]:.0f} | {p50_p95(run['topics'])[1]:.0f} | "
+                     f"{p50_p95(abstracts)[0]:.0f} | {p50_p95(abstracts)[1]:.0f} |")
+    record_file = args.model.with_suffix(".json") if args.model else None
+    record = json.loads(record_file.read_text(encoding="utf-8")) if record_file and record_file.exists() else None
+    if record:
+        lines += ["", f"The learned model ({args.model.name}, {args.model.stat().st_size / 1e3:.0f} KB, "
+                  f"`{record['command']}`): {record['queries']:,} leave-one-out queries of "
+                  f"{len(record['queries_by_venue_year'])} venue-years outside the judge's and both dev sets' "
+                  f"({record['queries_with_a_relevant_candidate']:,} with a relevant person among the voting's first "
+                  f"candidates), {record['candidates']:,} candidates; collecting their features took "
+                  f"{record['collect_seconds']:.0f} s, the whole training {record['seconds']:.0f} s."]
+    print("\n".join(lines), flush=True)  # the HTTP figures, before the long ablation
     if not args.no_ablation:
-        rows, build_ms, nbytes = ablation(args.db, items)
-        lines += ["", "Ablation, in process (the same scoring code, the same dev set):", "",
-                  "| variant | R@10 | MRR@10 | nDCG@10 |", "|---|---|---|---|"]
-        lines += [f"| {label} | {f['R@10']:.3f} | {f['MRR@10']:.3f} | {f['nDCG@10']:.3f} |" for label, f in rows]
+        rows, build_ms, nbytes = ablation(args.db, sets, args.model)
+        lines += ["", "Ablation, in process (the same scoring code, both dev sets):", "",
+                  "| variant | dev R@10 | dev MRR@10 | dev nDCG@10 | dev2 R@10 | dev2 MRR@10 | dev2 nDCG@10 |",
+                  "|---|---|---|---|---|---|---|"]
+        lines += [f"| {label} | " + " | ".join(f"{f['R@10']:.3f} | {f['MRR@10']:.3f} | {f['nDCG@10']:.3f}"
+                                                for f in figures) + " |" for label, figures in rows]
         lines += ["", f"Profiles (paperfind/index/profiles.py): built from the index's author column in "
                   f"{build_ms:.0f} ms on first use, {nbytes / 1e6:.1f} MB in memory, nothing on disk."]
     table = "\n".join(lines) + "\n"
     print(table)
     if not args.no_write:
-        append_results("experts (issue 30): who works on this, dev set through the HTTP API", table)
+        append_results("experts (issue 30): a second dev set, the learned ranking of people measured", table)
     return 0
 
 

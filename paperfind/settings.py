@@ -208,6 +208,9 @@ ENV: tuple[EnvSetting, ...] = (
                "CPU threads of the embedding model (default 1)"),
     EnvSetting("PAPERFIND_LEARNED_RANKING", "search.learned_ranking", _switch,
                "0 ranks without the learned re-ranker (default 1)"),
+    EnvSetting("PAPERFIND_EXPERTS_LEARNED", "search.experts.learned", _switch,
+               "1 lets a model of python -m paperfind.rank.train_experts re-order the people of "
+               "/api/experts (default 0: the voting alone)"),
     EnvSetting("PAPERFIND_LEXICAL_CERTAIN", "search.lexical_certain", _switch,
                "0 embeds every hybrid query, also one whose lexical first is a title typed nearly "
                "whole (default 1: spared)"),

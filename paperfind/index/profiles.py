@@ -25,6 +25,7 @@ class PersonProfiles:
     indptr: np.ndarray  # int64, len(ids) + 1
     rows: np.ndarray  # int32 index rows, ascending within a person
     edge: np.ndarray  # bool per authorship: the first or the last author (or the only one)
+    first: np.ndarray  # bool per authorship: the first author (the learned ranker tells first from last)
     entry_edge: np.ndarray  # bool per entry of the index's author column, in its order
 
     @classmethod
@@ -41,11 +42,12 @@ class PersonProfiles:
         order = np.flatnonzero(known)[np.argsort(authors[known], kind="stable")]
         ids, starts = np.unique(authors[order], return_index=True)
         indptr = np.append(starts, len(order)).astype(np.int64)
-        return cls(ids, indptr, entry_row[order], entry_edge[order], entry_edge)
+        return cls(ids, indptr, entry_row[order], entry_edge[order], (place == 0)[order], entry_edge)
 
     @property
     def nbytes(self) -> int:
-        return sum(int(a.nbytes) for a in (self.ids, self.indptr, self.rows, self.edge, self.entry_edge))
+        return sum(int(a.nbytes) for a in (self.ids, self.indptr, self.rows, self.edge, self.first,
+                                               self.entry_edge))
 
     def position(self, author_id: int) -> int:
         """Index of `author_id` in `ids`, or -1 for a person with no paper."""
@@ -55,6 +57,11 @@ class PersonProfiles:
     def rows_of(self, author_id: int) -> np.ndarray:
         i = self.position(author_id)
         return self.rows[self.indptr[i]:self.indptr[i + 1]] if i >= 0 else self.rows[:0]
+
+    def span(self, author_id: int) -> slice:
+        """The person's authorships as a slice of `rows`, `edge` and `first` (empty for none)."""
+        i = self.position(author_id)
+        return slice(int(self.indptr[i]), int(self.indptr[i + 1])) if i >= 0 else slice(0, 0)
 
     def works_counted(self, author_ids: list[int], eligible: np.ndarray | None,
                       work: np.ndarray) -> list[int]:

@@ -9,6 +9,7 @@ and counts; everything here runs over the candidates.
 
 from __future__ import annotations
 
+import copy
 import math
 import sys
 import time
@@ -136,10 +137,20 @@ class Searcher:
         return lexical_query_text(text, self.translator) if has_han(text) else ""
 
     def experts(self, request: "ExpertsRequest") -> dict:
-        """Who works on a topic, an abstract or a paper (paperfind.search.expert_results)."""
+        """Who works on a topic, an abstract or a paper (paperfind.search.expert_results).
+        Answers are kept in the result cache beside the searches' (keyed by the request and the
+        index and vector generations, as a search is): every paper page asks for its own
+        "Who works on this?" section, at 100-200 ms, and pages are reloaded and revisited."""
         from paperfind.search.expert_results import experts_response
 
-        return experts_response(self, request)
+        self.backend()  # the generation names what is loaded: load it first
+        key = ("experts", self.live.generation(), request)
+        cached = self.cache.get(key)
+        if cached is not None:  # copied: a caller may decorate the answer
+            return copy.deepcopy(cached)
+        out = experts_response(self, request)
+        self.cache.put(key, copy.deepcopy(out))
+        return out
 
     def paper_names(self, key: str) -> dict:
         """The names a paper goes by and its standing, as the index mined them (the paper

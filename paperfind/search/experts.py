@@ -20,11 +20,12 @@ Milvus backend answers from its collection's vectors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from paperfind.index.profiles import PersonProfiles
+from paperfind.search.expert_learned import ExpertRanker, expert_ranker, learned_order, person_features
 from paperfind.search.backend import IndexBackend, Restriction
 from paperfind.search.filters import Filters
 from paperfind.search.settings import ExpertSettings
@@ -76,6 +77,7 @@ class PaperScores:
     rows: np.ndarray
     text: np.ndarray
     meaning: np.ndarray
+    cosine: np.ndarray | None = None  # the raw cosines (nan where the vectors did not find it)
 
     def combined(self, settings: ExpertSettings) -> np.ndarray:
         """The weighted sum of the routes' standard scores, divided by its best: in [0, 1]."""
@@ -122,12 +124,14 @@ def standardised(scores: np.ndarray) -> np.ndarray:
 
 
 def merge_routes(text_rows: np.ndarray, text: np.ndarray, meaning_rows: np.ndarray,
-                 meaning: np.ndarray) -> PaperScores:
+                 meaning: np.ndarray, cosines: np.ndarray | None = None) -> PaperScores:
     rows = np.union1d(text_rows, meaning_rows).astype(np.int64)
-    t, m = np.zeros(len(rows)), np.zeros(len(rows))
+    t, m, c = np.zeros(len(rows)), np.zeros(len(rows)), np.full(len(rows), np.nan)
     t[np.searchsorted(rows, text_rows)] = text
     m[np.searchsorted(rows, meaning_rows)] = meaning
-    return PaperScores(rows, t, m)
+    if cosines is not None:
+        c[np.searchsorted(rows, meaning_rows)] = cosines
+    return PaperScores(rows, t, m, c)
 
 
 def paper_weights(backend: IndexBackend, rows: np.ndarray, reference_year: int,
@@ -232,6 +236,7 @@ class ExpertsFound:
     eligible: np.ndarray | None  # rows that may count (None: all)
     terms: list[tuple[str, float]]
     reference_year: int
+    papers: PaperScores | None = None  # what the voting summed (for the learned ranker's features)
 
 
 def vector_text(text: str, settings: ExpertSettings) -> str:
@@ -269,7 +274,39 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
                                              restriction, settings.depth)
     else:
         meaning_rows, cosines = np.zeros(0, dtype=np.int64), np.zeros(0)
-    papers = merge_routes(text_rows, standardised(text), meaning_rows, standardised(cosines))
+    papers = merge_routes(text_rows, standardised(text), meaning_rows, standardised(cosines), cosines)
     experts, total = rank_people(local, profiles, papers, reference_year, settings,
                                  query.exclude_people, needed)
-    return ExpertsFound(experts, total, eligible, terms, reference_year)
+    if settings.learned and experts:
+        ranker = expert_ranker(settings.learned_model)
+        if ranker is not None:
+            experts = learned_rerank(ranker, local, profiles, papers, experts, eligible,
+                                     reference_year, query.text, settings)
+    return ExpertsFound(experts, total, eligible, terms, reference_year, papers)
+
+
+def candidate_features(local: IndexBackend, profiles: PersonProfiles, papers: PaperScores,
+                       experts: list[Expert], eligible: np.ndarray | None, reference_year: int,
+                       text: str, settings: ExpertSettings) -> np.ndarray:
+    """The learned ranker's features of the voting's first `learned_depth` people: what the
+    model is trained on (`paperfind.rank.train_experts`) and what it reads when serving."""
+    head = experts[:settings.learned_depth]
+    return person_features(local.index.docs, profiles, papers, papers.combined(settings),
+                           [e.author_id for e in head], [e.score for e in head], eligible,
+                           reference_year, len(text.split()))
+
+
+def learned_rerank(ranker: ExpertRanker, local: IndexBackend, profiles: PersonProfiles,
+                   papers: PaperScores, experts: list[Expert], eligible: np.ndarray | None,
+                   reference_year: int, text: str, settings: ExpertSettings) -> list[Expert]:
+    """The voting's first `learned_depth` people in the model's order, its scores in (0, 1);
+    the people after them keep the voting's order below them (scores scaled under the last's)."""
+    head, tail = experts[:settings.learned_depth], experts[settings.learned_depth:]
+    features = candidate_features(local, profiles, papers, experts, eligible, reference_year, text, settings)
+    order, scores = learned_order(ranker.scores(features))
+    ranked = [replace(head[i], score=round(float(s), SCORE_DECIMALS)) for i, s in zip(order.tolist(), scores)]
+    if tail:
+        floor = float(scores.min()) / 2 if len(scores) else 1.0
+        best = max(tail[0].score, 1e-9)
+        tail = [replace(e, score=round(floor * e.score / best, SCORE_DECIMALS)) for e in tail]
+    return ranked + tail

@@ -35,3 +35,18 @@ def test_standard_scores_keep_what_stands_above_the_crowd():
     z = standardised(np.array([1.0, 1.0, 1.0, 4.0]))
     assert z[:3].tolist() == [0.0, 0.0, 0.0] and z[3] > 1.5
     assert standardised(np.zeros(0)).tolist() == []
+
+
+def test_an_answer_is_kept_for_the_next_visit_and_copied(tmp_path):
+    write_slice(tmp_path / "a", "colt", 2018, load_paperlist("colt", 2018)[:30])
+    app = Paperfind(Settings(db_path=tmp_path / "p.db", semantic=False))
+    app.ingest([tmp_path / "a"], progress=False)
+    searcher = app.searcher()
+    query = ExpertsRequest(q="online learning", size=5)
+    first = searcher.experts(query)
+    assert first["results"]
+    hits = searcher.cache.hits
+    first["results"].clear()  # a caller decorating its answer does not change the kept one
+    again = searcher.experts(query)
+    assert searcher.cache.hits == hits + 1
+    assert again["results"] and again == searcher.experts(query)
