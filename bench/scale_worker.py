@@ -235,6 +235,9 @@ def main() -> None:
         result = build(args.db, args.shards, args.origins, args.bundled_vectors, args.seed)
     else:
         result = embed_rate(args.db, args.texts, args.threads)
+    import paperfind
+
+    result["paperfind"] = str(Path(paperfind.__file__).resolve().parent)  # whose code this was
     out.write(json.dumps(result) + "\n")
 
 
