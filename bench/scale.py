@@ -68,9 +68,10 @@ def tree_env(tree: Path) -> dict[str, str]:
 
 
 def tree_id(tree: Path) -> str:
-    """The tree's commit (and `-dirty` with uncommitted changes): which code built a database."""
-    head = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True,
-                          text=True).stdout.strip() or "nogit"
+    """The last commit of the tree's paperfind/ (and `-dirty` with uncommitted changes there):
+    which code built a database (a commit of the benches alone builds the same)."""
+    head = subprocess.run(["git", "-C", str(tree), "log", "-1", "--format=%h", "--", "paperfind"],
+                          capture_output=True, text=True).stdout.strip() or "nogit"
     dirty = subprocess.run(["git", "-C", str(tree), "status", "--porcelain", "--", "paperfind"],
                            capture_output=True, text=True).stdout.strip()
     return head + ("-dirty" if dirty else "")
@@ -188,6 +189,21 @@ def measure(tree: Path, size: int, label: str, seed: int, cache: Path, reuse: bo
     return result
 
 
+def stored_results(trees: list[Path], sizes: list[tuple[int, str]], seed: int, cache: Path) -> list[dict]:
+    """What earlier runs measured (each build's measured.json), in the order a run makes them;
+    a size a run did not finish is left out, and said."""
+    out = []
+    for _, label in sizes:
+        for i, tree in enumerate(trees):
+            name = f"build-{label}-seed{seed}-{tree_id(tree)}{'' if i == 0 else '-index'}"
+            found = cache / name / "measured.json"
+            if found.exists():
+                out.append(json.loads(found.read_text("utf-8")))
+            else:
+                print(f"{label}: nothing measured in {found.parent}", file=sys.stderr)
+    return out
+
+
 def tables(results: list[dict], rate: dict | None, tree: Path) -> str:
     # ratios are to the bundled corpus's row of the same tree ("-" for a tree without one)
     first = {r.get("tree_id", ""): r for r in results if r["label"] == "bundled"}
@@ -256,6 +272,8 @@ def main() -> None:
     ap.add_argument("--no-baseline", action="store_true", help="skip the bundled corpus's row")
     ap.add_argument("--n", type=int, default=60, help="queries per kind")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--report-only", action="store_true", help="with --reuse's kept builds: the tables "
+                    "of what earlier runs measured at these sizes (their measured.json), nothing run")
     args = ap.parse_args()
     tree = args.tree.resolve()
     originals = len(read_records(BUNDLED))
@@ -263,10 +281,13 @@ def main() -> None:
         (parse_size(s), size_label(parse_size(s))) for s in args.sizes.split(",") if s]
     qs = queries(args.n)
     trees = [tree] + ([args.base_tree.resolve()] if args.base_tree else [])
-    # the base tree builds every size but the baseline's: the build's before and after
-    results = [measure(t, size, label, args.seed, args.cache, args.reuse, qs, rate=i == 0 and t == tree,
-                       serve=t == tree) for i, (size, label) in enumerate(sizes) for t in trees
-               if t == tree or label != "bundled"]
+    if args.report_only:
+        results = stored_results(trees, sizes, args.seed, args.cache)
+    else:
+        # the base tree builds every size but the baseline's: the build's before and after
+        results = [measure(t, size, label, args.seed, args.cache, args.reuse, qs, rate=i == 0 and t == tree,
+                           serve=t == tree) for i, (size, label) in enumerate(sizes) for t in trees
+                   if t == tree or label != "bundled"]
     table = tables(results, results[0].get("embed_rate"), tree)
     (args.cache / "last-run.json").write_text(json.dumps(results, indent=1) + "\n", "utf-8")
     print(table)
