@@ -21,7 +21,8 @@ Generated corpora are kept under `--cache` (default $PAPERFIND_BENCH_CACHE or be
 `scale/`) and reused while their manifest matches (seed, size, generator); `--reuse` also keeps
 a size's built database, index and vectors per tree and serves them again instead of building
 (the build's figures then come from the stored result of the build that made them).
-Builds run under `flock /tmp/paperfind-heavy.lock nice`, the timing under the timing lock.
+Builds run under `flock /tmp/paperfind-heavy.lock nice` (each its own wait, or the whole run's
+with `--locked` under an outer flock), the timing under the timing lock.
 """
 
 from __future__ import annotations
@@ -77,13 +78,21 @@ def tree_id(tree: Path) -> str:
     return head + ("-dirty" if dirty else "")
 
 
+HOLDING_HEAVY = os.environ.get("PAPERFIND_SCALE_LOCKED") == "1"  # see --locked
+
+
+def heavy_prefix() -> list[str]:
+    """How a build is run: under the heavy lock, unless this run holds it already (--locked)."""
+    return ["nice"] if HOLDING_HEAVY else ["flock", HEAVY, "nice"]
+
+
 def run_build(tree: Path, corpus: Path, build_dir: Path, seed: int, vectors: bool = True) -> dict:
     """The worker's build of `corpus` into `build_dir`, under the heavy lock; its result
     (without `vectors`: the database and index alone)."""
     result_file = build_dir / "build.json"
     shutil.rmtree(build_dir, ignore_errors=True)
     build_dir.mkdir(parents=True)
-    cmd = ["flock", HEAVY, "nice", python_of(tree), "-P", str(WORKER), "build",
+    cmd = [*heavy_prefix(), python_of(tree), "-P", str(WORKER), "build",
            "--db", str(build_dir / "paperfind.db"), "--shards", str(corpus / "shards"),
            "--origins", str(corpus / "origins.tsv"), "--seed", str(seed)]
     if vectors:
@@ -100,7 +109,7 @@ def run_build(tree: Path, corpus: Path, build_dir: Path, seed: int, vectors: boo
 
 
 def embed_rate(tree: Path, db: Path) -> dict:
-    cmd = ["flock", HEAVY, "nice", python_of(tree), "-P", str(WORKER), "embed-rate", "--db", str(db)]
+    cmd = [*heavy_prefix(), python_of(tree), "-P", str(WORKER), "embed-rate", "--db", str(db)]
     done = subprocess.run(cmd, cwd=tree, env=tree_env(tree), capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -272,9 +281,15 @@ def main() -> None:
     ap.add_argument("--no-baseline", action="store_true", help="skip the bundled corpus's row")
     ap.add_argument("--n", type=int, default=60, help="queries per kind")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--locked", action="store_true", help="the caller holds the heavy lock for the whole "
+                    "run (`flock /tmp/paperfind-heavy.lock nice ... --locked`): one wait in the shared "
+                    "machine's queue instead of one a build")
     ap.add_argument("--report-only", action="store_true", help="with --reuse's kept builds: the tables "
                     "of what earlier runs measured at these sizes (their measured.json), nothing run")
     args = ap.parse_args()
+    if args.locked:
+        global HOLDING_HEAVY
+        HOLDING_HEAVY = True
     tree = args.tree.resolve()
     originals = len(read_records(BUNDLED))
     sizes = ([] if args.no_baseline else [(originals, "bundled")]) + [
