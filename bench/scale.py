@@ -14,8 +14,8 @@ bench/nickname_dev.jsonl), each query once in lexical and in the default (hybrid
 server's own time (`took_ms`) p50 / p95 and the HTTP p95 a client measures; and the serving
 process's resident memory after the run.
 
-The baseline of the same run is the bundled corpus itself (105,548 papers, the generator's
-size 0: its real records alone), built and served the same way: every row's ratio is to it.
+The baseline of the same run is the bundled corpus itself (156,427 papers today: the generator's
+smallest size, its real records alone), built and served the same way: every row's ratio is to it.
 
 Generated corpora are kept under `--cache` (default $PAPERFIND_BENCH_CACHE or bench/out, in
 `scale/`) and reused while their manifest matches (seed, size, generator); `--reuse` also keeps
@@ -46,6 +46,7 @@ from bench.scale_corpus import ensure_corpus, parse_size, read_records, size_lab
 KINDS = ("title with typos", "author name", "TL;DR question", "Chinese", "short name")
 MODES = ("lexical", "hybrid")
 WORKER = Path(__file__).resolve().with_name("scale_worker.py")
+RESULTS_HEADING = "Cost growth with the corpus, the bundled corpus to 1M papers (issue 33)"
 HEAVY, TIMING = "/tmp/paperfind-heavy.lock", "/tmp/paperfind-timing.lock"
 
 
@@ -264,8 +265,8 @@ def tables(results: list[dict], rate: dict | None, tree: Path) -> str:
         lines += ["", f"The CPU model embeds {rate['docs_per_s']:.1f} documents a second here ({rate['texts']} "
                   f"texts, {rate['threads']} threads, title + 24 abstract words): a million would take "
                   f"{million:.1f} hours, so the copies take their original's vector, perturbed."]
-    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
-    lines += ["", f"Tree: {tree} ({tree_id(tree)}); load average at the end: {load}."]
+    loads = ", ".join(f"{r['label']} {r['load'][0]:.1f}" for r in results if r.get("load"))
+    lines += ["", f"Tree: {tree} ({tree_id(tree)}); load average (1 min) when each size was done: {loads}."]
     return "\n".join(lines) + "\n"
 
 
@@ -307,12 +308,12 @@ def main() -> None:
     (args.cache / "last-run.json").write_text(json.dumps(results, indent=1) + "\n", "utf-8")
     print(table)
     if not args.no_write:
-        intro = ("Produced by `python -m bench.scale --sizes " + args.sizes + "` on the shared 2-core "
+        intro = ("Produced by `python -m bench.scale " + " ".join(sys.argv[1:]) + "` on the shared 2-core "
                  "machine (builds under the heavy lock, serving under the timing lock, `nice`d; others' "
                  "jobs ran meanwhile). Each size: the bundled corpus's real records plus deterministic "
                  "copies (bench/scale_corpus.py), built by paperfind's own ingest and index, served by "
                  f"a fresh `paperfind serve`, {args.n} queries a kind each asked once per mode.\n\n")
-        append_results("Cost growth with the corpus, 105k to 1M papers (issue 33)", intro + table)
+        append_results(RESULTS_HEADING, intro + table)
 
 
 if __name__ == "__main__":
