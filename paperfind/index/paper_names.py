@@ -390,20 +390,24 @@ def _acronyms_given_by_others(titles: Sequence[str], abstracts: Sequence[str], y
     said: dict[tuple[int, str], set[int]] = defaultdict(set)
     spelling: dict[tuple[int, str], str] = {}
     forms: dict[tuple[int, str], str] = {}
+    by_year: dict[str, list[tuple[int, list[int], set[int]]]] = {}
+    best_of: dict[int, _BestByYear] = {}
     for writer, acronym, words in spelt:
         # the longest ending that is words of a title: "Adam with Decoupled Weight Decay
         # (AdamW)" spells AdamW, and "decoupled weight decay" opens the paper's title
         owner = -1
         for ending in endings[id(words)]:
-            rows = [r for r in phrases.get(ending, ()) if years[r] <= years[writer] and works[r] != works[writer]]
-            if rows:
-                first = min(years[r] for r in rows)
-                earliest = [r for r in rows if years[r] == first]
-                if len({int(works[r]) for r in earliest}) == 1:
-                    owner = min(earliest)
+            if ending not in by_year:
+                by_year[ending] = _year_groups(phrases.get(ending, ()), years, works)
+            found = _earliest_owner(by_year[ending], int(years[writer]), int(works[writer]), works)
+            if found is not None:
+                owner = found
                 break
         if stems is not None:
-            owner = _outcited(owner, stems.holding(words), rate, years, works, writer)
+            holding = stems.holding(words)
+            if id(holding) not in best_of:
+                best_of[id(holding)] = _BestByYear(holding, rate, years, works)
+            owner = _outcited(owner, best_of[id(holding)], rate, years, works, writer)
         if owner >= 0:
             key = (owner, fold_paper_name(acronym))
             said[key].add(writer)
@@ -421,7 +425,76 @@ def _per_year(citations: np.ndarray, years: np.ndarray) -> np.ndarray:
     return np.where(cited >= 0, cited / span, -1.0)
 
 
-def _outcited(owner: int, holding: np.ndarray, rate: np.ndarray, years: np.ndarray, works: np.ndarray,
+def _year_groups(rows: Sequence[int], years: np.ndarray, works: np.ndarray
+                 ) -> list[tuple[int, list[int], set[int]]]:
+    """(year, its rows in row order, their works) of the titles opening with an ending, by year."""
+    groups: dict[int, list[int]] = defaultdict(list)
+    for r in rows:
+        groups[int(years[r])].append(r)
+    return [(year, sorted(rs), {int(works[r]) for r in rs}) for year, rs in sorted(groups.items())]
+
+
+def _earliest_owner(groups: list[tuple[int, list[int], set[int]]], year: int, work: int,
+                    works: np.ndarray) -> int | None:
+    """Of the titles no later than a writer's (`year`) and of other works than its (`work`):
+    None when there are none; else the one paper of the earliest year that has one, or -1 when
+    that year has papers of two works. One look at the earliest years instead of a pass over
+    every title with the words for every writer: a long form as common as "convolutional
+    neural networks" is written by thousands of abstracts, each of which made that pass."""
+    for group_year, rows, group_works in groups:
+        if group_year > year:
+            return None
+        others = group_works - {work}
+        if not others:
+            continue
+        if len(others) > 1:
+            return -1
+        return next(r for r in rows if int(works[r]) != work)
+    return None
+
+
+class _BestByYear:
+    """The paper of highest citation rate among the titles that hold a long form's words, up to
+    each year, and the best of another work: what `_outcited` asks of every writer, answered by
+    a binary search instead of a pass over those titles (ties: the lowest row, as np.argmax)."""
+
+    def __init__(self, holding: np.ndarray, rate: np.ndarray, years: np.ndarray, works: np.ndarray) -> None:
+        rows = holding[rate[holding] > 0]
+        rows = rows[np.lexsort((rows, years[rows]))]  # by year, then row
+        self.years = years[rows]
+        self.best: list[int] = []  # per prefix: the best row
+        self.other: list[int] = []  # per prefix: the best row of another work than `best`'s
+        best, other = -1, -1
+        for r in rows.tolist():
+            if best < 0 or _better(r, best, rate):
+                if best >= 0 and works[best] != works[r]:
+                    other = best
+                elif other >= 0 and works[other] == works[r]:
+                    other = -1
+                best = r
+            elif works[r] != works[best] and (other < 0 or _better(r, other, rate)):
+                other = r
+            self.best.append(best)
+            self.other.append(other)
+        self.works = works
+
+    def __len__(self) -> int:
+        return len(self.best)
+
+    def best_until(self, year: int, work: int) -> int:
+        """The best row of a year up to `year` whose work is not `work`; -1 for none."""
+        end = int(np.searchsorted(self.years, year, side="right"))
+        if end == 0:
+            return -1
+        best = self.best[end - 1]
+        return best if self.works[best] != work else self.other[end - 1]
+
+
+def _better(r: int, than: int, rate: np.ndarray) -> bool:
+    return rate[r] > rate[than] or (rate[r] == rate[than] and r < than)
+
+
+def _outcited(owner: int, holding: _BestByYear, rate: np.ndarray, years: np.ndarray, works: np.ndarray,
               writer: int) -> int:
     """The owner of a long form a writer spells: `owner` (by its title's opening; -1 for none)
     unless a paper no later, whose title holds the long form's words, is cited `OUTCITED` times
@@ -431,10 +504,9 @@ def _outcited(owner: int, holding: np.ndarray, rate: np.ndarray, years: np.ndarr
     if len(holding) == 0 or (owner >= 0 and rate[owner] < 0):
         return owner
     limit = years[owner] if owner >= 0 else years[writer]
-    ok = holding[(years[holding] <= limit) & (works[holding] != works[writer]) & (rate[holding] > 0)]
-    if len(ok) == 0:
+    best = holding.best_until(int(limit), int(works[writer]))
+    if best < 0:
         return owner
-    best = int(ok[np.argmax(rate[ok])])
     floor = float(rate[owner]) if owner >= 0 else 0.0
     if best != owner and rate[best] >= OUTCITED * max(floor, MIN_RATE):
         return best

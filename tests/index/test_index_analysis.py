@@ -251,3 +251,28 @@ def test_the_search_parts_load_before_the_index_exists(tmp_path):
     searcher.load_parts()
     assert searcher.warm_state() == {"index": False, "segmenter": True, "translator": True}
     assert not app.settings.index_dir.exists() and not app.settings.db_path.exists()
+
+
+def test_the_analysis_keeps_a_word_once_not_once_a_paper() -> None:
+    """Issue 33: the words of every paper wait in lists until all are read; a string object per
+    occurrence made those lists most of the memory of an index build at scale. Counted by
+    tracemalloc (allocations, not time): 3,000 papers of ~160 words each peak below 90 bytes a
+    word (one object a word each time: ~120)."""
+    import tracemalloc
+
+    from paperfind.index.analysis import analyze_texts
+    from paperfind.text.analyze import Analyzer
+
+    abstract = ("We train Generative Adversarial Networks at the largest scale yet attempted, and study "
+                "the instabilities specific to such scale. ") * 8
+    texts = [(f"Large Scale GAN Training {i}", abstract, ["gan", "scale"]) for i in range(3000)]
+    an = Analyzer()
+    analyze_texts(texts[:10], an)  # the analyser's own caches, not counted
+    words = sum(len(an.words(t)) + len(an.words(a)) + 4 for t, a, _ in texts)
+    tracemalloc.start()
+    try:
+        analyze_texts(texts, an)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak / words < 90

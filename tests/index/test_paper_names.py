@@ -179,3 +179,31 @@ def test_names_in_words_and_their_uses_as_phrases() -> None:
         ("Lipschitz GANs", "We compare with spectral normalization of the weights.", 2019, -1),
     ])
     assert found.table["spectralnormalization"] == [3] and found.mentions[3] == 1
+
+
+def test_owner_lookups_answer_what_a_pass_over_every_title_answers() -> None:
+    """The earliest title's owner and the most cited earlier title, each found by one look per
+    writer (issue 33: the passes over every title with the words, once per writer that spells
+    a long form, made name mining quadratic), against those passes on drawn years, works and
+    citation rates with many ties."""
+    from paperfind.index.paper_names import _BestByYear, _earliest_owner, _year_groups
+
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        n = int(rng.integers(1, 40))
+        years = rng.integers(2013, 2020, size=60)
+        works = rng.integers(0, 25, size=60)
+        rate = rng.choice([-1.0, 0.0, 1.0, 2.0, 5.0], size=60)
+        rows = np.unique(rng.integers(0, 60, size=n))
+        groups, best = _year_groups(rows.tolist(), years, works), _BestByYear(rows, rate, years, works)
+        for writer in range(60):
+            y, w = years[writer], works[writer]
+            eligible = [r for r in rows.tolist() if years[r] <= y and works[r] != w]
+            expected = None
+            if eligible:
+                first = min(years[r] for r in eligible)
+                earliest = [r for r in eligible if years[r] == first]
+                expected = min(earliest) if len({int(works[r]) for r in earliest}) == 1 else -1
+            assert _earliest_owner(groups, int(y), int(w), works) == expected
+            ok = rows[(years[rows] <= y) & (works[rows] != w) & (rate[rows] > 0)]
+            assert best.best_until(int(y), int(w)) == (int(ok[np.argmax(rate[ok])]) if len(ok) else -1)
