@@ -17,9 +17,19 @@ to in three ways, each read here without a model:
   "variational autoencoder (VAE)" is "Auto-Encoding Variational Bayes").
 - names in words: "a technique called spectral normalization to ...", "we propose a more
   streamlined approach, prototypical networks, that ...", whose uses are counted as phrases.
+- what later abstracts cite it as: "CLIP (Radford et al., 2021)" (`name_citations`);
+- its own code ("github.com/loshchil/AdamW-and-SGDW", "the pix2pix software associated with
+  this paper"), "our novel Focal Loss", and the name a title closes with ("... using Deep
+  Ensembles") once the field took it up and nobody else used it by the paper's year.
+
+An acronym later papers define goes first to the paper that introduced its long form as a name
+("Vision Transformer") or the acronym itself while writing the long form ("NeRF: ... Neural
+Radiance Fields"), before a later title that opens with the words; a title whose lead is
+another acronym ("MADE: Masked Autoencoder for ...") owns none.
 
 A name the paper introduces must be new: a word the corpus used in earlier years (ELECTRA in
-2025, "attention" ever) is not that paper's name, and neither is a common word of the corpus.
+2025, "attention" ever) is not that paper's name, and neither is a common word of the corpus. A
+capitalised word ("Performers") is new where earlier abstracts wrote it only in lower case.
 
 Standing is an offline stand-in for citations: how many later papers (of other works) name the
 paper, per year they had to do so, or its citation count per year where the data has one, as
