@@ -356,7 +356,10 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
             for key in lookup_keys(name):
                 table[key].append(row)
             rows = used_by(name)
-            later.update(rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist())
+            naming = rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist()
+            if _capitalised_word(name):  # "Intention" is named by who writes it so, not by "intention"
+                naming = [r for r in naming if _writes_capitalised(abstracts[r], name)]
+            later.update(naming)
         mentions[row] = len(later)
     standing = _standing(mentions, citations, years)
     # a work's versions share its standing (the card shown may be another version than the one found)

@@ -302,3 +302,15 @@ def test_the_paper_that_introduced_a_long_form_or_its_acronym_owns_it() -> None:
                ["S T"], ["U V"]]
     found = _mine(papers, authors)
     assert found.table["vit"][0] == 0 and found.table["nerf"][0] == 5
+
+
+def test_a_capitalised_names_mentions_are_papers_that_write_it_capitalised() -> None:
+    later = [(f"Agents {i}", f"The intention of each agent is inferred on task {i}.", 2020 + i % 3, -1)
+             for i in range(4)]
+    found = _mine([
+        ("Communication in Multi-Agent Reinforcement Learning",
+         "We introduce Intention, a protocol where agents share plans.", 2019, -1),
+        ("Planning with Intention", "Agents that use Intention plan better.", 2021, -1),
+    ] + later)
+    assert found.names[0] == ["Intention"]
+    assert found.mentions[0] == 1  # the paper that writes "Intention", not every "intention"
