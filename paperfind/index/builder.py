@@ -172,7 +172,8 @@ def build_paper_name_files(docs: list[IndexDoc], root: Path, an: Analyzer, text:
 
     found = mine_names([d.title for d in docs], [d.abstract for d in docs],
                        np.asarray([d.year for d in docs], dtype=np.int64), work_groups([d.work_id for d in docs]),
-                       np.asarray([d.citations if d.citations is not None else -1 for d in docs]), rows_with)
+                       np.asarray([d.citations if d.citations is not None else -1 for d in docs]), rows_with,
+                       [d.authors for d in docs])
     save_paper_names(found, root)
 
 

@@ -17,9 +17,19 @@ to in three ways, each read here without a model:
   "variational autoencoder (VAE)" is "Auto-Encoding Variational Bayes").
 - names in words: "a technique called spectral normalization to ...", "we propose a more
   streamlined approach, prototypical networks, that ...", whose uses are counted as phrases.
+- what later abstracts cite it as: "CLIP (Radford et al., 2021)" (`name_citations`);
+- its own code ("github.com/loshchil/AdamW-and-SGDW", "the pix2pix software associated with
+  this paper"), "our novel Focal Loss", and the name a title closes with ("... using Deep
+  Ensembles") once the field took it up and nobody else used it by the paper's year.
+
+An acronym later papers define goes first to the paper that introduced its long form as a name
+("Vision Transformer") or the acronym itself while writing the long form ("NeRF: ... Neural
+Radiance Fields"), before a later title that opens with the words; a title whose lead is
+another acronym ("MADE: Masked Autoencoder for ...") owns none.
 
 A name the paper introduces must be new: a word the corpus used in earlier years (ELECTRA in
-2025, "attention" ever) is not that paper's name, and neither is a common word of the corpus.
+2025, "attention" ever) is not that paper's name, and neither is a common word of the corpus. A
+capitalised word ("Performers") is new where earlier abstracts wrote it only in lower case.
 
 Standing is an offline stand-in for citations: how many later papers (of other works) name the
 paper, per year they had to do so, or its citation count per year where the data has one, as
@@ -37,6 +47,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paperfind.index.name_citations import named_by_citation
 NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*"
 _TITLE_LEAD = re.compile(r"^\s*([^:]{2,40}?)\s*:\s+\S")
 _CALLED = re.compile(r"\b(?:called|named|dubbed|termed|coined|nicknamed|codenamed)\s+(?:as\s+)?[\"“‘'`]*("
@@ -61,10 +72,19 @@ _NOT_OURS = re.compile(r"\b(?:recent(?:ly)?|existing|previous(?:ly)?|known|popul
 _PRESENTS = re.compile(r"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:propose|present|introduce|develop|release|"
                        r"train|build|design)s?\s+(" + NAME + r")(?=\s*(,|\(|:|\s[-–—]\s))")
 _AN = re.compile(r"\s*,\s*an?\s")
+_CODE = r"(?:software|code|library|toolbox|package|implementation|codebase)"
+# a paper's own code named in its abstract: "github.com/loshchil/AdamW-and-SGDW", "the release of
+# the pix2pix software associated with this paper"
+_REPOSITORY = re.compile(r"github\.com/[\w.-]+/([\w.-]+)")
+_SOFTWARE = re.compile(r"\b(?:[Oo]ur\s+(" + NAME + r")\s+" + _CODE + r"|the\s+(" + NAME + r")\s+" + _CODE
+                       + r"\s+(?:associated with|accompanying|of|for)\s+this\s+(?:paper|work))\b")
+# "Our novel Focal Loss focuses training on ...": a name in capitals after "our novel/new/proposed"
+_OUR_NEW = re.compile(r"\b[Oo]ur\s+(?:novel|new|proposed)\s+((?:[A-Z][\w-]*\s+){0,2}[A-Z][\w-]*)\b")
 # the clause before a parenthesised name introduces something
 _INTRO_BEFORE = re.compile(r"(?:\b(?:[Ww]e|[Tt]his (?:paper|work))\b[^.;()]{0,40}?\b(?:propose|present|introduce|"
                            r"call|name|term|dub)[sd]?\b[^.;()]{0,80}|\b[Oo]ur(?:\s+[\w-]+){1,3}\s*)$")
 _PAREN = re.compile(r"\((" + NAME + r")\)")
+_DIGIT_INSIDE = re.compile(r"[a-z]\d[a-z]")  # "seq2seq", "pix2pix": a name, though in lower case
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _FOLD_WORD = re.compile(r"[^\W_]+")
 _STOP = frozenset("a an the this that it its we our us they their is are be to of in on for and or as "
@@ -76,6 +96,7 @@ COMMON_SHARE = 0.02  # a name spelt like a word ("mixup") in more of the papers 
 COMMON_SHARE_NAME = 0.05  # ... and one spelt like a name ("ImageNet") in more is a field's word
 COMMON_FLOOR = 50  # in a small corpus no word is common below this many papers
 MIN_NAMED_BY = 2  # later papers that must give a title its acronym
+MIN_ADOPTED = 5  # later papers (of other works) that must use a title's closing name
 OUTCITED = 3  # citations per year that let an earlier title with a long form's words own it
 MIN_RATE = 10  # ... and the fewest per year that make a paper the one a long form means
 
@@ -153,6 +174,11 @@ def own_names(title: str, abstract: str) -> list[str]:
         if (_spelt_like_a_name(name) or name[0].isupper() or m.group(2) != ","
                 or _AN.match(abstract, m.end())):
             found.append(name)
+    if "github.com/" in abstract:
+        for m in _REPOSITORY.finditer(abstract):
+            found += [w for w in re.split(r"[-_.]", m.group(1)) if _spelt_like_a_name(w)]
+    found += [n for m in _SOFTWARE.finditer(abstract) for n in m.groups() if n and _spelt_like_a_name(n)]
+    found += [m.group(1) for m in _OUR_NEW.finditer(abstract)]
     if "(" in abstract:
         for m in _PAREN.finditer(abstract):
             if _INTRO_BEFORE.search(abstract, max(0, m.start() - 100), m.start()):
@@ -166,6 +192,31 @@ def own_names(title: str, abstract: str) -> list[str]:
     return out
 
 
+_TAIL = re.compile(r"\s(?:[Uu]sing|[Ww]ith|[Vv]ia|[Tt]hrough)\s+((?:[A-Z][\w-]*\s+){0,2}[A-Z][\w-]*)\s*$")
+
+
+def _title_tail(title: str) -> list[str]:
+    """The capitalised words that end a title after "using", "with", "via" or "through" (at
+    least two): the method a paper is about, its name when the field takes it up
+    ("Simple and Scalable Predictive Uncertainty Estimation using Deep Ensembles")."""
+    m = _TAIL.search(title)
+    return [m.group(1)] if m and " " in m.group(1) and _clean(m.group(1)) else []
+
+
+def _capitalised_word(name: str) -> bool:
+    return name.isalpha() and len(name) > 2 and name[0].isupper() and name[1:].islower()
+
+
+def _writes_capitalised(text: str, name: str) -> bool:
+    """Whether `text` writes the word `name` (or its plural) capitalised inside a sentence."""
+    stem = name[:-1] if name.endswith("s") else name
+    for m in re.finditer(r"\b" + re.escape(stem) + r"s?\b", text):
+        before = text[:m.start()].rstrip()
+        if before and before[-1] not in ".!?:;":
+            return True
+    return False
+
+
 def long_form(words_before: list[str], acronym: str) -> list[str]:
     """The words ending a text before "(acronym)" that spell it (Schwartz & Hearst): the
     acronym's letters are found right to left in the words, its first letter starting a word."""
@@ -177,9 +228,13 @@ def long_form(words_before: list[str], acronym: str) -> list[str]:
     i, j = len(letters) - 1, len(text) - 1
     while i >= 0:
         c = letters[i]
+        at = j
         while j >= 0 and (text[j] != c or (i == 0 and j > 0 and text[j - 1].isalnum())):
             j -= 1
         if j < 0:
+            if c in "24" and 0 < i < len(letters) - 1:  # "2" and "4" stand for words ("seq2seq": to)
+                i, j = i - 1, at
+                continue
             return []
         i, j = i - 1, j - 1
     start = j + 1
@@ -213,9 +268,11 @@ def rows_with_all(columns: list[np.ndarray]) -> np.ndarray:
 
 
 def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarray, works: np.ndarray,
-               citations: np.ndarray, rows_with: Callable[[str], np.ndarray]) -> PaperNames:
+               citations: np.ndarray, rows_with: Callable[[str], np.ndarray],
+               authors: Sequence[Sequence[str]] | None = None) -> PaperNames:
     """Names and standing of every row. `rows_with(name)` gives the rows whose title or abstract
-    has the name's words (the index's postings), in row order; `citations` is -1 where unknown."""
+    has the name's words (the index's postings), in row order; `citations` is -1 where unknown;
+    `authors` (each row's, in order) let later papers' author-year citations name a paper."""
     n = len(titles)
     years = np.asarray(years, dtype=np.int64)
     works = np.asarray(works, dtype=np.int64)
@@ -235,9 +292,13 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
             texts[row] = _plain(f"{titles[row]} . {abstracts[row]}")
         return texts[row]
 
-    def new_with(row: int, rows: np.ndarray) -> bool:
-        """Whether a name used by `rows` was new with `row`: few papers of earlier years use it."""
+    def new_with(row: int, rows: np.ndarray, name: str = "") -> bool:
+        """Whether a name used by `rows` was new with `row`: few papers of earlier years use it.
+        A capitalised word ("Performers") counts only where earlier abstracts write it so inside
+        a sentence: "the best performer" was no earlier use of the name."""
         earlier = rows[(years[rows] < years[row]) & (works[rows] != works[row])]
+        if len(earlier) > MAX_PRIOR_USES and _capitalised_word(name):
+            earlier = [r for r in earlier.tolist() if _writes_capitalised(abstracts[r], name)]
         return len(earlier) <= MAX_PRIOR_USES
 
     names: list[list[str]] = [[] for _ in range(n)]
@@ -248,10 +309,30 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
                 continue
             if len(rows) > max(COMMON_FLOOR, (COMMON_SHARE_NAME if _spelt_like_a_name(name) else COMMON_SHARE) * n):
                 continue
-            if new_with(row, rows):
+            if new_with(row, rows, name):
+                names[row].append(name)
+        for name in _title_tail(titles[row]):  # "... using Deep Ensembles": a name the field took up
+            rows = used_by(name)
+            others = rows[works[rows] != works[row]]
+            # a method of others the title says it uses ("... with Stable Diffusion") is in use
+            # in the paper's own year already; a name it introduces is not
+            if len(others[years[others] > years[row]]) >= MIN_ADOPTED \
+                    and len(others[years[others] <= years[row]]) <= MAX_PRIOR_USES \
+                    and all(fold_paper_name(a) != fold_paper_name(name) for a in names[row]):
                 names[row].append(name)
     given: dict[tuple[int, str], int] = {}  # (row, name): later papers spelling it with the row's title
-    for row, acronym, papers, form in _acronyms_given_by_others(titles, abstracts, years, works, citations):
+    cited = {}
+    if authors is not None:
+        cited = named_by_citation(titles, abstracts, years, works, np.asarray(citations), authors, plain,
+                                  fold_paper_name)
+    introduced: dict[str, list[int]] = defaultdict(list)  # folded name: the rows that introduced it
+    for row, own in enumerate(names):
+        for name in own:
+            introduced[fold_paper_name(name)].append(row)
+    for (row, key), (name, _) in cited.items():
+        introduced[key].append(row)
+    for row, acronym, papers, form in _acronyms_given_by_others(titles, abstracts, years, works, citations,
+                                                                introduced, plain):
         rows = used_by(acronym)
         if len(rows) == 0:
             continue
@@ -259,6 +340,14 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
             given[(row, fold_paper_name(acronym))] = papers
             if all(fold_paper_name(a) != fold_paper_name(acronym) for a in names[row]):
                 names[row].append(acronym)
+    if cited:
+        # "CLIP (Radford et al., 2021)": the citation names the paper, new word or not
+        for (row, key), (name, writers) in sorted(cited.items()):
+            if not _clean(name) or len(used_by(name)) == 0:
+                continue
+            given[(row, key)] = given.get((row, key), 0) + len(writers)
+            if all(fold_paper_name(a) != key for a in names[row]):
+                names[row].append(name)
     mentions = np.zeros(n, dtype=np.int32)
     table: dict[str, list[int]] = defaultdict(list)
     for row, own in enumerate(names):
@@ -267,7 +356,10 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
             for key in lookup_keys(name):
                 table[key].append(row)
             rows = used_by(name)
-            later.update(rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist())
+            naming = rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist()
+            if _capitalised_word(name):  # "Intention" is named by who writes it so, not by "intention"
+                naming = [r for r in naming if _writes_capitalised(abstracts[r], name)]
+            later.update(naming)
         mentions[row] = len(later)
     standing = _standing(mentions, citations, years)
     # a work's versions share its standing (the card shown may be another version than the one found)
@@ -358,8 +450,9 @@ class _TitleStems:
 
 
 def _acronyms_given_by_others(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarray,
-                              works: np.ndarray, citations: np.ndarray | None = None
-                              ) -> list[tuple[int, str, int, str]]:
+                              works: np.ndarray, citations: np.ndarray | None = None,
+                              introduced: dict[str, list[int]] | None = None,
+                              plain: Callable[[int], str] | None = None) -> list[tuple[int, str, int, str]]:
     """(row, acronym, papers, long form) where at least `MIN_NAMED_BY` papers of the same or later
     years, of other works, write words of the row's title followed by the acronym ("denoising
     diffusion probabilistic models (DDPM)", "Adam with decoupled weight decay (AdamW)"). The row is
@@ -374,7 +467,7 @@ def _acronyms_given_by_others(titles: Sequence[str], abstracts: Sequence[str], y
             continue
         for m in _PAREN.finditer(abstract):
             acronym = m.group(1)
-            if sum(c.isupper() for c in acronym) < 2:
+            if sum(c.isupper() for c in acronym) < 2 and not _DIGIT_INSIDE.search(acronym):
                 continue
             words = long_form(_WORD.findall(abstract[max(0, m.start() - 200):m.start()]), acronym)
             if len(words) >= 2:
@@ -382,39 +475,86 @@ def _acronyms_given_by_others(titles: Sequence[str], abstracts: Sequence[str], y
     endings = {id(words): _endings(words, acronym) for _, acronym, words in spelt}
     wanted = {ending for e in endings.values() for ending in e}
     phrases: dict[str, list[int]] = defaultdict(list)
+    lead_names: dict[int, str] = {}  # "MADE: Masked Autoencoder for ...": its acronym is MADE
     for row, title in enumerate(titles):
         for phrase in set(_title_phrases(title)) & wanted:
             phrases[phrase].append(row)
+        lead = _TITLE_LEAD.match(title) if ":" in title else None
+        if lead and _spelt_like_a_name(lead.group(1)) and " " not in lead.group(1).strip():
+            lead_names[row] = fold_paper_name(lead.group(1))
     rate = _per_year(citations, years) if citations is not None else None
     stems = _TitleStems(titles) if rate is not None else None
     said: dict[tuple[int, str], set[int]] = defaultdict(set)
     spelling: dict[tuple[int, str], str] = {}
     forms: dict[tuple[int, str], str] = {}
-    by_year: dict[str, list[tuple[int, list[int], set[int]]]] = {}
-    best_of: dict[int, _BestByYear] = {}
+    by_year: dict[tuple[str, str], list[tuple[int, list[int], set[int]]]] = {}
+    best_of: dict[tuple[int, str], _BestByYear] = {}
     for writer, acronym, words in spelt:
+        folded = fold_paper_name(acronym)
         # the longest ending that is words of a title: "Adam with Decoupled Weight Decay
         # (AdamW)" spells AdamW, and "decoupled weight decay" opens the paper's title
         owner = -1
         for ending in endings[id(words)]:
-            if ending not in by_year:
-                by_year[ending] = _year_groups(phrases.get(ending, ()), years, works)
-            found = _earliest_owner(by_year[ending], int(years[writer]), int(works[writer]), works)
+            # titles whose lead is another acronym ("MADE: Masked Autoencoder ...") are not
+            # this one's owners; grouped by year once per long form and acronym
+            if (ending, folded) not in by_year:
+                rows = [r for r in phrases.get(ending, ()) if lead_names.get(r, folded) == folded]
+                by_year[(ending, folded)] = _year_groups(rows, years, works)
+            found = _earliest_owner(by_year[(ending, folded)], int(years[writer]), int(works[writer]), works)
             if found is not None:
                 owner = found
                 break
-        if stems is not None:
-            holding = stems.holding(words)
-            if id(holding) not in best_of:
-                best_of[id(holding)] = _BestByYear(holding, rate, years, works)
-            owner = _outcited(owner, best_of[id(holding)], rate, years, works, writer)
+        if stems is not None and _spells_a_title_word(words, acronym, stems):
+            holding = stems.holding(words)  # one array per set of words, kept by `stems`
+            key = (id(holding), folded)
+            if key not in best_of:
+                if lead_names:
+                    holding = holding[[lead_names.get(int(r), folded) == folded for r in holding.tolist()]]
+                best_of[key] = _BestByYear(holding, rate, years, works)
+            owner = _outcited(owner, best_of[key], rate, years, works, writer)
+        if introduced:
+            owner = _introducer(owner, words, acronym, introduced, years, works, writer, plain)
         if owner >= 0:
-            key = (owner, fold_paper_name(acronym))
-            said[key].add(writer)
-            spelling.setdefault(key, acronym[:-1] if acronym.endswith("s") and acronym[:-1].isupper() else acronym)
-            forms.setdefault(key, " ".join(words))
+            named = (owner, folded)
+            said[named].add(writer)
+            spelling.setdefault(named, acronym[:-1] if acronym.endswith("s") and acronym[:-1].isupper() else acronym)
+            forms.setdefault(named, " ".join(words))
     return sorted((owner, spelling[(owner, a)], len(writers), forms[(owner, a)])
                   for (owner, a), writers in said.items() if len(writers) >= MIN_NAMED_BY)
+
+
+def _introducer(owner: int, words: list[str], acronym: str, introduced: dict[str, list[int]],
+                years: np.ndarray, works: np.ndarray, writer: int, plain: Callable[[int], str] | None) -> int:
+    """The owner of an acronym a writer spells: the paper that introduced the long form as its
+    name ("Vision Transformer", which later papers write "(ViT)", though no title holds it), else
+    the one that introduced the acronym itself ("NeRF: Representing Scenes ..."), when it is no
+    later than `owner` (by its title's opening: "NeRF in the Wild: Neural Radiance Fields ..."
+    is a follow-up) and the one work of its year that did; else `owner`. An acronym's introducer
+    must write the long form (`plain`: its words): the MOCO of 2013 is no momentum contrast."""
+    long = fold_paper_name(" ".join(words))
+    phrase = " " + " ".join(words).rstrip("s")
+    for key in (long, long[:-1] if long.endswith("s") else "", fold_paper_name(acronym)):
+        rows = [r for r in introduced.get(key, ()) if years[r] <= years[writer] and works[r] != works[writer]]
+        if key == fold_paper_name(acronym):  # the acronym's introducer writes the long form too
+            rows = [r for r in rows if plain is not None and phrase in plain(r)]
+        if not rows:
+            continue
+        first = min(int(years[r]) for r in rows)
+        earliest = [r for r in rows if years[r] == first]
+        if len({int(works[r]) for r in earliest}) == 1 and (owner < 0 or first <= years[owner]):
+            return min(earliest)
+    return owner
+
+
+def _spells_a_title_word(words: list[str], acronym: str, stems: "_TitleStems") -> bool:
+    """Whether a long form says enough to be found in titles by its words in any order: two
+    content words, or one the acronym spells the start of ("residual networks (ResNets)"; not
+    "out-of-distribution (OOD)", whose one word would make "Distributed Representations of
+    Words" its owner)."""
+    content = [w for w in words if w not in _STOP and not stems.analyzer.is_stopword(w)]
+    if len(content) >= 2:
+        return True
+    return len(content) == 1 and content[0][:3] in acronym.lower()
 
 
 def _per_year(citations: np.ndarray, years: np.ndarray) -> np.ndarray:

@@ -49,8 +49,9 @@ def test_long_forms_are_spelt_by_the_acronym_right_to_left() -> None:
     assert long_form("a simple baseline".split(), "XYZ") == []
 
 
-def _mine(papers: list[tuple[str, str, int, int]]):
-    """mine_names over (title, abstract, year, citations) rows, with postings of folded words."""
+def _mine(papers: list[tuple[str, str, int, int]], authors: list[list[str]] | None = None):
+    """mine_names over (title, abstract, year, citations) rows, with postings of folded words
+    (and the rows' authors, for the papers' author-year citations)."""
     words = [set(re.findall(r"[a-z0-9]+", f"{t} {a}".lower())) for t, a, _, _ in papers]
 
     def rows_with(name: str) -> np.ndarray:
@@ -59,7 +60,7 @@ def _mine(papers: list[tuple[str, str, int, int]]):
         return np.asarray([r for r, ws in enumerate(words)
                            if all(w in ws or p in ws for w, p in zip(wanted, plural))], dtype=np.int64)
     return mine_names([p[0] for p in papers], [p[1] for p in papers], np.asarray([p[2] for p in papers]),
-                      np.arange(len(papers)), np.asarray([p[3] for p in papers]), rows_with)
+                      np.arange(len(papers)), np.asarray([p[3] for p in papers]), rows_with, authors)
 
 
 def test_names_from_the_corpus_and_the_standing_they_give() -> None:
@@ -207,3 +208,137 @@ def test_owner_lookups_answer_what_a_pass_over_every_title_answers() -> None:
             assert _earliest_owner(groups, int(y), int(w), works) == expected
             ok = rows[(years[rows] <= y) & (works[rows] != w) & (rate[rows] > 0)]
             assert best.best_until(int(y), int(w)) == (int(ok[np.argmax(rate[ok])]) if len(ok) else -1)
+
+
+def test_an_author_year_citation_names_the_paper_it_cites() -> None:
+    # CLIP is in neither its title nor its abstract, and the long form later papers write is not
+    # its title's words; "CLIP (Radford et al., 2021)" says which paper it is (icml2021, emnlp2021)
+    papers = [
+        ("Learning Transferable Visual Models From Natural Language Supervision",
+         "We demonstrate that the simple pre-training task of predicting which caption goes with which "
+         "image is an efficient way to learn image representations.", 2021, -1),
+        ("Attention is All you Need", "We propose a novel, simple network architecture based solely on "
+         "an attention mechanism.", 2017, 184033),
+        ("Online learning with a namesake", "A bandit algorithm.", 2017, 40),  # another Vaswani, 2017
+        ("CLIPScore", "We report the surprising empirical finding that CLIP (Radford et al., 2021), a "
+         "cross-modal model, can be used for evaluation; the Transformer (Vaswani et al., 2017) helps.", 2021, -1),
+        ("Interpreting CLIP", "Here CLIP (Radford et al., 2021) is studied.", 2022, -1),
+        ("Clipping gradients", "Gradient clipping (CLIP) of a method (Smith et al., 2019).", 2020, -1),
+    ]
+    authors = [["Alec Radford", "Jong Wook Kim", "Chris Hallacy"],
+               ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"],
+               ["Sharan Vaswani", "Branislav Kveton", "Zheng Wen"],
+               ["Jack Hessel", "Ari Holtzman", "Maxwell Forbes"], ["A B", "C D", "E F"], ["G H"]]
+    found = _mine(papers, authors)
+    assert found.table["clip"][0] == 0 and "CLIP" in found.names[0]
+    # of two cited papers of 2017 by a Vaswani, the one cited ten times as much
+    assert found.table["transformer"] == [1] and found.names[2] == []
+    assert _mine(papers).names[0] == []  # without the authors, nothing says it
+
+
+def test_short_forms_in_lower_case_with_a_digit_spell_their_long_forms() -> None:
+    assert long_form("sequence-to-sequence".replace("-", " ").split(), "seq2seq") == ["sequence", "to", "sequence"]
+    assert long_form("asynchronous advantage actor critic".split(), "A3C") == []  # a 3 stands for no word
+    found = _mine([
+        ("Sequence to Sequence Learning with Neural Networks",  # nips2014:4348
+         "We present a general end-to-end approach to sequence learning.", 2014, 29204),
+        ("Cold fusion", "Sequence-to-sequence (Seq2Seq) models with attention have excelled.", 2018, -1),
+        ("Robust translation", "Neural sequence-to-sequence (seq2seq) models are brittle.", 2019, -1),
+    ])
+    assert found.table["seq2seq"] == [0]
+
+
+def test_one_word_of_a_long_form_does_not_make_a_title_its_owner() -> None:
+    # "out-of-distribution (OOD)": "distribution" alone is in the title of word2vec's paper
+    found = _mine([
+        ("Distributed Representations of Words and Phrases and their Compositionality",  # nips2013:4080
+         "We present several improvements to the Skip-gram model.", 2013, 47769),
+        ("Detecting shift", "We detect out-of-distribution (OOD) inputs.", 2019, -1),
+        ("Energy scores", "Out-of-distribution (OOD) detection with energy.", 2020, -1),
+    ])
+    assert found.names[0] == [] and "ood" not in found.table
+
+
+def test_a_title_whose_lead_is_another_acronym_does_not_own_this_one() -> None:
+    # MADE's title opens its subtitle with "Masked Autoencoder": its acronym is MADE, not MAE
+    found = _mine([
+        ("MADE: Masked Autoencoder for Distribution Estimation",  # icml2015:e2b2e28eb9
+         "We introduce a simple modification for autoencoder neural networks.", 2015, 1114),
+        ("Point clouds", "Masked autoencoders (MAE) learn point clouds.", 2022, -1),
+        ("Video", "Masked autoencoders (MAE) for video.", 2023, -1),
+    ])
+    assert "MAE" not in found.names[0]
+
+
+def test_names_of_a_papers_own_code_and_of_what_it_calls_novel() -> None:
+    assert own_names("Decoupled Weight Decay Regularization",  # iclr2019:Bkg6RiCqY7
+                     "Source code is available at <https://github.com/loshchil/AdamW-and-SGDW>") == ["AdamW", "SGDW"]
+    assert own_names("Image-To-Image Translation With Conditional Adversarial Networks",  # cvpr2017
+                     "Since the release of the pix2pix software associated with this paper, hundreds of "
+                     "users have posted experiments.") == ["pix2pix"]
+    # someone else's library is not the paper's name
+    assert own_names("Faster Training of Word Embeddings", "Due to the Word2vec library and fastText.") == []
+    assert own_names("Focal Loss for Dense Object Detection",  # iccv2017:hfcd6629b47
+                     "Our novel Focal Loss focuses training on a sparse set of hard examples.") == ["Focal Loss"]
+
+
+def test_a_capitalised_word_is_new_where_earlier_papers_wrote_it_only_in_lower_case() -> None:
+    earlier = [(f"Study {i}", f"The method is the best performer on task {i}.", 2015 + i % 3, -1)
+               for i in range(4)]
+    found = _mine(earlier + [
+        ("Rethinking Attention with Performers",  # iclr2021:Ua6zuk0WRH
+         "We introduce Performers, Transformer architectures which estimate softmax attention.", 2021, -1),
+    ])
+    assert found.names[4] == ["Performers"] and found.table["performer"] == [4]
+
+
+def test_a_titles_closing_name_counts_when_the_field_took_it_up_and_no_one_had_it() -> None:
+    later = [(f"Follow-up {i}", f"We compare with deep ensembles and stable diffusion on task {i}.", 2019 + i, -1)
+             for i in range(5)]
+    found = _mine([
+        ("Simple and Scalable Predictive Uncertainty Estimation using Deep Ensembles",  # nips2017:9410
+         "We propose an alternative to Bayesian NNs.", 2017, 7516),
+        ("Video from sound with Stable Diffusion", "We generate video.", 2023, -1),
+        ("Editing with stable diffusion", "We edit images.", 2023, -1),
+        ("Inpainting with stable diffusion", "We inpaint images.", 2023, -1),
+        ("Stable diffusion at scale", "We scale it.", 2022, -1),
+    ] + later)
+    assert found.names[0] == ["Deep Ensembles"] and found.table["deepensemble"] == [0]
+    assert found.names[1] == []  # in use in its own year already: another paper's method
+
+
+def test_the_paper_that_introduced_a_long_form_or_its_acronym_owns_it() -> None:
+    # "Vision Transformer (ViT)": no title opens with it before the follow-up's; the paper later
+    # papers cite as "Vision Transformer (Dosovitskiy et al., 2021)" introduced it
+    papers = [
+        ("An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale",  # iclr2021
+         "A pure transformer applied to image patches: Vision Transformer attains excellent results.", 2021, -1),
+        ("Vision Transformers for Dense Prediction", "We introduce dense vision transformers.", 2021, -1),
+        ("Token pooling", "The Vision Transformer (Dosovitskiy et al., 2021) splits images.", 2022, -1),
+        ("Pruning", "Vision transformers (ViT) are costly.", 2022, -1),
+        ("Distilling", "We distil vision transformers (ViTs).", 2023, -1),
+        # "NeRF: ..." introduced the acronym and writes the long form; a follow-up's title opens with it
+        ("NeRF: Representing Scenes as Neural Radiance Fields for View Synthesis",  # eccv2020
+         "We represent a scene as a neural radiance field.", 2020, 12384),
+        ("NeRF in the Wild: Neural Radiance Fields for Unconstrained Photo Collections",
+         "We extend NeRF to photo collections.", 2021, -1),
+        ("Fast rendering", "Neural radiance fields (NeRF) render slowly.", 2022, -1),
+        ("Relighting", "Neural radiance fields (NeRF) cannot be relit.", 2023, -1),
+    ]
+    authors = [["Alexey Dosovitskiy", "Lucas Beyer", "Alexander Kolesnikov"], ["René Ranftl", "A B", "C D"],
+               ["E F"], ["G H"], ["I J"], ["Ben Mildenhall", "K L", "M N"], ["Ricardo Martin-Brualla", "O P", "Q R"],
+               ["S T"], ["U V"]]
+    found = _mine(papers, authors)
+    assert found.table["vit"][0] == 0 and found.table["nerf"][0] == 5
+
+
+def test_a_capitalised_names_mentions_are_papers_that_write_it_capitalised() -> None:
+    later = [(f"Agents {i}", f"The intention of each agent is inferred on task {i}.", 2020 + i % 3, -1)
+             for i in range(4)]
+    found = _mine([
+        ("Communication in Multi-Agent Reinforcement Learning",
+         "We introduce Intention, a protocol where agents share plans.", 2019, -1),
+        ("Planning with Intention", "Agents that use Intention plan better.", 2021, -1),
+    ] + later)
+    assert found.names[0] == ["Intention"]
+    assert found.mentions[0] == 1  # the paper that writes "Intention", not every "intention"
