@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from paperfind.core import Paperfind
@@ -196,3 +197,37 @@ def test_a_saturated_first_stage_still_finds_the_paper_a_typed_title_is_of(serve
                 lost.append(q)
     assert lost == []
 
+
+def test_the_vector_route_fills_the_gaps_of_an_approximate_first_stage(served_slices, capped):
+    """`lexical_matches_among`: the papers the vector route brings that belong among the exact
+    best k by the words join the lexical candidates. On the local index (exact) there are
+    none; on Milvus capped at CAP, every such paper the first stage left out is brought back."""
+    from paperfind.search.backend import CandidateRequest, Restriction
+    from paperfind.search.plan import build_plan
+    from paperfind.search.pool import lexical_matches_among
+    from paperfind.search.query import parse_query
+    from paperfind.text.analyze import Analyzer
+
+    db, local, _ = served_slices
+    lb, mb = local.backend(), capped.backend()
+    k = 100
+    brought = 0
+    for kind, q in slice_queries(db):
+        if kind not in ("description", "chinese"):
+            continue
+        text = local.lexical_text_of(q) or q
+        request = CandidateRequest(build_plan(parse_query(text), Analyzer(), lb).lexical(), Restriction(),
+                                   min_match=1, k=k)
+        exact = lb.candidates(request)
+        near_local = lb.nearest(q, Restriction(), 200)
+        assert len(lexical_matches_among(lb, request, exact, near_local)) == 0
+        found = mb.candidates(request)
+        near = mb.nearest(q, Restriction(), 200)
+        more = lexical_matches_among(mb, request, found, near)
+        brought += len(more)
+        keys = {mb.keys[int(h)] for h in np.concatenate([found.handles, more.handles])}
+        near_keys = {mb.keys[int(h)] for h in near.handles}
+        top = np.lexsort((exact.handles, -exact.scores))[:k]
+        wanted = {lb.key_of(int(h)) for h in exact.handles[top]} & near_keys
+        assert wanted <= keys, q
+    assert brought > 0  # the cap left some out, and the vector route brought them
