@@ -194,10 +194,10 @@ def main() -> None:
         for name, (port, _) in servers.items():  # warm: the models, the collection, jieba
             for mode in modes:
                 run_set(port, [{"qid": "w", "query": q} for q in ("attention", "大语言模型", "Yann LeCun")], mode)
-        for set_name in sets:
-            items = load_set(set_name)
-            queries = {it["qid"]: it["query"] for it in items}
-            for mode in modes:
+        for mode in modes:  # the default mode of every set first: what a user gets
+            for set_name in sets:
+                items = load_set(set_name)
+                queries = {it["qid"]: it["query"] for it in items}
                 runs = {}
                 for name, (port, _) in servers.items():
                     ranked, used, times = run_set(port, items, mode)
