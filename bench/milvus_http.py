@@ -7,8 +7,8 @@
 What a user of the portal gets from each backend (issue 33): one `paperfind serve` over the
 corpus's database answering from its local index, one answering from a `milvus-lite server` the
 database was synced into (`paperfind sync`), both started by this script on free ports, and with
-`--base-tree` a third, the Milvus backend of a base checkout's code over the same collection
-(the baseline before a change). Every query of each dev set is asked of each server through
+`--base-tree` the same two servers with a base checkout's code over the same database and
+collection, asked the default mode's queries (the baseline before a change). Every query of each dev set is asked of each server through
 /api/search (100 results, `include=none`), in the default mode (no `mode=`: hybrid where vectors
 exist) and in lexical mode; the runs are scored by ../shared/eval-dev/score.py (author_dev
 --lenient as elsewhere). Per set and mode: the set's metrics on each side, the difference, and
@@ -152,7 +152,8 @@ def main() -> None:
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--base-tree", type=Path, default=None,
-                    help="also serve Milvus with this checkout's code (the baseline of a change)")
+                    help="also serve both backends with this checkout's code, in the default mode (the "
+                         "baseline of a change)")
     ap.add_argument("--no-diagnose", action="store_true")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--report-only", action="store_true",
@@ -200,6 +201,8 @@ def main() -> None:
                 queries = {it["qid"]: it["query"] for it in items}
                 runs = {}
                 for name, (port, _) in servers.items():
+                    if "base" in name and mode != "default":
+                        continue  # the base code in the default mode only: a run fits the heavy-job queue
                     ranked, used, times = run_set(port, items, mode)
                     label = name.replace(" (base)", "-base")
                     path = CACHE / f"milvus_http.{args.corpus}.{set_name}.{mode}.{label}.jsonl"
@@ -248,6 +251,8 @@ def report(corpus: str, figures: dict, started: str, write: bool, base: bool) ->
         set_name, mode = key.split("|")
         for metric in METRICS:
             for code, loc, mil in trees:
+                if mil not in row:
+                    continue
                 a, b = row[loc]["metrics"][metric], row[mil]["metrics"][metric]
                 star = " **" if metric == HEADLINE[set_name] else ""
                 lines.append(f"| {set_name} | {mode} | {metric}{star} | {code} | {a:.3f} | {b:.3f} | {b - a:+.3f} | "
@@ -259,7 +264,7 @@ def report(corpus: str, figures: dict, started: str, write: bool, base: bool) ->
     for key, row in figures["sets"].items():
         set_name, mode = key.split("|")
         lines.append(f"| {set_name} | {mode} | " + " | ".join(
-            f"{row[s]['p50']:.0f} / {row[s]['p95']:.0f}" for s in sides) + " |")
+            f"{row[s]['p50']:.0f} / {row[s]['p95']:.0f}" if s in row else "-" for s in sides) + " |")
     latency = "\n".join(lines)
     causes: dict[str, int] = {}
     for d in figures["differ"]:
