@@ -231,11 +231,11 @@ def main() -> None:
     finally:
         for _, proc in servers.values():
             stop_server(proc)
-    try:
-        if figures["differ"] and not args.no_diagnose:
-            diagnose(db, milvus.uri, figures["differ"])
-    finally:
-        milvus.kill()
+        try:
+            if figures["differ"] and not args.no_diagnose and sys.exc_info()[0] is None:
+                diagnose(db, milvus.uri, figures["differ"])
+        finally:
+            milvus.kill()  # whatever stopped the run: never left running on its directory
     saved.write_text(json.dumps(figures, ensure_ascii=False), encoding="utf-8")
     with open(CACHE / f"milvus_http.{args.corpus}.differ.jsonl", "w", encoding="utf-8") as fh:
         for row in figures["differ"]:
