@@ -117,7 +117,7 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
         Bench("milvus_http", "issue 33: Milvus within .01 of the local index on every dev set through "
               "the HTTP API, default (hybrid) and lexical modes, with the share of queries whose top "
               "10 is the local one's and why the others differ; a base checkout's servers in the same run",
-              "~25 min at 16.5k with --base-tree (est.)", "--corpus default [--base-tree BASE]", "heavy"),
+              "~25 min at 16.5k with --base-tree (RESULTS: 10:22-10:48 on the shared machine)", "--corpus default [--base-tree BASE]", "heavy"),
     )),
     ("open issues", (
         Bench("nicknames", "issue 27: papers by their names (R@1 .253 -> .716), other dev sets and "
