@@ -128,6 +128,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
         Bench("milvus", "the same metrics as the local index on every dev set; latency per set, "
               "facets and sync against the local index", "~5 min at 16.5k (RESULTS); 88k: 10-17 min "
               "a set (RESULTS)", "--corpora default", "heavy"),
+        Bench("milvus_http", "issue 33: Milvus within .01 of the local index on every dev set through "
+              "the HTTP API, default (hybrid) and lexical modes, with the share of queries whose top "
+              "10 is the local one's and why the others differ; a base checkout's servers in the same run",
+              "~25 min at 16.5k with --base-tree (RESULTS: 10:22-10:48 on the shared machine)", "--corpus default [--base-tree BASE]", "heavy"),
     )),
     ("open issues", (
         Bench("nicknames", "issue 27: papers by their names (R@1 .253 -> .716), other dev sets and "

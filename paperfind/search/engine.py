@@ -36,7 +36,7 @@ from paperfind.search.live import LiveIndex
 from paperfind.search.named import name_tier, named_papers
 from paperfind.search.people import person_tiers
 from paperfind.search.plan import QueryPlan, build_plan
-from paperfind.search.pool import Pool
+from paperfind.search.pool import Pool, joined_candidates, lexical_matches_among
 from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import top_order
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
@@ -462,6 +462,40 @@ class Searcher:
         if plan.phrases and not soft_phrases:
             found = found.take(with_phrases(backend, plan, terms, found, self.settings.phrase_check_depth))
             request, truncated = None, False  # the pool is every match there is
+        pool, relevance, certain = self._lexical_order(backend, query, found, terms, n, soft_phrases, mode)
+        used, stage = "lexical", None
+        if mode == "hybrid" and len(pool.handles) and backend.vectors_ready() \
+                and (_ranks_lexically(q, plan) or certain):
+            # this kind of query ranks lexically, or its lexical first is a title the meaning
+            # cannot unseat: spare the query embedding
+            used = "hybrid"
+        elif mode != "lexical" and q.text.strip():
+            near = backend.nearest(q.text, restriction, self.settings.rerank_depth)
+            if len(near) and request is not None and mode == "hybrid":
+                more = lexical_matches_among(backend, request, found, near)
+                if len(more):  # the lexical ranking as if the engine had returned them too
+                    found = joined_candidates(found, more)
+                    pool, relevance, _ = self._lexical_order(backend, query, found, terms, n, soft_phrases, mode)
+            if len(near):
+                rows, fused, used = fuse_rows(q.text, pool.handles, relevance, near.handles,
+                                              near.scores, mode, plan.person_is_query)
+                pool = Pool.joined(rows, fused, [found, near])
+                if used == "semantic":
+                    request, truncated = None, False
+                else:
+                    stage = FirstStage(near.handles, near.scores, len(plan.groups),
+                                       classify_query(q.text).name, len(q.text))
+        if used != "semantic":
+            pool.relevance = name_tier(pool.handles, pool.relevance, named)
+        return Ranking(pool, used, stage, request, truncated)
+
+    def _lexical_order(self, backend: SearchBackend, query: Query, found: Candidates, terms: list[str],
+                       n: int, soft_phrases: bool, mode: str) -> tuple[Pool, np.ndarray, bool]:
+        """The lexical candidates' pool and relevance (the second stage over the best BM25
+        ones, the people's papers first for a name), and whether the first is a title the
+        query types nearly whole (hybrid mode then spares the query embedding)."""
+        q, plan = query.q, query.plan
+        people = tuple(m.author_id for m in plan.people[:self.settings.max_people])
         relevance = found.scores.astype(np.float64)
         pool = Pool.of(found, relevance)
         # a long description's BM25 order is already informative; short queries (topics,
@@ -489,26 +523,7 @@ class Searcher:
         if people and plan.person_is_query:
             relevance += person_tiers(backend, plan, pool.handles, pool.years, relevance,
                                       self.settings.max_people, self.settings.interleave_people)
-        used, stage = "lexical", None
-        if mode == "hybrid" and len(pool.handles) and backend.vectors_ready() \
-                and (_ranks_lexically(q, plan) or certain):
-            # this kind of query ranks lexically, or its lexical first is a title the meaning
-            # cannot unseat: spare the query embedding
-            used = "hybrid"
-        elif mode != "lexical" and q.text.strip():
-            near = backend.nearest(q.text, restriction, self.settings.rerank_depth)
-            if len(near):
-                rows, fused, used = fuse_rows(q.text, pool.handles, relevance, near.handles,
-                                              near.scores, mode, plan.person_is_query)
-                pool = Pool.joined(rows, fused, [found, near])
-                if used == "semantic":
-                    request, truncated = None, False
-                else:
-                    stage = FirstStage(near.handles, near.scores, len(plan.groups),
-                                       classify_query(q.text).name, len(q.text))
-        if used != "semantic":
-            pool.relevance = name_tier(pool.handles, pool.relevance, named)
-        return Ranking(pool, used, stage, request, truncated)
+        return pool, relevance, certain
 
     def ranker(self) -> LearnedRanker | None:
         """The learned ranker, loaded once; None when switched off or its file is unusable

@@ -8,11 +8,15 @@ ends with the handle, and handles order as paper keys do, so pages are determini
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from paperfind.search.backend import Candidates
 from paperfind.search.rank import top_order
+
+if TYPE_CHECKING:
+    from paperfind.search.backend import CandidateRequest, SearchBackend
 
 
 @dataclass
@@ -95,3 +99,42 @@ class Pool:
         if not relevance.any():  # filter-only query: most cited, then newest
             return np.lexsort((rows, -years, -cites))
         return top_order(rows, relevance, k)
+
+
+def lexical_matches_among(backend: "SearchBackend", request: "CandidateRequest", found: Candidates,
+                          near: Candidates) -> Candidates:
+    """The papers of `near` (the vector route's) that `request` matches and that belong among
+    the engine's lexical candidates `found` but are not there, scored as those are.
+
+    An engine that returns the exact best k (the local index) leaves none: a match it did not
+    return ranks below its k-th, so this finds nothing there. An engine whose first stage is
+    approximate (Milvus ranks by its own BM25, then paperfind's BM25F decides among what it
+    returned) may leave out a paper of the exact best k; when the vector route brings it, it
+    takes its lexical place as it has in the local index, instead of entering the fusion as a
+    vector hit alone."""
+    missing = np.flatnonzero(~np.isin(near.handles, found.handles))
+    if not len(missing):
+        return near.take(missing)
+    handles = near.handles[missing]
+    scores, matched = backend.scores(request.groups, handles)
+    keep = (matched >= max(request.min_match, 1)) & (scores > 0)
+    if request.k is not None and found.total > len(found) and len(found):
+        # cut to k: only a paper above the k-th of `found` (score desc, handle asc) is of the best k
+        kth = np.lexsort((found.handles, -found.scores))[min(request.k, len(found)) - 1]
+        best, tie = found.scores[kth], found.handles[kth]
+        keep &= (scores > best) | ((scores == best) & (handles < tie))
+    chosen = near.take(missing[keep])
+    return Candidates(chosen.handles, scores[keep].astype(np.float32), matched[keep].astype(np.int16),
+                      chosen.works, chosen.years, chosen.citations, len(chosen))
+
+
+def joined_candidates(found: Candidates, more: Candidates) -> Candidates:
+    """`found` and `more` (papers it lacks) as one set of candidates, in handle order."""
+    both = [found, more]
+    handles = np.concatenate([c.handles for c in both])
+    order = np.argsort(handles, kind="stable")
+
+    def column(name: str) -> np.ndarray:
+        return np.concatenate([getattr(c, name) for c in both])[order]
+    return Candidates(handles[order], column("scores"), column("matched"), column("works"),
+                      column("years"), column("citations"), found.total + len(more))

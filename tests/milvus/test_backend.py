@@ -140,3 +140,14 @@ def test_milvus_stopped_mid_session_raises_unavailable_then_recovers(tmp_path, s
         assert _top(backend.candidates(CandidateRequest(groups_of("graph neural network"), k=11)), 10) == before
     finally:
         server.kill()
+
+
+def test_a_field_search_weighs_each_word_by_its_boost():
+    """Milvus weighs a query word by how often the query text holds it: a Chinese query's
+    English rendering (0.6 of a typed word), a typo's second correction (0.5) and a joined
+    form's share are written fewer times than the words typed (5 for the strongest)."""
+    from paperfind.milvus.backend import weighted_text
+
+    assert weighted_text({"robot": 1.0, "grasp": 0.6, "graps": 0.5, "x": 0.01}).split() == \
+        ["robot"] * 5 + ["grasp"] * 3 + ["graps"] * 2 + ["x"]
+    assert weighted_text({"only": 0.6}) == "only only only only only"
