@@ -345,10 +345,6 @@ class ReadMixin:
 
     # -- institutions, venues, areas -------------------------------------------------------
 
-    def institution_names(self) -> list[tuple[str, str]]:
-        """(slug, name) of every institution, by slug."""
-        return [tuple(r) for r in self.conn.execute("SELECT slug, name FROM institutions ORDER BY slug")]
-
     def institution(self, slug: str, listing: Listing = Listing()) -> dict[str, Any] | None:
         row = self.conn.execute("SELECT slug, name, country FROM institutions WHERE slug = ?",
                                 (slug,)).fetchone()

@@ -100,8 +100,8 @@ def closest_institutions(pf: Paperfind, slug: str, n: int = 3) -> list[tuple[str
     is as close to "university-of-kyoto" as a typo is. Slugs merged at stop 38
     ("university-of-montrel") are not found this way: their institution's slug is spelt
     otherwise."""
-    names = dict(pf.store().institution_names())
-    return [(s, names[s]) for s in difflib.get_close_matches(slug[:200], list(names), n=n, cutoff=0.8)]
+    names = pf.store().institution_names()
+    return [(s, names[s]) for s in difflib.get_close_matches(slug[:200], sorted(names), n=n, cutoff=0.8)]
 
 
 def institution_view(pf: Paperfind, slug: str, paging: Paging, sort: str = "date",
