@@ -24,7 +24,7 @@ import numpy as np
 from scipy import sparse
 
 from paperfind.index.profiles import PersonProfiles
-from paperfind.search.learned import ModelError
+from paperfind.search.learned import ModelError, load_booster, read_model
 
 DEFAULT_EXPERTS_MODEL = Path(__file__).resolve().parents[1] / "rank" / "experts.txt"
 TOP_PAPERS = (20, 100)  # "how many of their works are among the query's best N papers"
@@ -145,32 +145,13 @@ class ExpertRanker:
     """A loaded lambdarank model over `FEATURES`: one score per candidate person."""
 
     def __init__(self, model_text: str, source: str = "<text>") -> None:
-        try:
-            import lightgbm
-        except ImportError as e:  # pragma: no cover - pinned dependency
-            raise ModelError(f"the learned ranking of people needs lightgbm ({e})") from None
-        if not model_text.startswith("tree"):
-            raise ModelError(f"{source}: not a LightGBM text model (the first line is not 'tree')")
-        try:
-            self.booster = lightgbm.Booster(model_str=model_text)
-        except Exception as e:  # lightgbm raises its own LightGBMError for any malformed dump
-            raise ModelError(f"{source}: unreadable LightGBM model ({str(e).splitlines()[0]})") from None
-        names = tuple(self.booster.feature_name())
-        if names != FEATURES:
-            raise ModelError(f"{source}: the model was trained on other features ({len(names)} named "
-                             f"{', '.join(names[:3])}...); retrain with python -m paperfind.rank.train_experts")
+        self.booster = load_booster(model_text, source, FEATURES, "the learned ranking of people",
+                                    "paperfind.rank.train_experts")
         self.source = source
 
     @classmethod
     def load(cls, path: Path | str) -> "ExpertRanker":
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ModelError(f"{path}: no such model file") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ModelError(f"{path}: cannot read the model ({e})") from None
-        return cls(text, str(path))
+        return cls(read_model(path), str(path))
 
     def scores(self, features: np.ndarray) -> np.ndarray:
         """One score per candidate (higher = likelier); only their order means something."""

@@ -106,36 +106,49 @@ def candidate_features(backend, plan, terms: list[str], stage: FirstStage, pool,
     return np.column_stack([np.asarray(cols[name], dtype=np.float64) for name in FEATURES]).astype(np.float32)
 
 
+def read_model(path: Path | str) -> str:
+    """A model file's text; a `ModelError` naming the file when it cannot be read."""
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ModelError(f"{path}: no such model file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ModelError(f"{path}: cannot read the model ({e})") from None
+
+
+def load_booster(model_text: str, source: str, features: tuple[str, ...], purpose: str, trainer: str):
+    """A LightGBM booster from its text dump, checked to be one over `features`; a
+    `ModelError` naming `source` otherwise (`purpose` names the ranking that needs lightgbm,
+    `trainer` the module that makes a model of these features)."""
+    try:
+        import lightgbm
+    except ImportError as e:  # pragma: no cover - pinned dependency
+        raise ModelError(f"{purpose} needs lightgbm ({e})") from None
+    if not model_text.startswith("tree"):
+        raise ModelError(f"{source}: not a LightGBM text model (the first line is not 'tree')")
+    try:
+        booster = lightgbm.Booster(model_str=model_text)
+    except Exception as e:  # lightgbm raises its own LightGBMError for any malformed dump
+        raise ModelError(f"{source}: unreadable LightGBM model ({str(e).splitlines()[0]})") from None
+    names = tuple(booster.feature_name())
+    if names != features:
+        raise ModelError(f"{source}: the model was trained on other features ({len(names)} "
+                         f"named {', '.join(names[:3])}...); retrain with python -m {trainer}")
+    return booster
+
+
 class LearnedRanker:
     """A loaded lambdarank model: scores candidates and names what decided each score."""
 
     def __init__(self, model_text: str, source: str = "<text>") -> None:
-        try:
-            import lightgbm
-        except ImportError as e:  # pragma: no cover - pinned dependency
-            raise ModelError(f"the learned ranking needs lightgbm ({e})") from None
-        if not model_text.startswith("tree"):
-            raise ModelError(f"{source}: not a LightGBM text model (the first line is not 'tree')")
-        try:
-            self.booster = lightgbm.Booster(model_str=model_text)
-        except Exception as e:  # lightgbm raises its own LightGBMError for any malformed dump
-            raise ModelError(f"{source}: unreadable LightGBM model ({str(e).splitlines()[0]})") from None
-        names = tuple(self.booster.feature_name())
-        if names != FEATURES:
-            raise ModelError(f"{source}: the model was trained on other features ({len(names)} "
-                             f"named {', '.join(names[:3])}...); retrain with python -m paperfind.rank.train")
+        self.booster = load_booster(model_text, source, FEATURES, "the learned ranking",
+                                    "paperfind.rank.train")
         self.source = source
 
     @classmethod
     def load(cls, path: Path | str) -> "LearnedRanker":
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ModelError(f"{path}: no such model file") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ModelError(f"{path}: cannot read the model ({e})") from None
-        return cls(text, str(path))
+        return cls(read_model(path), str(path))
 
     def scores(self, features: np.ndarray) -> np.ndarray:
         """One score per candidate (higher = better); only their order means something."""
