@@ -149,21 +149,32 @@ class LexicalIndex:
         """
         scores = np.zeros(self.n_docs, dtype=np.float32)
         counts = np.zeros(self.n_docs, dtype=np.float32)  # groups matched (small whole numbers)
-        for group in groups[:MAX_SCORED_GROUPS]:
-            columns = []
-            for field, term, boost in group:
-                if term < 0 or boost <= 0:
-                    continue
-                docs, weights = self.fields[field].column(term)
-                if len(docs):
-                    self.adder.add(scores, docs, weights, boost)
-                    columns.append(docs)
-            self._count_group(counts, columns)
+        for columns in self.group_columns(groups):
+            for docs, weights, boost in columns:
+                self.adder.add(scores, docs, weights, boost)
+            self._count_group(counts, [docs for docs, _, _ in columns])
         matched = counts.astype(np.int16)
         if mask is not None:
             scores[~mask] = 0
             matched[~mask] = 0
         return scores, matched
+
+    def group_columns(self, groups: list[list[tuple[str, int, float]]]
+                      ) -> list[list[tuple[np.ndarray, np.ndarray, float]]]:
+        """Per group (the first `MAX_SCORED_GROUPS`), its non-empty columns as (docs, weights,
+        boost), in the group's order: what `score` adds, and what a look-up of a few rows
+        (paperfind.index.retrieval) reads in the same order."""
+        out = []
+        for group in groups[:MAX_SCORED_GROUPS]:
+            cols = []
+            for field, term, boost in group:
+                if term < 0 or boost <= 0:
+                    continue
+                docs, weights = self.fields[field].column(term)
+                if len(docs):
+                    cols.append((docs, weights, boost))
+            out.append(cols)
+        return out
 
     def _count_group(self, counts: np.ndarray, columns: list[np.ndarray]) -> None:
         """One more for every doc in any of a group's columns (a doc in two counts once)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paperfind.index.lexical import MAX_SCORED_GROUPS, LexicalIndex
+from paperfind.index.lexical import LexicalIndex
 
 # A column is read whole (a gather over its postings) when it is at most this many times longer
 # than the candidates; beyond that a binary search per candidate costs less (measured on the
@@ -24,22 +24,6 @@ from paperfind.index.lexical import MAX_SCORED_GROUPS, LexicalIndex
 READ_WHOLE_RATIO = 3
 
 Resolved = list[list[tuple[str, int, float]]]  # groups of (field, term id, boost)
-
-
-def _columns(lex: LexicalIndex, groups: Resolved) -> list[list[tuple[np.ndarray, np.ndarray, float]]]:
-    """Per group (the first `MAX_SCORED_GROUPS`, as the reference scores), its non-empty
-    columns as (docs, weights, boost), in the reference's order."""
-    out = []
-    for group in groups[:MAX_SCORED_GROUPS]:
-        cols = []
-        for field, term, boost in group:
-            if term < 0 or boost <= 0:
-                continue
-            docs, weights = lex.fields[field].column(term)
-            if len(docs):
-                cols.append((docs, weights, boost))
-        out.append(cols)
-    return out
 
 
 def _lookup(rows: np.ndarray, docs: np.ndarray, position: np.ndarray | None
@@ -73,7 +57,7 @@ def score_rows(lex: LexicalIndex, groups: Resolved, rows: np.ndarray) -> tuple[n
     bits = np.zeros(len(rows), dtype=dtype)
     if not len(rows):
         return scores, bits.astype(np.int16)
-    for g, cols in enumerate(_columns(lex, groups)):
+    for g, cols in enumerate(lex.group_columns(groups)):
         flag = dtype(1 << g)
         for docs, weights, boost in cols:
             at, where = _lookup(rows, docs, position)
