@@ -157,7 +157,7 @@ def http_bench(db: Path, base_tree: Path, n: int) -> str:
     import tempfile
 
     from bench.corpus import REPO
-    from bench.server import free_port, start_server, stop_server
+    from bench.server import free_port, start_server, stop_server, wait_idle
 
     queries = http_queries(db, n)
     procs, ports = {}, {}
@@ -171,6 +171,7 @@ def http_bench(db: Path, base_tree: Path, n: int) -> str:
                 ports[name] = free_port()
                 env = {"PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
                 procs[name] = start_server(copy, ports[name], env=env, cwd=tree)
+            waited = wait_idle(list(procs.values()))
             sides = time_sides(ports, queries)
         finally:
             for proc in procs.values():
@@ -186,7 +187,8 @@ def http_bench(db: Path, base_tree: Path, n: int) -> str:
                      f"{t['http'][0]:.1f} / {t['http'][1]:.1f} | {b['layer'][0]:.2f} → {t['layer'][0]:.2f} | "
                      f"{t['http'][1] / b['http'][1]:.2f} |")
     load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
-    return "\n".join(lines) + f"\n\nLoad average at the end: {load}.\n"
+    return "\n".join(lines) + (f"\n\nThe servers' start-up work ended {waited:.0f} s after both answered; "
+                                f"timed from then. Load average at the end: {load}.\n")
 
 
 def main() -> None:

@@ -96,6 +96,26 @@ def start_server(db: Path, port: int, workers: int = 1, semantic: bool = True,
     raise SystemExit(f"paperfind serve did not answer within {timeout:.0f} s")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process (all its threads) has used, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_idle(procs: list[subprocess.Popen], quiet: float = 3.0, timeout: float = 900) -> float:
+    """Wait until every server has used under 5% of a core for `quiet` seconds: a server answers
+    before its start-up is over (the index's side files, abstracts re-embedded after the port
+    opens), and a latency bench timing that overlap measures the start-up, not the searches.
+    Returns the seconds waited."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        before = [cpu_seconds(p.pid) for p in procs]
+        time.sleep(quiet)
+        if all(cpu_seconds(p.pid) - b < 0.05 * quiet for p, b in zip(procs, before)):
+            break
+    return time.monotonic() - started
+
+
 def stop_server(proc: subprocess.Popen) -> None:
     proc.terminate()
     try:
