@@ -287,8 +287,6 @@ class Searcher:
         limit = max(1, min(int(request.limit or 10), MAX_PAGE_SIZE))
         offset = max(0, min(int(request.offset or 0), MAX_OFFSET))
         sort = request.sort if request.sort in SORTS else "relevance"
-        if self.settings.overlap_embedding:  # from the text alone: before institutions and the plan
-            self._prefetch_query_vector(backend, q, None, mode)
         q, understood = self._understand(backend, q, request.filters)
         query = self._read(backend, q, request.filters, mode)
         plan, restriction = query.plan, query.restriction
@@ -407,21 +405,11 @@ class Searcher:
         return hit(shown.doc, score, marker, [v.doc for v in versions if v is not shown])
 
     @staticmethod
-    def _prefetch_query_vector(backend: SearchBackend, q: ParsedQuery, plan: QueryPlan | None,
-                               mode: str) -> None:
-        """Embed the query on a worker thread while the lexical route runs, when `_rank` will need it.
-
-        Without a plan (`search` starts it first thing, from the text alone) the embedding also
-        overlaps the reading of institutions and the plan, which for a Chinese query includes
-        its translation (issue 33: several ms before the embedding began). A query the plan then
-        finds to be a person's name, or whose institutions change its text, wastes that
-        embedding's CPU on the worker, never the answer: `_rank` embeds the text it ranks."""
-        if not backend.vectors_ready() or mode == "lexical" or not q.text.strip():
+    def _prefetch_query_vector(backend: SearchBackend, q: ParsedQuery, plan: QueryPlan, mode: str) -> None:
+        """Embed the query on a worker thread while the lexical route runs, when `_rank` will need it."""
+        if not backend.vectors_ready() or mode == "lexical" or not q.text.strip() or not plan.groups:
             return
-        if plan is None:
-            if mode == "hybrid" and classify_query(q.text).semantic_weight == 0:
-                return
-        elif not plan.groups or mode == "hybrid" and _ranks_lexically(q, plan):
+        if mode == "hybrid" and _ranks_lexically(q, plan):
             return
         backend.prefetch_vector(q.text)
 

@@ -87,24 +87,6 @@ def test_a_title_typed_nearly_whole_is_answered_without_the_vector_route(hybrid_
     assert _keys_and_scores(searcher, question, "hybrid") != _keys_and_scores(searcher, question, "lexical")
 
 
-def test_the_query_embedding_starts_before_the_institutions_and_the_plan_are_read(slice_store, hybrid_searcher):
-    """Issue 33: the embedding starts from the text as typed, first thing, so it overlaps the
-    reading of institutions and of the plan (a Chinese query's translation) too. A question
-    whose institution the understanding takes out is embedded as typed first, then as ranked."""
-    searcher, _ = hybrid_searcher
-    store, index_root = slice_store
-    fresh = open_searcher(index_root, store, vector_dir=searcher.live.vector_dir)
-    typed = "how can robots learn to grasp objects from Stanford"
-    r = fresh.search(SearchRequest(q=typed, limit=20, mode="hybrid"))
-    ranked = r.understood["text"]
-    assert ranked != typed and r.mode == "hybrid"
-    encoder = fresh.live._semantic._encoder
-    assert list(encoder._cache) == [typed, ranked]
-    # a keyword query ranks by words alone in hybrid mode: nothing is embedded for it
-    fresh.search(SearchRequest(q="robot grasping", limit=20, mode="hybrid"))
-    assert list(encoder._cache) == [typed, ranked]
-
-
 @pytest.mark.parametrize("start", ["The Relative Complexity of Maximum Likelihood",
                                    "Near Optimal Methods for Minimizing Convex Functions"])
 def test_the_start_of_a_long_title_is_answered_without_the_vector_route(hybrid_searcher, slice_store, start):
