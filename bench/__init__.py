@@ -40,9 +40,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "~1 min at 16k once its database is built (est.)", "[--corpus full] [--sets tldr_dev,...]"),
         Bench("modes_quality", "lexical, semantic and hybrid (the default) per dev set: hybrid at least "
               "lexical everywhere; hybrid p95 <= 80 ms with the query embedding; with --switch, a "
-              "search setting off vs on (issue 33: no set falls by more than .003)",
-              "~2 min at 16k (est.); --switch at 156k ~5 min (RESULTS)",
-              "[--corpus default|bundled] [--db DB --switch lexical_certain]"),
+              "search setting off vs on, with --base-tree, a base checkout's code against this tree's "
+              "(issue 33: no set falls by more than .003)",
+              "~2 min at 16k (est.); --switch or --base-tree at 156k ~5-10 min (RESULTS)",
+              "[--corpus default|bundled] [--db DB --switch lexical_certain | --db DB --base-tree BASE]"),
         Bench("learned_ranking", "the learned re-ranker on vs off per dev set and query kind: it is "
               "applied only to the kinds it lifts (SearchSettings.learned_kinds); its latency",
               "~1-2 min at 16k (RESULTS: two corpora in 19:03-19:04)", "[--corpus default|bundled]", "heavy"),

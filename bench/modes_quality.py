@@ -2,6 +2,14 @@
 
     .venv/bin/python -m bench.modes_quality [--corpus default|bundled] [--vectors DIR] [--no-write]
     .venv/bin/python -m bench.modes_quality --db DB --switch lexical_certain
+    .venv/bin/python -m bench.modes_quality --db DB --base-tree BASE
+
+With `--base-tree BASE` (a checkout of the base ref) it compares trees instead: the default
+(hybrid) mode of BASE's code and of this tree's, each in its own process (bench/parity_worker.py)
+on its own copy of DB, every dev set's figures side by side with their differences, and the
+search's own time per set, each query once (its embedding timed too), the sides taking turns
+query by query (a change in the machine's load falls on both), response cache off (issue 33: a change that spares work must not cost a
+set more than .003).
 
 With `--switch NAME` (a boolean of SearchSettings) it measures that switch instead: hybrid mode
 with it off and on, every dev set's figures side by side with their differences, and hybrid p50
@@ -21,13 +29,14 @@ query embedding; appends both tables to bench/RESULTS.md.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
 
 from bench import baselines
 from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set, open_searcher, vectors as corpus_vectors
-from bench.metrics import p50_p95, score, write_run
+from bench.metrics import p50_p95, score, score_ranked, write_run
 from bench.results import append_results
 from bench.search_quality import DEPTH
 
@@ -45,7 +54,12 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--db", type=Path, help="a paperfind database (index and vectors beside it)")
     ap.add_argument("--switch", help="a boolean SearchSettings field: hybrid with it off and on")
+    ap.add_argument("--base-tree", type=Path, help="with --db: hybrid of this tree against BASE's code")
     args = ap.parse_args()
+    if args.base_tree:
+        if not args.db:
+            raise SystemExit("--base-tree needs --db (a database with its index and vectors beside it)")
+        return tree_bench(args)
     if args.switch:
         return switch_bench(args)
     vectors = args.vectors or corpus_vectors(args.corpus)
@@ -159,6 +173,79 @@ def switch_bench(args) -> None:
                  f"warm, response cache off, on the shared 2-core machine (load average at the end "
                  f"{load}). Produced by `python -m bench.modes_quality --switch {args.switch}`.\n\n")
         append_results(f"Hybrid with and without {args.switch} (issue 33)", intro + table + "\n\n" + lat)
+
+
+def tree_bench(args) -> None:
+    """Hybrid of BASE's code and this tree's on copies of `args.db`, every dev set, in one run."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    from bench.corpus import REPO
+    from bench.parity import WORKER
+
+    def ask(proc: subprocess.Popen, op: str, **message) -> dict:
+        proc.stdin.write(json.dumps({"op": op, **message}) + "\n")
+        proc.stdin.flush()
+        reply = json.loads(proc.stdout.readline() or '{"ok": false, "error": "the worker stopped"}')
+        if not reply.pop("ok"):
+            raise SystemExit(f"{op} failed: {reply['error']}")
+        return reply
+
+    trees = {"base": args.base_tree.resolve(), "this": REPO}
+    sides: dict[str, subprocess.Popen] = {}
+    rows, timing = [], []
+    with tempfile.TemporaryDirectory(dir=args.db.parent) as tmp:
+        try:
+            for name, tree in trees.items():
+                copy = Path(tmp) / name / args.db.name
+                copy.parent.mkdir()
+                for src in args.db.parent.glob(args.db.name + "*"):  # the database, its index and vectors
+                    (shutil.copytree if src.is_dir() else shutil.copy2)(src, copy.parent / src.name)
+                env = dict(os.environ, PYTHONPATH=str(tree), PAPERFIND_DB=str(copy), PAPERFIND_SEMANTIC="1")
+                sides[name] = subprocess.Popen([sys.executable, "-P", str(WORKER)], cwd=tree, env=env,
+                                               text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                ask(sides[name], "open")
+            for set_name in SETS:
+                items = load_set(set_name)
+                figures, took = {}, {name: [] for name in sides}
+                # timed first, each query once, in turns: a query seen before would find its
+                # vector in the query encoder's cache, and its embedding would not be timed
+                for i, it in enumerate(items):
+                    for name in (list(sides) if i % 2 == 0 else list(sides)[::-1]):
+                        took[name] += ask(sides[name], "time", queries=[it["query"]], mode="hybrid",
+                                          limit=20)["ms"]
+                for name, proc in sides.items():
+                    ranked = ask(proc, "rank", queries=[[it["qid"], it["query"]] for it in items],
+                                 mode="hybrid", limit=DEPTH)["ranked"]
+                    figures[name] = score_ranked(set_name, ranked, *OPTIONS.get(set_name, ()))["metrics"]
+                for metric in ("nDCG@10", "MRR@10", "R@10"):
+                    base, this = figures["base"][metric], figures["this"][metric]
+                    rows.append(f"| {set_name} | {metric} | {base:.3f} | {this:.3f} | {this - base:+.3f} |")
+                (b50, b95), (t50, t95) = p50_p95(took["base"]), p50_p95(took["this"])
+                timing.append(f"| {set_name} | {len(items)} | {b50:.1f} / {b95:.1f} | {t50:.1f} / {t95:.1f} "
+                              f"| {t50 / b50:.2f} | {t95 / b95:.2f} |")
+                print(f"{set_name} done", file=sys.stderr, flush=True)
+        finally:
+            for proc in sides.values():
+                if proc.poll() is None:
+                    proc.stdin.write(json.dumps({"op": "quit"}) + "\n")
+                    proc.stdin.close()
+                    proc.wait(timeout=60)
+    table = "\n".join(["| set | metric | base | this | this - base |", "|---|---|---:|---:|---:|", *rows])
+    lat = "\n".join(["| set | queries | hybrid p50 / p95 ms, base | this | p50 ratio | p95 ratio |",
+                      "|---|---:|---|---|---:|---:|", *timing])
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(table + "\n\n" + lat + f"\n\nload average {load}")
+    if not args.no_write:
+        intro = (f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC. `{args.db.name}`, the default (hybrid) "
+                 f"mode of base = {trees['base']} and of this tree, each in its own process on its own "
+                 f"copy, 100 deep, scored by score.py (author_dev --lenient); latency: the search's "
+                 f"own time, first page of 20, each query once before the scored runs (its embedding "
+                 f"timed), response cache off, the sides taking turns query by query, on the shared 2-core machine (load average at the end {load}). Produced by "
+                 f"`python -m bench.modes_quality --db DB --base-tree BASE`.\n\n")
+        append_results("Hybrid mode, base tree against this one (issue 33)", intro + table + "\n\n" + lat)
 
 
 if __name__ == "__main__":

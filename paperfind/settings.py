@@ -213,7 +213,7 @@ ENV: tuple[EnvSetting, ...] = (
                "/api/experts (default 0: the voting alone)"),
     EnvSetting("PAPERFIND_LEXICAL_CERTAIN", "search.lexical_certain", _switch,
                "0 embeds every hybrid query, also one whose lexical first is a title typed nearly "
-               "whole (default 1: spared)"),
+               "whole or in part (default 1: spared)"),
     EnvSetting("PAPERFIND_PAPER_NAMES", "search.paper_names", _switch,
                "0 ignores the papers' names and standing in ranking (default 1)"),
     EnvSetting("PAPERFIND_UNDERSTAND_INSTITUTIONS", "search.understand_institutions", _switch,

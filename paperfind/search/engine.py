@@ -519,7 +519,8 @@ class Searcher:
                     backend, plan, terms, pool.handles[top])
             relevance[top] = reranked
             certain = mode == "hybrid" and self.settings.lexical_certain \
-                and certain_title(q.text, second, reranked, self.settings.certain_title_share)
+                and certain_title(q.text, second, reranked, self.settings.certain_title_share,
+                                  self.settings.learned_title_cover, pool.works[top])
         if people and plan.person_is_query:
             relevance += person_tiers(backend, plan, pool.handles, pool.years, relevance,
                                       self.settings.max_people, self.settings.interleave_people)

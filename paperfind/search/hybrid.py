@@ -19,7 +19,7 @@ def fuse_rows(text: str, rows: np.ndarray, relevance: np.ndarray,
               vec_rows: np.ndarray, vec_scores: np.ndarray, mode: str,
               is_name: bool) -> tuple[np.ndarray, np.ndarray, str]:
     """(rows, relevance, mode used) after fusing the vector candidates into the lexical ranking."""
-    from paperfind.search.fusion import QUERY_KINDS, fuse
+    from paperfind.search.fusion import QUERY_KINDS, fuse_arrays
 
     if mode == "semantic":
         return vec_rows.astype(np.int64), vec_scores.astype(np.float64), "semantic"
@@ -28,13 +28,10 @@ def fuse_rows(text: str, rows: np.ndarray, relevance: np.ndarray,
     in_head[head] = True
     tail = np.flatnonzero(~in_head)
     # rows are papers in key order, so rows serve as the fusion's keys (its ties go by key)
-    lexical = list(zip(rows[head].tolist(), relevance[head].tolist()))
-    semantic = list(zip(vec_rows.tolist(), vec_scores.tolist()))
-    fused = fuse(text, lexical, semantic, kind=QUERY_KINDS["name"] if is_name else None)
-    fused_rows = np.asarray([r for r, _ in fused], dtype=np.int64)
+    fused_rows, fused_scores = fuse_arrays(text, rows[head], relevance[head], vec_rows, vec_scores,
+                                           kind=QUERY_KINDS["name"] if is_name else None)
     tail = tail[~np.isin(rows[tail], fused_rows)]  # vector candidates from the lexical tail moved up
     out_rows = np.concatenate([fused_rows, rows[tail].astype(np.int64)])
-    fused_scores = np.asarray([s for _, s in fused], dtype=np.float64)
     floor = float(fused_scores.min()) if len(fused_scores) else 1.0
     rest = relevance[tail]
     rest = floor * 0.5 * rest / max(float(rest.max()), 1e-9) if len(rest) else rest

@@ -82,22 +82,31 @@ def features(backend: SearchBackend, plan: QueryPlan, terms: list[str], handles:
     return out
 
 
-def certain_title(text: str, f: dict[str, np.ndarray], score: np.ndarray, share: float) -> bool:
+def certain_title(text: str, f: dict[str, np.ndarray], score: np.ndarray, share: float,
+                  whole: float | None = None, works: np.ndarray | None = None) -> bool:
     """Whether the first of these candidates (`score`: their second-stage scores, `f` their
     features) is a title the query types nearly whole -- each holds `share` of the other's
     words -- and leads the second by more than fusion's semantic part of this kind of query
     can add (paperfind.search.fusion: its weight, or its near-tie share). Then hybrid mode's
     first result is the lexical one whatever the query's embedding says, so the embedding and
-    the vector search are spared (issue 33: ~14 ms a query)."""
+    the vector search are spared (issue 33: ~14 ms a query).
+
+    `whole` (the learned ranker's `learned_title_cover`): a title that holds this share of the
+    query's words is certain too however much of it the query types (the start of a long
+    title): fusion cannot unseat it, and the learned ranker leaves such a query's order to the
+    title features. `works` (the candidates' works): the second is the best of another work, a
+    paper's other version being the same first result."""
     from paperfind.search.fusion import classify_query
 
     if len(score) == 0:
         return False
     first = int(np.argmax(score))
-    if f["title_cover"][first] < share or f["title_in_query"][first] < share:
+    nearly_whole = f["title_cover"][first] >= share and f["title_in_query"][first] >= share
+    if not nearly_whole and (whole is None or f["title_cover"][first] < whole):
         return False
     kind = classify_query(text)
-    runner_up = float(np.partition(score, -2)[-2]) if len(score) > 1 else 0.0
+    others = np.delete(score, first) if works is None else score[works != works[first]]
+    runner_up = float(others.max()) if len(others) else 0.0
     return runner_up < float(score[first]) * (1 - max(kind.semantic_weight, kind.near_tie))
 
 

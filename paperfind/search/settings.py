@@ -76,8 +76,8 @@ class SearchSettings:
     # on descriptions only lost (title_typo_dev MRR@10 .994 -> .988 without this check)
     learned_title_cover: float = 0.9
     # hybrid mode spares the query embedding when the lexical first is a title the query types
-    # nearly whole and fusion cannot unseat it (second_stage.certain_title);
-    # PAPERFIND_LEXICAL_CERTAIN=0 always embeds
+    # nearly whole, or one holding learned_title_cover of its words (a long title's start), and
+    # fusion cannot unseat it (second_stage.certain_title); PAPERFIND_LEXICAL_CERTAIN=0 always embeds
     lexical_certain: bool = True
     # a warmed process (the server) adds posting columns with scipy's compiled sparse kernel,
     # ~4x faster than numpy's indexing and equal bit for bit (paperfind.index.kernels); a

@@ -6,8 +6,10 @@ import random
 
 import pytest
 
-from paperfind.search.fusion import (QUERY_KINDS, classify_query, convex_fusion, fuse, looks_like_name,
-                                     settle_near_tie)
+import numpy as np
+
+from paperfind.search.fusion import (QUERY_KINDS, classify_query, convex_fusion, fuse, fuse_arrays,
+                                     looks_like_name, settle_near_tie)
 
 LEXICAL = [("iclr2017:a", 9.0), ("iclr2017:b", 7.5), ("nips2016:c", 7.5), ("icml2016:d", 3.0)]
 SEMANTIC = [("nips2016:c", 0.91), ("iclr2017:e", 0.90), ("iclr2017:a", 0.80)]
@@ -84,3 +86,42 @@ def test_near_tie_is_off_for_kinds_where_it_did_not_help():
     lexical = [(1, 10.0), (2, 9.9)]
     assert settle_near_tie(convex_fusion(lexical, [(2, 0.9), (1, 0.5)], 0.0), lexical,
                            [(2, 0.9), (1, 0.5)], 0.0)[0][0] == 1
+
+
+def _random_lists(rng: random.Random) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Lexical and semantic lists of integer keys as the engine hands them over (scores float64
+    and float32), with ties, repeated keys, overlaps, near-ties at the top and empty lists."""
+    universe = rng.randint(1, 400)
+    n_lex, n_sem = rng.choice([0, 1, 3, 50, 300]), rng.choice([0, 1, 5, 150, 200])
+    lex_keys = np.array([rng.randrange(universe) for _ in range(n_lex)], dtype=np.int64)
+    steps = rng.choice([4, 50, 10_000])  # few distinct scores: many ties
+    lex = np.array([rng.randint(0, steps) / steps * rng.choice([1.0, 7.3]) for _ in range(n_lex)])
+    if n_lex >= 3 and rng.random() < 0.5:  # a near-tie among the lexical leaders
+        lex[:3] = lex.max() * np.array([1.0, 0.97, 0.99])
+    sem_keys = np.array([rng.randrange(universe) for _ in range(n_sem)], dtype=np.int64)
+    if n_sem and n_lex and rng.random() < 0.5:
+        sem_keys[0] = lex_keys[rng.randrange(min(3, n_lex))]
+    sem = np.array([rng.choice([0.8, 0.8125, rng.uniform(0.6, 0.95)]) for _ in range(n_sem)], dtype=np.float32)
+    if n_sem and rng.random() < 0.5:
+        sem[0] = sem.max() + np.float32(0.01)
+    return lex_keys, lex, sem_keys, sem
+
+
+@pytest.mark.parametrize("kind", [None, *QUERY_KINDS])
+def test_fusion_of_arrays_is_fusion_of_lists_bit_for_bit(kind):
+    """The engine fuses rows as arrays (issue 33: the lists cost ms a query); the order and
+    every score must be `fuse`'s exactly, ties, repeats, near-ties and empty lists included."""
+    rng = random.Random(33)
+    query = "how to get low regret when the losses are chosen by an adversary"
+    lifted = 0
+    for _ in range(400):
+        lex_keys, lex, sem_keys, sem = _random_lists(rng)
+        chosen = QUERY_KINDS[kind] if kind else None
+        lists = fuse(query, list(zip(lex_keys.tolist(), lex.tolist())),
+                     list(zip(sem_keys.tolist(), sem.tolist())), kind=chosen)
+        keys, scores = fuse_arrays(query, lex_keys, lex, sem_keys, sem, kind=chosen)
+        assert keys.tolist() == [k for k, _ in lists]
+        assert scores.tolist() == [s for _, s in lists]
+        lifted += len(lists) > 1 and abs(lists[0][1] - lists[1][1] - 1e-3) < 1e-12  # a near-tie lifted
+    if kind in (None, "natural"):
+        assert lifted  # the near-tie rule was exercised

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from paperfind.embed.build import DEFAULT_TEXT_BUDGET, update_vectors
@@ -84,3 +85,42 @@ def test_a_title_typed_nearly_whole_is_answered_without_the_vector_route(hybrid_
     question = "how to get low regret when the losses are chosen by an adversary"
     assert _keys_and_scores(searcher, question, "hybrid") == _keys_and_scores(always, question, "hybrid")
     assert _keys_and_scores(searcher, question, "hybrid") != _keys_and_scores(searcher, question, "lexical")
+
+
+@pytest.mark.parametrize("start", ["The Relative Complexity of Maximum Likelihood",
+                                   "Near Optimal Methods for Minimizing Convex Functions"])
+def test_the_start_of_a_long_title_is_answered_without_the_vector_route(hybrid_searcher, slice_store, start):
+    """Issue 33: a query typed from a title's start holds less than the nearly-whole share of
+    the title's words, but every word of it is in the title: neither fusion (the lead is beyond
+    its reach) nor the learned ranker (it leaves such a query to the title features) would
+    change the first result, so hybrid mode spares the embedding; before, it fused."""
+    from paperfind.search.fusion import classify_query
+    from paperfind.search.settings import SearchSettings
+
+    searcher, embedded = hybrid_searcher
+    store, index_root = slice_store
+    always = open_searcher(index_root, store, vector_dir=searcher.live.vector_dir,
+                           settings=SearchSettings(lexical_certain=False))
+    assert classify_query(start).name == "natural"  # a kind the query embedding is made for
+    lexical = _keys_and_scores(searcher, start, "lexical")
+    assert lexical[0][0] in embedded
+    assert _keys_and_scores(searcher, start, "hybrid") == lexical
+    fused = _keys_and_scores(always, start, "hybrid")
+    assert fused != lexical and fused[0][0] == lexical[0][0]
+
+
+def test_a_lead_over_the_first_papers_other_version_does_not_count():
+    """The runner-up of a certain title is the best paper of another work: a version of the
+    first (same work, same score) is the same first result."""
+    from paperfind.search.second_stage import certain_title
+
+    query = "the relative complexity of maximum likelihood"
+    f = {"title_cover": np.array([1.0, 1.0, 0.4]), "title_in_query": np.array([1.0, 1.0, 0.3])}
+    score = np.array([3.0, 3.0, 1.0])
+    assert not certain_title(query, f, score, 0.8)
+    assert certain_title(query, f, score, 0.8, works=np.array([7, 7, 8]))
+    assert not certain_title(query, f, score, 0.8, works=np.array([7, 9, 8]))
+    partial = {"title_cover": np.array([1.0, 0.5]), "title_in_query": np.array([0.5, 0.2])}
+    assert not certain_title(query, partial, np.array([3.0, 1.0]), 0.8)
+    assert certain_title(query, partial, np.array([3.0, 1.0]), 0.8, whole=0.9)
+    assert not certain_title(query, partial, np.array([3.0, 2.9]), 0.8, whole=0.9)  # within fusion's reach
