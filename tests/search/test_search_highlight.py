@@ -59,3 +59,17 @@ def test_the_scan_of_word_runs_marks_what_the_pattern_marks(searcher):
             assert fast.snippet(text) == slow.snippet(text) and fast.mark(text) == slow.mark(text)
             checked += bool(fast._matches(text))
     assert checked > 40
+
+
+def test_a_prefix_inside_a_longer_one_is_scanned_once_and_marks_the_same():
+    """The scan looks for the prefixes no other one begins (`class` for `class`, `classif`);
+    the words marked are those of every prefix, and no pattern is compiled for plain text."""
+    from paperfind.search.highlight import _shortest
+
+    assert _shortest(["classif", "class", "distances", "distanc", "net"]) == ("net", "class", "distanc")
+    m = marker("classification", "classes", "distances")
+    out = m.mark("Classification of classes by distances & distance (classifier)")
+    assert out == ("<mark>Classification</mark> of <mark>classes</mark> by <mark>distances</mark> "
+                   "&amp; <mark>distance</mark> (classifier)")
+    assert m.mark("plain classes") == "plain <mark>classes</mark>"
+    assert m._pattern is None  # compiled only for a text the prefix scan cannot take
