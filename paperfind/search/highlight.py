@@ -18,7 +18,6 @@ from paperfind.text.fold import HAN, fold
 
 _HAN_CHAR = re.compile(f"[{HAN}]")
 _WORD_RUN = re.compile(r"[^\W_]+")
-_WORD_CHAR = re.compile(r"[^\W_]")
 SNIPPET_CHARS = 240
 CONTEXT_CHARS = 40
 _SPECIAL = re.compile(r"[&<>\"']")  # what html.escape (quote=True) changes
@@ -89,7 +88,8 @@ class Marker:
         for prefix in self._starts or ():
             at = lower.find(prefix)
             while at >= 0:
-                if at == 0 or not _WORD_CHAR.match(lower, at - 1):
+                # str.isalnum is [^\W_] for every code point (checked over all of them), without a regex call
+                if at == 0 or not lower[at - 1].isalnum():
                     starts.add(at)
                 at = lower.find(prefix, at + 1)
         spans = []

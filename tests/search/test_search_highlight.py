@@ -73,3 +73,15 @@ def test_a_prefix_inside_a_longer_one_is_scanned_once_and_marks_the_same():
                    "&amp; <mark>distance</mark> (classifier)")
     assert m.mark("plain classes") == "plain <mark>classes</mark>"
     assert m._pattern is None  # compiled only for a text the prefix scan cannot take
+
+
+def test_a_word_begins_after_anything_but_a_letter_or_digit():
+    """The scan's test of the character before a prefix (str.isalnum) is the pattern's
+    [^\\W_], for every code point; so a word after `_` or `-` is marked, one inside a word not."""
+    import re
+    import sys
+
+    word_char = re.compile(r"[^\W_]")
+    assert all(chr(i).isalnum() == bool(word_char.match(chr(i))) for i in range(sys.maxunicode + 1))
+    assert marker("attention").mark("_attention self-attention xattention 2attention") == (
+        "_<mark>attention</mark> self-<mark>attention</mark> xattention 2attention")
