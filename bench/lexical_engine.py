@@ -18,6 +18,11 @@
    trend included: a fresh process per side (PATH's code, this tree's) and run, the sides taking
    turns run by run (`--runs`), each query once after a warm-up of five a kind; p50 / p95 ms pooled
    over the runs. Each side is warmed as a server is (`Searcher.load_parts`).
+6. With --parity-tree PATH: the same answers as PATH's code: every query of every set searched
+   on DB by a process of each tree, lexical mode, first 100 results with facets and trend (as
+   the portal asks); per set, how many queries' first 100 keys differ, and how many whole
+   answers (every card with its highlights, the total, facets, trend, people; all but the time)
+   differ. Both must be 0 for a change that is only faster.
 4. With --phases: where a lexical search's time goes (the first 60 queries of each set, page of
    20, facets and trend included, as the portal asks), mean ms per query of each phase, measured
    by timing the searcher's own functions (a phase's time includes the phases it calls).
@@ -203,6 +208,49 @@ print(json.dumps(out))
 """
 
 
+PARITY_WORKER = """
+import hashlib, json, sys
+from pathlib import Path
+from paperfind.search.engine import open_searcher
+from paperfind.search.response import SearchRequest
+from paperfind.search.settings import SearchSettings
+from paperfind.store import Store
+db, root, sets = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
+s = open_searcher(root, Store(db, readonly=True), settings=SearchSettings(result_cache=0))
+s.load_parts()
+out = {}
+for kind, qs in sets.items():
+    out[kind] = []
+    for q in qs:
+        answer = s.search(SearchRequest(q=q, limit=100, mode="lexical")).to_json()
+        answer.pop("took_ms")
+        whole = hashlib.sha256(json.dumps(answer, sort_keys=True, default=str).encode()).hexdigest()
+        out[kind].append([[r["key"] for r in answer["results"]], whole])
+print(json.dumps(out))
+"""
+
+
+def tree_parity(db: Path, base_tree: Path, sets: dict[str, list[str]]) -> str:
+    """Per set, the queries whose first 100 keys, and whose whole answers, differ between
+    `base_tree`'s code and this tree's (module doc, part 6)."""
+    import subprocess
+
+    _, root = ensure_index_of(db)
+    answers = {}
+    for name, tree in (("base", base_tree), ("this", REPO)):
+        env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+        done = subprocess.run([sys.executable, "-c", PARITY_WORKER, str(db), str(root), json.dumps(sets)],
+                              env=env, cwd=tree, capture_output=True, text=True, check=True)
+        answers[name] = json.loads(done.stdout.strip().splitlines()[-1])
+    lines = ["| set | queries | first 100 keys differing | whole answers differing |", "|---|---:|---:|---:|"]
+    for kind in sets:
+        pairs = list(zip(answers["base"][kind], answers["this"][kind]))
+        keys = sum(b[0] != t[0] for b, t in pairs)
+        whole = sum(b[1] != t[1] for b, t in pairs)
+        lines.append(f"| {kind} | {len(pairs)} | {keys} | {whole} |")
+    return "\n".join(lines)
+
+
 def latency(db: Path, base_tree: Path, sets: dict[str, list[str]], runs: int) -> str:
     """In-process lexical latency per kind, base tree against this one (module doc, part 5)."""
     import subprocess
@@ -292,8 +340,20 @@ def main() -> None:
     ap.add_argument("--phases", action="store_true", help="only part 4: where a lexical search's time goes")
     ap.add_argument("--base-tree", type=Path, help="only part 5: in-process latency, this tree against PATH's")
     ap.add_argument("--runs", type=int, default=4, help="with --base-tree: runs per side, alternating")
+    ap.add_argument("--parity-tree", type=Path, help="only part 6: the same answers as PATH's code")
     args = ap.parse_args()
     sets = queries(args.n)
+    if args.parity_tree:
+        table = tree_parity(args.db, args.parity_tree.resolve(), sets)
+        table += f"\n\nBase tree: {args.parity_tree}; database: {args.db.name} ({_rows(args.db):,} papers).\n"
+        print(table)
+        if not args.no_write:
+            append_results("Same answers as the base tree, lexical mode (issue 33)", (
+                "Every query of every dev set searched by a process of each tree on the same "
+                "database, lexical mode, first 100 results with facets and trend; whole answer = "
+                "everything but took_ms (cards, highlights, total, facets, trend, people). Produced "
+                "by `python -m bench.lexical_engine --parity-tree BASE`.\n\n") + table)
+        return
     if args.base_tree:
         table = latency(args.db, args.base_tree.resolve(), {k: v[:60] for k, v in sets.items()}, args.runs)
         load = " / ".join(f"{x:.2f}" for x in os.getloadavg())

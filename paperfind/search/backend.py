@@ -462,8 +462,7 @@ class IndexBackend:
             seen = np.zeros(self.n_docs, dtype=bool)  # a union without sorting the matches
             seen[matched] = True
             rows = np.concatenate([matched, np.unique(rows[~seen[rows]])])
-        works = self._work_counter()[0].count(rows)
-        total = int(np.count_nonzero(np.bincount(self.index.docs.work[rows]))) if len(rows) else 0
+        works, total = self._work_counter()[0].counted(rows)  # total: distinct works, same pass
         return Facets(self.index.docs.facets(rows) if papers else {}, works, total)
 
     def corpus_stats(self) -> CorpusStats:

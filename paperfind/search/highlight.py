@@ -18,9 +18,20 @@ from paperfind.text.fold import HAN, fold
 
 _HAN_CHAR = re.compile(f"[{HAN}]")
 _WORD_RUN = re.compile(r"[^\W_]+")
-_WORD_CHAR = re.compile(r"[^\W_]")
 SNIPPET_CHARS = 240
 CONTEXT_CHARS = 40
+_SPECIAL = re.compile(r"[&<>\"']")  # what html.escape (quote=True) changes
+
+
+def _shortest(prefixes: list[str]) -> tuple[str, ...]:
+    """The prefixes none of the others begins (`class` for `class` and `classif`): a run that
+    begins with a longer one begins with the shorter, so its occurrences add no run; a long
+    query's stems and words (`distanc`, `distances`) halve the scans of an abstract."""
+    kept: list[str] = []
+    for p in sorted(prefixes, key=lambda p: (len(p), p)):
+        if not p.startswith(tuple(kept)):
+            kept.append(p)
+    return tuple(kept)
 
 
 class Marker:
@@ -30,14 +41,16 @@ class Marker:
         self.stems = set(stems)
         self.analyzer = analyzer
         prefixes = sorted({p for p in self.stems | set(words) if len(p) >= 2}, key=lambda p: (-len(p), p))
-        source = r"(?<![^\W_])(?:" + "|".join(map(re.escape, prefixes)) + r")[^\W_]*"
-        self._source = source
-        self._pattern = re.compile(source) if prefixes else None  # run on lower-cased text
+        self._source = r"(?<![^\W_])(?:" + "|".join(map(re.escape, prefixes)) + r")[^\W_]*"
+        self._any = bool(prefixes)
+        # the pattern is compiled only when a text needs it (rarely, see `_starts`): compiling
+        # an alternation of a long query's stems cost ~0.5 ms a search, for a pattern unused
+        self._pattern: re.Pattern | None = None  # run on lower-cased text
         # prefixes of letters and digits only (nearly always): the pattern above matches exactly
         # the runs of letters and digits that begin with one, which `_runs` finds from the
         # prefixes' occurrences several times faster than the pattern's look-behind and
         # alternation tried at every character of an abstract
-        self._starts = tuple(prefixes) if prefixes and all(_WORD_RUN.fullmatch(p) for p in prefixes) else None
+        self._starts = _shortest(prefixes) if prefixes and all(_WORD_RUN.fullmatch(p) for p in prefixes) else None
         self._pattern_ci: re.Pattern | None = None  # compiled when a text needs it (rarely)
         self._seen: dict[str, bool] = {}
 
@@ -54,7 +67,7 @@ class Marker:
         return known
 
     def _matches(self, text: str) -> list[tuple[int, int]]:
-        if self._pattern is None:
+        if not self._any:
             return []
         lower = text.lower()
         if len(lower) != len(text):  # rare letters whose lower case is longer: slower path
@@ -63,6 +76,8 @@ class Marker:
             return [m.span() for m in self._pattern_ci.finditer(text) if self._confirm(m.group(0))]
         if self._starts is not None:
             return self._runs(lower)
+        if self._pattern is None:
+            self._pattern = re.compile(self._source)
         return [m.span() for m in self._pattern.finditer(lower) if self._confirm(m.group(0))]
 
     def _runs(self, lower: str) -> list[tuple[int, int]]:
@@ -73,7 +88,8 @@ class Marker:
         for prefix in self._starts or ():
             at = lower.find(prefix)
             while at >= 0:
-                if at == 0 or not _WORD_CHAR.match(lower, at - 1):
+                # str.isalnum is [^\W_] for every code point (checked over all of them), without a regex call
+                if at == 0 or not lower[at - 1].isalnum():
                     starts.add(at)
                 at = lower.find(prefix, at + 1)
         spans = []
@@ -84,6 +100,13 @@ class Marker:
         return spans
 
     def _render(self, text: str, spans: list[tuple[int, int]]) -> str:
+        if _SPECIAL.search(text) is None:  # nearly every title and abstract: nothing to escape
+            out, last = [], 0
+            for start, end in spans:
+                out += (text[last:start], "<mark>", text[start:end], "</mark>")
+                last = end
+            out.append(text[last:])
+            return "".join(out)
         out, last = [], 0
         for start, end in spans:
             out.append(html.escape(text[last:start]))

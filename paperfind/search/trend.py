@@ -31,45 +31,61 @@ class WorkCounter:
     Most works have one version: their rows are counted by a bincount. Only the rows of works
     with several versions (a few percent) need the distinct (work, year) and (work, venue)
     pairs, which cost a sort; which rows those are is found once, here.
+
+    Each row's venue-year cell is also found once: years are numbered from the corpus's first
+    (0: none), so one bincount of the cells over the matches, a few thousand cells, gives the
+    years and the venues as its column and row sums. Three gathers and bincounts a query, one
+    of them over (last year + 1) x venues cells, cost ~1 ms for a broad query at 156k papers.
     """
 
     def __init__(self, works: np.ndarray, years: np.ndarray, venues: np.ndarray,
                  venue_labels: list[str]) -> None:
         self.works = np.asarray(works, dtype=np.int64)
-        self.years = np.asarray(years, dtype=np.int64)
+        years = np.asarray(years, dtype=np.int64)
         self.venues = np.asarray(venues, dtype=np.int64)
         self.labels = venue_labels
-        self.span_y = int(self.years.max()) + 1 if len(self.years) else 1
+        dated = years[years > 0]
+        self.first_year = int(dated.min()) if len(dated) else 1
+        self.span_y = (int(dated.max()) - self.first_year + 2) if len(dated) else 1  # 0: no year
         self.span_v = max(int(self.venues.max()) + 1 if len(self.venues) else 0, len(venue_labels), 1)
+        self.year_codes = np.where(years > 0, years - self.first_year + 1, 0)
+        self.cells = self.venues * self.span_y + self.year_codes
         versions = np.bincount(self.works) if len(self.works) else np.zeros(0, dtype=np.int64)
         self.shared = versions[self.works] > 1  # this row's work has other versions
 
     def count(self, rows: np.ndarray) -> WorkCounts:
         """Each work once per year, once per venue and once per venue-year among `rows`
-        (rows without a year count in no year)."""
+        (distinct rows; rows without a year count in no year)."""
+        return self.counted(rows)[0]
+
+    def counted(self, rows: np.ndarray) -> tuple[WorkCounts, int]:
+        """`count(rows)`, and how many distinct works the rows are (the results' total)."""
         rows = np.asarray(rows, dtype=np.int64)
         span_y, span_v = self.span_y, self.span_v
         shared = self.shared[rows]
         solo, multi = rows[~shared], rows[shared]
-        y, v = self.years[solo], self.venues[solo]
-        per_year = np.bincount(y, minlength=span_y)
-        per_venue = np.bincount(v, minlength=span_v)
-        per_cell = np.bincount(v * span_y + y, minlength=span_v * span_y)
-        if len(multi):
-            w, y, v = self.works[multi], self.years[multi], self.venues[multi]
+        cells = span_v * span_y
+        solo_cells = np.bincount(self.cells[solo], minlength=cells)
+        grid = solo_cells.reshape(span_v, span_y)
+        per_year, per_venue = grid.sum(axis=0), grid.sum(axis=1)
+        per_cell, total = solo_cells, len(solo)  # a work of one version is one row
+        if len(multi):  # a work in two venues one year is one work that year: not the sums
+            w, y, v = self.works[multi], self.year_codes[multi], self.venues[multi]
             per_year += np.bincount(np.unique(w * span_y + y) % span_y, minlength=span_y)
             per_venue += np.bincount(np.unique(w * span_v + v) % span_v, minlength=span_v)
-            per_cell += np.bincount(np.unique((w * span_v + v) * span_y + y) % (span_v * span_y),
-                                    minlength=span_v * span_y)
-        labels = self.labels
-        return WorkCounts(
-            per_year={int(i): int(per_year[i]) for i in np.flatnonzero(per_year[1:]) + 1},
-            per_venue_year={(labels[c // span_y], c % span_y): int(per_cell[c])
+            per_cell = per_cell + np.bincount(np.unique(w * cells + self.cells[multi]) % cells,
+                                              minlength=cells)
+            total += len(np.unique(w))
+        labels, first = self.labels, self.first_year - 1
+        counts = WorkCounts(
+            per_year={int(i) + first: int(per_year[i]) for i in np.flatnonzero(per_year[1:]) + 1},
+            per_venue_year={(labels[c // span_y], c % span_y + first): int(per_cell[c])
                             for c in np.flatnonzero(per_cell).tolist()
                             if c % span_y and labels[c // span_y]},
             per_venue={labels[i]: int(per_venue[i]) for i in np.flatnonzero(per_venue).tolist()
                        if labels[i]},
         )
+        return counts, total
 
 
 def work_facets(matching: WorkCounts, top: int = 20) -> dict[str, list[list]]:

@@ -29,6 +29,7 @@ from paperfind.web.feeds import feed_url
 from paperfind.web.params import (AspectParam, Format, IncludeParam, ListParams, Paging,
                                   SearchParams, YearParam, included, list_params, paging_params,
                                   reject_unknown_parameters, search_params)
+from paperfind.web.search_route import SearchRoute
 from paperfind.web.searching import search_view
 from paperfind.web.views import (Paging as _Paging, area_view, author_view, institution_view,
                                  paper_view, renamed_author, similar_view, stats_view,
@@ -132,13 +133,6 @@ def build_api_router(pf: Paperfind) -> APIRouter:
     router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS,
                        dependencies=[Depends(reject_unknown_parameters)])
 
-    @router.get("/search", summary="Search papers and people", operation_id="search",
-                response_model=schemas.SearchResponse, responses=_links(
-                    paper=("getPaper", {"key": "$response.body#/results/0/key"}),
-                    author=("getAuthor", {"author_id": "$response.body#/results/0/authors/0/id"}),
-                    institution=("getInstitution",
-                                 {"slug": "$response.body#/results/0/institutions/0"}),
-                    person=("getAuthor", {"author_id": "$response.body#/authors/0/id"})))
     async def api_search(request: Request, params: SearchParams = Depends(search_params),
                          include: IncludeParam = None) -> JSONResponse:
         # async, so the local index answers in the event loop: a hop to the thread pool and
@@ -151,6 +145,17 @@ def build_api_router(pf: Paperfind) -> APIRouter:
         else:
             data = await run_in_threadpool(search_view, pf, params)
         return FastJSONResponse({**data, "feed": feed_url(request)})
+
+    # a SearchRoute: the plain requests (q, page, size, mode, sort, include) are read without
+    # FastAPI's per-parameter resolution, the others as declared (paperfind.web.search_route)
+    router.add_api_route("/search", api_search, methods=["GET"], summary="Search papers and people",
+                         operation_id="search", response_model=schemas.SearchResponse,
+                         route_class_override=SearchRoute, responses=_links(
+                             paper=("getPaper", {"key": "$response.body#/results/0/key"}),
+                             author=("getAuthor", {"author_id": "$response.body#/results/0/authors/0/id"}),
+                             institution=("getInstitution",
+                                          {"slug": "$response.body#/results/0/institutions/0"}),
+                             person=("getAuthor", {"author_id": "$response.body#/authors/0/id"})))
 
     @router.get("/search/export", summary="Export a result list as BibTeX, CSV or JSON Lines",
                 operation_id="exportSearch", response_class=Response,

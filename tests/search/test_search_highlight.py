@@ -59,3 +59,29 @@ def test_the_scan_of_word_runs_marks_what_the_pattern_marks(searcher):
             assert fast.snippet(text) == slow.snippet(text) and fast.mark(text) == slow.mark(text)
             checked += bool(fast._matches(text))
     assert checked > 40
+
+
+def test_a_prefix_inside_a_longer_one_is_scanned_once_and_marks_the_same():
+    """The scan looks for the prefixes no other one begins (`class` for `class`, `classif`);
+    the words marked are those of every prefix, and no pattern is compiled for plain text."""
+    from paperfind.search.highlight import _shortest
+
+    assert _shortest(["classif", "class", "distances", "distanc", "net"]) == ("net", "class", "distanc")
+    m = marker("classification", "classes", "distances")
+    out = m.mark("Classification of classes by distances & distance (classifier)")
+    assert out == ("<mark>Classification</mark> of <mark>classes</mark> by <mark>distances</mark> "
+                   "&amp; <mark>distance</mark> (classifier)")
+    assert m.mark("plain classes") == "plain <mark>classes</mark>"
+    assert m._pattern is None  # compiled only for a text the prefix scan cannot take
+
+
+def test_a_word_begins_after_anything_but_a_letter_or_digit():
+    """The scan's test of the character before a prefix (str.isalnum) is the pattern's
+    [^\\W_], for every code point; so a word after `_` or `-` is marked, one inside a word not."""
+    import re
+    import sys
+
+    word_char = re.compile(r"[^\W_]")
+    assert all(chr(i).isalnum() == bool(word_char.match(chr(i))) for i in range(sys.maxunicode + 1))
+    assert marker("attention").mark("_attention self-attention xattention 2attention") == (
+        "_<mark>attention</mark> self-<mark>attention</mark> xattention 2attention")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paperfind.search.trend import WorkCounter, trend, work_facets
+from paperfind.search.trend import WorkCounter, WorkCounts, trend, work_facets
 
 # rows: 0,1 = one work (ICLR 2024 rejected, ICML 2024 accepted); 2,3 = one work at ICLR in
 # 2023 and again in 2024; 4 = ICML 2023; 5 = no year
@@ -68,3 +68,21 @@ def _tally(items, key) -> dict:
     for item in items:
         out[key(item)] = out.get(key(item), 0) + 1
     return out
+
+
+def test_the_counter_counts_distinct_works_and_dates_from_the_first_year():
+    """`counted` gives the works the rows are (the results' total) beside the counts; a
+    corpus whose years start late or have none still counts by the years themselves."""
+    rng = np.random.default_rng(5)
+    works = rng.integers(0, 200, 600)
+    years = rng.choice([0, 1987, 2003, 2026], 600)
+    venues = rng.integers(0, 4, 600)
+    counter = WorkCounter(works, years, venues, ["a", "b", "c", "d"])
+    for rows in (np.arange(600), rng.choice(600, 250, replace=False), np.zeros(0, int)):
+        counts, total = counter.counted(rows)
+        assert total == len({int(works[r]) for r in rows})
+        assert counts == counter.count(rows)
+        assert set(counts.per_year) <= {1987, 2003, 2026}
+        assert {y for _, y in counts.per_venue_year} <= {1987, 2003, 2026}
+    undated = WorkCounter(np.array([1, 2]), np.array([0, 0]), np.array([0, 0]), ["a"])
+    assert undated.counted(np.arange(2)) == (WorkCounts({}, {}, {"a": 2}), 2)

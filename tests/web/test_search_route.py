@@ -1,0 +1,52 @@
+"""/api/search reads its plain requests without FastAPI's parameter resolution (issue 33: the
+HTTP layer's cost) and answers them, and every other request, as the declared parameters do."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperfind.web.search_route import plain_search_query
+from tests.web.test_api import assert_error
+
+SAME = ("query", "total", "results", "authors", "facets", "suggestion", "mode", "trend", "counts",
+        "understood", "with_citations", "paging", "filters", "sort")
+
+
+def test_plain_requests_are_read_and_the_others_left_to_fastapi():
+    assert plain_search_query([("q", "attention is all you need"), ("size", "20"), ("page", "3"),
+                               ("mode", "lexical"), ("sort", "date"), ("include", "facets"),
+                               ("include", "trend")]) == (
+        {"q": "attention is all you need", "size": 20, "page": 3, "mode": "lexical", "sort": "date"},
+        ["facets", "trend"])
+    assert plain_search_query([]) == ({}, None)
+    assert plain_search_query([("q", "")]) == ({"q": ""}, None)
+    for pairs in ([("q", "a"), ("q", "b")], [("limit", "5")], [("venue", "iclr")],
+                  [("size", "0")], [("size", "101")], [("size", "020")], [("size", " 2")],
+                  [("size", "+2")], [("page", "10001")], [("mode", "fast")], [("sort", "")],
+                  [("include", "authors")], [("include", "none")] * 4):
+        assert plain_search_query(pairs) is None, pairs
+
+
+@pytest.mark.parametrize("plain", [
+    {"q": "learning", "size": 5, "mode": "lexical"},
+    {"q": "learning", "page": 2, "size": 3, "sort": "date", "include": ["facets"]},
+    {"q": "author:levine robot", "size": 4, "include": ["none"]},
+    {"q": "", "size": 2},
+])
+def test_a_plain_request_answers_as_the_declared_parameters_do(portal, plain):
+    """The same search asked with `q` twice (the last one counts) goes FastAPI's way."""
+    fast = portal.get("/api/search", params=plain)
+    declared = portal.get("/api/search", params=[("q", "not this one"), *(
+        (k, v) for k, vs in plain.items() for v in (vs if isinstance(vs, list) else [vs]))])
+    assert fast.status_code == declared.status_code == 200
+    assert {k: fast.json()[k] for k in SAME} == {k: declared.json()[k] for k in SAME}
+
+
+def test_invalid_and_unknown_parameters_are_refused_as_before(portal):
+    get = portal.get
+    assert_error(get("/api/search", params={"q": "x", "size": 0}), 422, "invalid_parameter", "'size'")
+    assert_error(get("/api/search", params={"q": "x", "size": 101}), 422, "invalid_parameter", "'size'")
+    assert_error(get("/api/search", params={"q": "x", "mode": "fast"}), 422, "invalid_parameter", "'mode'")
+    assert_error(get("/api/search", params={"q": "x", "limit": 5}), 422, "unknown_parameter", "'size'")
+    assert_error(get("/api/search", params={"q": "x", "include": ["facets"] * 4}), 422,
+                 "invalid_parameter", "'include'")
