@@ -3,9 +3,14 @@ HTTP layer's cost) and answers them, and every other request, as the declared pa
 
 from __future__ import annotations
 
+import json
+from typing import get_args
+
 import pytest
 
-from paperfind.web.search_route import plain_search_query
+from paperfind.limits import MAX_PAGE, MAX_PAGE_SIZE
+from paperfind.web.params import Mode, Part, Sort
+from paperfind.web.search_route import MAX_PARTS, plain_search_query
 from tests.web.test_api import assert_error
 
 SAME = ("query", "total", "results", "authors", "facets", "suggestion", "mode", "trend", "counts",
@@ -50,3 +55,39 @@ def test_invalid_and_unknown_parameters_are_refused_as_before(portal):
     assert_error(get("/api/search", params={"q": "x", "limit": 5}), 422, "unknown_parameter", "'size'")
     assert_error(get("/api/search", params={"q": "x", "include": ["facets"] * 4}), 422,
                  "invalid_parameter", "'include'")
+
+
+def test_the_parameters_read_directly_are_declared_as_the_route_reads_them(portal):
+    """The plain reading mirrors the declared constraints of q, page, size, mode, sort and
+    include: a constraint added to one of them in `search_params` (a length, a pattern, a new
+    choice) must be added to `plain_search_query` too, or its plain requests would skip it.
+    This fails on such a change and names the parameter."""
+    declared = {p["name"]: p["schema"] for p in
+                portal.get("/openapi.json").json()["paths"]["/api/search"]["get"]["parameters"]}
+    mirrored = {"q": {"type": "string", "default": ""},
+                "page": {"type": "integer", "maximum": MAX_PAGE, "minimum": 1, "default": 1},
+                "size": {"type": "integer", "maximum": MAX_PAGE_SIZE, "minimum": 1, "default": 20},
+                "sort": {"enum": sorted(get_args(Sort))},
+                "mode": {"enum": sorted(get_args(Mode))},
+                "include": {"enum": sorted(get_args(Part)), "maxItems": MAX_PARTS}}
+    for name, expected in mirrored.items():
+        schema = json.dumps(declared[name], sort_keys=True)
+        for key, value in expected.items():
+            found = _find(declared[name], key)
+            assert found is not None, (name, key, schema)
+            assert (sorted(found) if isinstance(value, list) else found) == value, (name, key, schema)
+        for key in ("maxLength", "minLength", "pattern"):
+            assert _find(declared[name], key) is None, (name, key, schema)
+
+
+def _find(schema, key):
+    """The first value of `key` anywhere in a JSON schema (anyOf, items, ... included)."""
+    if isinstance(schema, dict):
+        if key in schema:
+            return schema[key]
+        schema = list(schema.values())
+    if isinstance(schema, list):
+        for part in schema:
+            if (found := _find(part, key)) is not None:
+                return found
+    return None
