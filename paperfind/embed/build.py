@@ -69,29 +69,30 @@ class UpdateStats:
 
 def build_vectors(db_path: Path, vector_dir: Path | None = None, *, embedder: Embedder | None = None,
                   text_budget: str = DEFAULT_TEXT_BUDGET, dtype: str = DEFAULT_STORAGE,
-                  progress: Progress | None = None) -> UpdateStats:
+                  progress: Progress | None = None, ann_threads: int = 1) -> UpdateStats:
     """Bring the vectors of `db_path` up to date with its papers (beside it, `Settings.vector_dir`,
-    unless `vector_dir` says otherwise)."""
+    unless `vector_dir` says otherwise); `ann_threads` build their ANN graph."""
     from paperfind.store.db import Store
 
     with Store(db_path, readonly=True) as store:
         docs = list(store.iter_index_docs())
     directory = vector_dir or vector_dir_of(db_path)
     return update_vectors(directory, docs, embedder or make_embedder(), text_budget=text_budget,
-                          dtype=dtype, progress=progress)
+                          dtype=dtype, progress=progress, ann_threads=ann_threads)
 
 
 def update_vectors(directory: Path, docs: Iterable[PaperText], embedder: Embedder, *, text_budget: str,
                    dtype: str = "float32", batch_size: int = 32, checkpoint_every: int = 2048,
-                   progress: Progress | None = None, ann_min_vectors: int = ANN_MIN_VECTORS) -> UpdateStats:
+                   progress: Progress | None = None, ann_min_vectors: int = ANN_MIN_VECTORS,
+                   ann_threads: int = 1) -> UpdateStats:
     """Bring the vectors in `directory` in line with `docs`, embedding only new or changed texts.
 
     Vectors are reused when model and embedded text (by hash) are unchanged; papers no longer in
     `docs` are dropped. Every `checkpoint_every` new vectors a generation is written with what
     is done so far, so an interrupted run resumes where it stopped and search can use the
     partial index meanwhile. `progress(done, total)` counts the papers that need embedding.
-    At the end the ANN graph is built when the index has `ann_min_vectors` or more (not at
-    checkpoints: a partial index is searched exactly).
+    At the end the ANN graph is built, by `ann_threads` OpenMP threads, when the index has
+    `ann_min_vectors` or more (not at checkpoints: a partial index is searched exactly).
     """
     if dtype not in DTYPES:
         raise ValueError(f"unknown vector storage type {dtype!r}; expected one of {', '.join(DTYPES)}")
@@ -141,7 +142,7 @@ def update_vectors(directory: Path, docs: Iterable[PaperText], embedder: Embedde
         save()
     if len(docs) >= ann_min_vectors:
         try:
-            ensure_ann(directory, min_vectors=ann_min_vectors)
+            ensure_ann(directory, min_vectors=ann_min_vectors, threads=ann_threads)
         except RuntimeError as exc:  # faiss missing: the vectors are fine, search stays exact
             warnings.warn(f"no ANN graph built: {exc}", RuntimeWarning, stacklevel=2)
     return UpdateStats(total=len(docs), embedded=len(todo), reused=reused, removed=removed)

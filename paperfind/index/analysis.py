@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from sys import intern
+from array import array
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -27,6 +27,8 @@ KEYWORD_BREAK = -1  # separates two keywords in a doc's keyword sequence
 _BREAK_WORD = "\x00"  # stands for KEYWORD_BREAK among the words (no word is "\x00")
 _STOP = -2  # the term of a stop word: not indexed
 _SPELL_WORD = re.compile(r"^[a-z]+$")
+_TEXT_FIELDS = ("title", "abstract", "keywords")
+SPELL_CHUNK_PAPERS = 20_000  # papers whose spelling pairs are sorted at once (`_spelling_rows`)
 # (title, abstract, keywords) of one paper
 Texts = tuple[str, str, Sequence[str]]
 
@@ -186,28 +188,30 @@ def analyze_texts(texts: Iterable[Texts], an: Analyzer | None = None) -> TextTer
     dropped, then stemmed) for the sequences and BM25 rows, `Analyzer.compounds` for the joined
     stems, and every `^[a-z]+$` word a paper uses for spelling, counted once a paper."""
     an = an or Analyzer()
-    words = {f: [] for f in ("title", "abstract", "keywords")}
-    counts = {f: [] for f in ("title", "abstract", "keywords")}
-    plus = {f: [] for f in ("title", "abstract", "keywords")}
-    plus_counts = {f: [] for f in ("title", "abstract", "keywords")}
+    # each field's words as ids of the field's own first-sight order, 4 bytes an occurrence
+    # (a list held an 8-byte pointer an occurrence, and all three lived to the end: the build's
+    # peak); merged below into the order one table over title, abstract, keywords would give
+    local = {f: _Ids() for f in _TEXT_FIELDS}
+    words = {f: array("i") for f in _TEXT_FIELDS}
+    counts = {f: array("q") for f in _TEXT_FIELDS}
+    plus = {f: [] for f in _TEXT_FIELDS}
+    plus_counts = {f: [] for f in _TEXT_FIELDS}
     digests: list[bytes] = []
     for title, abstract, keywords in texts:
         digests.append(text_digest(title, abstract, keywords))
         for field, text in (("title", title), ("abstract", abstract)):
             found = an.words(text)
-            # one string object a distinct word: kept as found, every occurrence of every word of
-            # every paper was an object of its own (~55 bytes), the most of this list's memory
-            # at a million papers (bench.scale: the build's peak per step)
-            words[field].extend(map(intern, found))
+            words[field].extend(map(local[field].__getitem__, found))
             counts[field].append(len(found))
             joined = [j for _, j in an.compounds(text)] if not text.isascii() or "-" in text else []
             plus[field].extend(joined)
             plus_counts[field].append(len(joined))
         n_words = len(words["keywords"])
         n_plus = len(plus["keywords"])
+        ids = local["keywords"]
         for k in keywords:
-            words["keywords"].extend(map(intern, an.words(k)))
-            words["keywords"].append(_BREAK_WORD)
+            words["keywords"].extend(map(ids.__getitem__, an.words(k)))
+            words["keywords"].append(ids[_BREAK_WORD])
             if not k.isascii() or "-" in k:
                 plus["keywords"].extend(j for _, j in an.compounds(k))
         counts["keywords"].append(len(words["keywords"]) - n_words)
@@ -215,7 +219,11 @@ def analyze_texts(texts: Iterable[Texts], an: Analyzer | None = None) -> TextTer
     n = len(digests)
 
     word_ids = _Ids()
-    word_rows = {f: _rows(word_ids.array(words[f]), counts[f]) for f in words}
+    word_rows = {}
+    for f in _TEXT_FIELDS:
+        to_global = word_ids.array(local.pop(f).order)
+        word_rows[f] = _rows(to_global[np.frombuffer(words.pop(f), dtype=np.int32)],
+                             np.frombuffer(counts.pop(f), dtype=np.int64))
     terms = _Ids()
     # per distinct word: its term (or _STOP / KEYWORD_BREAK) and whether spelling counts it
     term_of = np.fromiter((KEYWORD_BREAK if w == _BREAK_WORD else
@@ -230,28 +238,44 @@ def analyze_texts(texts: Iterable[Texts], an: Analyzer | None = None) -> TextTer
     for f in plus:
         fields[f + "_plus"] = _rows(terms.array(plus[f]), plus_counts[f])
 
-    # spelling: each paper's distinct candidate words (title, abstract and keywords)
-    spell_map = np.full(len(word_ids.order), -1, dtype=np.int64)
-    spell_map[spelled] = np.arange(int(spelled.sum()))
+    spell_map = np.full(len(word_ids.order), -1, dtype=np.int32)
+    spell_map[spelled] = np.arange(int(spelled.sum()), dtype=np.int32)
     spell_words = [w for w, s in zip(word_ids.order, spelled.tolist()) if s]
-    doc_parts, word_parts = [], []
-    for rows in word_rows.values():
-        doc_parts.append(np.repeat(np.arange(n, dtype=np.int64), rows.lengths))
-        word_parts.append(spell_map[rows.ids])
-    doc_of = np.concatenate(doc_parts) if doc_parts else np.zeros(0, np.int64)
-    word_of = np.concatenate(word_parts) if word_parts else np.zeros(0, np.int64)
-    keep = word_of >= 0
-    pairs = np.sort(doc_of[keep] * max(len(spell_words), 1) + word_of[keep])
-    pairs = pairs[np.concatenate([[True], pairs[1:] != pairs[:-1]])] if len(pairs) else pairs
-    spell_doc = pairs // max(len(spell_words), 1)
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(spell_doc, minlength=n), out=indptr[1:])
-    spell = Ragged(indptr, (pairs % max(len(spell_words), 1)).astype(np.int32))
+    spell = _spelling_rows(list(word_rows.values()), spell_map, len(spell_words))
     return TextTerms(terms.order, **fields, spell_words=spell_words, spell=spell, digests=digests)
 
 
-def _rows(ids: np.ndarray, counts: list[int]) -> Ragged:
+def _rows(ids: np.ndarray, counts: Sequence[int] | np.ndarray) -> Ragged:
     indptr = np.zeros(len(counts) + 1, dtype=np.int64)
-    if counts:
+    if len(counts):
         np.cumsum(counts, out=indptr[1:])
     return Ragged(indptr, ids)
+
+
+def _spelling_rows(word_rows: list[Ragged], spell_map: np.ndarray, n_spell: int) -> Ragged:
+    """Each paper's distinct spelling-candidate words (`spell_map`: a word's candidate id, -1
+    for none) over all its fields' rows, in id order.
+
+    Made `SPELL_CHUNK_PAPERS` papers at a time: the (paper, word) pairs of the whole corpus at once, as int64
+    with their sorted copy, were 1.5 GB at 156k papers, the index build's peak; a paper's pairs
+    are all in its chunk, so the rows are the same whatever the chunk."""
+    n = len(word_rows[0].indptr) - 1 if word_rows else 0
+    width, chunk = max(n_spell, 1), SPELL_CHUNK_PAPERS
+    lengths = np.zeros(n, dtype=np.int64)
+    ids = []
+    for start in range(0, n, chunk):
+        stop = min(n, start + chunk)
+        docs, words = [], []
+        for rows in word_rows:
+            a, b = int(rows.indptr[start]), int(rows.indptr[stop])
+            docs.append(np.repeat(np.arange(stop - start, dtype=np.int64),
+                                  np.diff(rows.indptr[start:stop + 1])))
+            words.append(spell_map[rows.ids[a:b]])
+        doc_of, word_of = np.concatenate(docs), np.concatenate(words)
+        keep = word_of >= 0
+        pairs = np.unique(doc_of[keep] * width + word_of[keep])  # sorted, each pair once
+        lengths[start:stop] = np.bincount(pairs // width, minlength=stop - start)
+        ids.append((pairs % width).astype(np.int32))
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    return Ragged(indptr, np.concatenate(ids) if ids else np.zeros(0, dtype=np.int32))

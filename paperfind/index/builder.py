@@ -136,7 +136,11 @@ def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | Non
     spell = Counter({w: int(c) for w, c in zip(text.spell_words, spell_counts.tolist()) if c})
     SpellIndex.build(spell, root)
     if names:
-        build_paper_name_files(docs, root, an, fields["text"], term_ids, text.spell, text.spell_words)
+        # the name mining reads the text field and the spelling rows alone: the other fields'
+        # rows and matrices (hundreds of MB at 156k papers) go before it, not after it
+        text_matrix, words, word_list = fields["text"], text.spell, text.spell_words
+        del text, own, added, field_rows, fields, spell, spell_counts
+        build_paper_name_files(docs, root, an, text_matrix, term_ids, words, word_list)
     return len(vocab)
 
 

@@ -83,7 +83,7 @@ def build_field_matrix(rows: list[list[int]] | Ragged, n_terms: int, k1: float, 
     norm = (k1 * (1 - b + b * lengths / avgdl)).astype(np.float32)
     counts = tf.data
     docs = tf.indices
-    terms_of_entry = np.repeat(np.arange(n_terms), df)
+    terms_of_entry = np.repeat(np.arange(n_terms, dtype=np.int32), df)  # 4 bytes an entry, not 8
     weights = idf[terms_of_entry] * counts * (k1 + 1) / (counts + norm[docs])
     return FieldMatrix(tf.indptr.astype(np.int64), docs.astype(np.int32),
                        weights.astype(np.float32), df)
@@ -115,7 +115,7 @@ def build_bm25f_matrix(field_rows: dict[str, list[list[int]] | Ragged], n_terms:
     tf.sort_indices()
     df = np.diff(tf.indptr).astype(np.int32)
     idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
-    weights = idf[np.repeat(np.arange(n_terms), df)] * tf.data * (k1 + 1) / (tf.data + k1)
+    weights = idf[np.repeat(np.arange(n_terms, dtype=np.int32), df)] * tf.data * (k1 + 1) / (tf.data + k1)
     return FieldMatrix(tf.indptr.astype(np.int64), tf.indices.astype(np.int32),
                        weights.astype(np.float32), df)
 

