@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 
 from paperfind.text.fold import HAN, has_han
+from paperfind.text.phrases import PhraseCounts, chains, choose_senses, phrase_counts
 
 _RUNS = re.compile(f"([{HAN}]+)|([A-Za-z0-9][A-Za-z0-9\\-+.']*)")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
@@ -135,13 +136,17 @@ class ZhEnTranslator:
     """Translates Chinese and mixed queries word by word; dictionaries load on first use."""
 
     def __init__(self, glossary_path: Path | None = None, cedict_path: Path | None = None,
-                 max_senses: int = 2, word_count: Callable[[str], int] | None = None) -> None:
+                 max_senses: int = 2, word_count: Callable[[str], int] | None = None,
+                 phrases: bool = True, phrase_counts: PhraseCounts | None = None) -> None:
         """`word_count` says how often the field writes an English word (default: the shipped
-        counts, `field_counts`); senses are chosen by it."""
+        counts, `field_counts`); senses are chosen by it. With `phrases`, a word's sense is
+        chosen by its neighbours' (`phrase_counts`, default: the shipped pair counts)."""
         self._glossary_path = glossary_path or default_glossary_path()
         self._cedict_path = cedict_path
         self.max_senses = max_senses
         self._word_count = word_count
+        self.phrases = phrases
+        self._phrase_counts = phrase_counts
         self._lock = threading.Lock()
         self._loaded: tuple[dict, dict, object] | None = None
         self._counts: Callable[[str], int] | None = None
@@ -194,6 +199,12 @@ class ZhEnTranslator:
             return self._field_senses(cedict[word], 1 if len(word) == 1 else self.max_senses)
         return None
 
+    def _candidates(self, word: str) -> tuple[str, ...]:
+        """Every sense of a CC-CEDICT word the field writes, in dictionary order (its
+        neighbours choose among them, `phrases.choose_senses`)."""
+        _, cedict, _ = self._load()
+        return self._field_senses(cedict.get(word, []), len(cedict.get(word, [])))
+
     def _field_senses(self, senses: list[str], n: int) -> tuple[str, ...]:
         """The first `n` senses, in dictionary order, that the field writes; the first `n` when
         it writes none of them. Ordered by the counts instead, the field's commonest words won
@@ -201,7 +212,7 @@ class ZhEnTranslator:
         "score" over "spectrum"), and the zh dev set measured no better (bench/RESULTS.md)."""
         assert self._counts is not None
         written = [sense for sense in senses if sense_count(sense, self._counts) >= SENSE_MIN_COUNT]
-        return tuple((written or senses)[:n])
+        return tuple(dict.fromkeys((written or senses)[:n]))
 
     def _segments(self, han: str) -> list[str]:
         """jieba's segments of a Han run, neighbours a dictionary knows as one word joined
@@ -254,12 +265,38 @@ class ZhEnTranslator:
                     if renderings is None:
                         untranslated.append(part)
                     terms.append((part, renderings or ()))
+        if self.phrases:
+            terms = self._by_phrases(terms)
         words: list[str] = []
         for _, renderings in terms:
             for rendering in renderings:
                 if rendering not in words:
                     words.append(rendering)
         return Translation(query, " ".join(words), tuple(terms), tuple(untranslated))
+
+
+    def _by_phrases(self, terms: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
+        """`terms` with each CC-CEDICT word's sense chosen by its neighbours: where the field
+        writes a phrase of two adjacent segments' senses, those senses alone render them (平均
+        场: "mean field"), and two senses it writes as one word are that word. The glossary's
+        renderings and Latin words stay as they are (they are chosen already) but are
+        neighbours too."""
+        glossary, cedict, _ = self._load()
+        counts = self._phrase_counts or phrase_counts()
+        free = [bool(r) and has_han(part) and part not in glossary and part in cedict for part, r in terms]
+        options = [self._candidates(part) if free[i] else renderings
+                   for i, (part, renderings) in enumerate(terms)]
+        out = list(terms)
+        for run in chains(options):
+            for i, choice in zip(run, choose_senses([options[i] for i in run], counts)):
+                if not free[i] or not choice.phrase:
+                    continue
+                if choice.joined and not (i + 1 < len(free) and free[i + 1]):
+                    continue  # a glossary term is not glued to its neighbour
+                if not choice.sense and not (i and free[i - 1]):
+                    continue
+                out[i] = (terms[i][0], (choice.sense,) if choice.sense else ())
+        return out
 
 
 def lexical_query_text(query: str, translator: ZhEnTranslator) -> str:

@@ -1,0 +1,67 @@
+"""A Chinese word's English sense chosen by its neighbours, from the field's phrase counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperfind.text.phrases import PhraseCounts, chains, choose_senses, pairs_of, phrase_counts
+from paperfind.text.translate import ZhEnTranslator
+
+
+def counts_of(pairs: dict[str, int], words: dict[str, int] | None = None) -> PhraseCounts:
+    return PhraseCounts(pairs, lambda word: (words or {}).get(word, 0))
+
+
+def test_pairs_are_stemmed_adjacent_words_broken_by_stop_words_and_punctuation():
+    text = "Convex sets of the plane; convex set, Mean-field games"
+    assert list(pairs_of(text, {})) == ["convex set", "convex set", "mean field", "field game"]
+
+
+def test_the_pair_the_field_writes_wins_over_the_dictionarys_order():
+    counts = counts_of({"mean field": 800, "averag stage": 0})
+    chosen = choose_senses([("average", "mean"), ("stage", "scene", "field")], counts)
+    assert [c.sense for c in chosen] == ["mean", "field"] and all(c.phrase for c in chosen)
+
+
+def test_without_a_phrase_the_dictionarys_first_sense_stands_unbacked():
+    chosen = choose_senses([("average", "mean"), ("stage", "field")], counts_of({"mean field": 9}))
+    assert [(c.sense, c.phrase) for c in chosen] == [("average", False), ("stage", False)]
+
+
+def test_two_senses_written_as_one_word_are_that_word():
+    chosen = choose_senses([("tree",), ("wide", "width")], counts_of({}, {"treewidth": 300}))
+    assert [(c.sense, c.joined) for c in chosen] == [("treewidth", True), ("", False)]
+
+
+def test_a_function_word_breaks_the_run_of_neighbours():
+    assert list(chains([("a",), (), ("b",), ("c",)])) == [[0], [2, 3]]
+    with pytest.raises(ValueError):
+        choose_senses([("a",), ()], counts_of({}))
+
+
+def test_the_shipped_counts_know_the_fields_phrases():
+    counts = phrase_counts()
+    assert counts.pair("gradient", "descent") > 1000
+    assert counts.pair("law", "gradient") < counts.pair("gradient", "method")
+
+
+@pytest.fixture(scope="module")
+def translator() -> ZhEnTranslator:
+    return ZhEnTranslator()
+
+
+@pytest.mark.parametrize("zh,english,before", [
+    # 法 is "law" first; beside 下降 "descent" the field writes "descent method"
+    ("梯度下降法", "gradient descent method", "gradient descent law"),
+    # 回路 "ring road, closed circuit, loop": the field's phrase is "feedback loop"
+    ("反馈回路", "feedback loop", "send back information feedback return circuit"),
+])
+def test_words_are_read_in_the_sense_their_neighbours_make_a_phrase_of(translator, zh, english, before):
+    assert translator.translate(zh).english == english
+    assert ZhEnTranslator(phrases=False).translate(zh).english == before
+
+
+def test_the_glossarys_renderings_are_kept_beside_a_chosen_neighbour(translator):
+    """强化学习 keeps both of the glossary's renderings ("reinforcement learning", "RL")."""
+    words = translator.translate("强化学习回路").english
+    assert words.startswith("reinforcement learning RL")
