@@ -31,7 +31,7 @@ PHRASE_MIN_COUNT = 10
 # what taking a word's next sense costs against a pair's log count: a pair written 20 times
 # (log 3.0) outweighs the dictionary's order over five senses, one written 10 times over four
 SENSE_RANK_COST = 0.5
-MAX_CANDIDATES = 8  # senses of a word weighed (CC-CEDICT lists up to 30 for a character)
+MAX_CANDIDATES = 10  # senses of a word weighed (CC-CEDICT lists up to 30 for a character)
 
 
 def pairs_of(text: str, stems: dict[str, str], stemmer: Stemmer.Stemmer | None = None) -> Iterator[str]:

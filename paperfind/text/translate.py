@@ -24,6 +24,8 @@ from pathlib import Path
 
 from paperfind.text.fold import HAN, has_han
 from paperfind.text.phrases import PhraseCounts, chains, choose_senses, phrase_counts
+from paperfind.text.senses import compound_senses
+from paperfind.text.stopwords import STOPWORDS
 
 _RUNS = re.compile(f"([{HAN}]+)|([A-Za-z0-9][A-Za-z0-9\\-+.']*)")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
@@ -33,6 +35,10 @@ _NAME_SENSE = re.compile(r"^(?:[A-Z][\w.'-]*\s+){0,3}([A-Z][a-z][\w'-]*)\s*(?:,|
 _SKIP_SENSE = ("variant of", "surname", "CL:", "abbr.", "see ", "used in", "pr.", "old ", "also written",
                "Taiwan pr", "classifier", "radical", "(bound form)", "interjection", "particle")
 _MAX_SENSE_WORDS = 3
+# the candidates of a word whose sense its neighbours choose: of its own entry's senses, of those
+# it has in compounds (`senses.compound_senses`)
+_OWN_CANDIDATES = 6
+_COMPOUND_CANDIDATES = 4
 _LOOKUP_MAX_CHARS = 8
 # a sense is written in the field when each of its words is counted this often in the shipped
 # word counts (which hold words counted 5 times or more): "France" (10), "unanimous" (13),
@@ -146,6 +152,7 @@ class ZhEnTranslator:
         self.max_senses = max_senses
         self._word_count = word_count
         self.phrases = phrases
+        self._compound_senses: dict[str, list[str]] = {}
         self._phrase_counts = phrase_counts
         self._lock = threading.Lock()
         self._loaded: tuple[dict, dict, object] | None = None
@@ -167,6 +174,8 @@ class ZhEnTranslator:
                 for term in glossary:
                     tokenizer.add_word(term, freq=100000)
                 self._counts = self._word_count or field_counts()
+                if self.phrases:
+                    self._compound_senses = compound_senses(cedict)
                 self._loaded = (glossary, cedict, tokenizer)
             return self._loaded
 
@@ -200,10 +209,16 @@ class ZhEnTranslator:
         return None
 
     def _candidates(self, word: str) -> tuple[str, ...]:
-        """Every sense of a CC-CEDICT word the field writes, in dictionary order (its
-        neighbours choose among them, `phrases.choose_senses`)."""
+        """The senses of a CC-CEDICT word its neighbours choose among (`phrases.choose_senses`):
+        those of its entry the field writes, in dictionary order, then those it has in the
+        dictionary's compounds (`senses.compound_senses`: 场 "field") that the field writes."""
         _, cedict, _ = self._load()
-        return self._field_senses(cedict.get(word, []), len(cedict.get(word, [])))
+        assert self._counts is not None
+        own = self._field_senses(cedict.get(word, []), _OWN_CANDIDATES)
+        derived = [sense for sense in self._compound_senses.get(word, ())
+                   if sense not in own and sense not in STOPWORDS
+                   and sense_count(sense, self._counts) >= SENSE_MIN_COUNT]
+        return own + tuple(derived[:_COMPOUND_CANDIDATES])
 
     def _field_senses(self, senses: list[str], n: int) -> tuple[str, ...]:
         """The first `n` senses, in dictionary order, that the field writes; the first `n` when
@@ -216,7 +231,9 @@ class ZhEnTranslator:
 
     def _segments(self, han: str) -> list[str]:
         """jieba's segments of a Han run, neighbours a dictionary knows as one word joined
-        (jieba's own dictionary lacks most of CC-CEDICT's terms: 最小 二 乘 → 最小二乘)."""
+        (jieba's own dictionary lacks most of CC-CEDICT's terms: 最小 二 乘 → 最小二乘). A
+        function word (the glossary's empty entries) joins no neighbour: 数据 中 学 is "data,
+        in, learn", not 中学 "middle school", and 中 的 is no 中的 "hit the target"."""
         glossary, cedict, tokenizer = self._load()
         parts = list(tokenizer.cut(han, HMM=False))
         out: list[str] = []
@@ -225,6 +242,8 @@ class ZhEnTranslator:
             joined, end = parts[i], i + 1
             for j in range(len(parts), i + 1, -1):
                 candidate = "".join(parts[i:j])
+                if any(glossary.get(part) == () for part in parts[i:j]):
+                    continue
                 if len(candidate) <= _LOOKUP_MAX_CHARS and (candidate in glossary or candidate in cedict):
                     joined, end = candidate, j
                     break

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paperfind.text.phrases import PhraseCounts, chains, choose_senses, pairs_of, phrase_counts
+from paperfind.text.senses import compound_senses
 from paperfind.text.translate import ZhEnTranslator
 
 
@@ -65,3 +66,27 @@ def test_the_glossarys_renderings_are_kept_beside_a_chosen_neighbour(translator)
     """强化学习 keeps both of the glossary's renderings ("reinforcement learning", "RL")."""
     words = translator.translate("强化学习回路").english
     assert words.startswith("reinforcement learning RL")
+
+
+def test_a_words_senses_in_the_dictionarys_compounds_are_derived():
+    cedict = {"磁": ["magnetic"], "电": ["electric"], "场": ["stage", "scene"], "磁场": ["magnetic field"],
+              "电场": ["electric field"], "电磁": ["electromagnetic"]}
+    derived = compound_senses(cedict)
+    assert derived["场"] == ["field"]
+    assert "磁" not in derived and "电磁" not in derived  # a sense of their own entries, or none
+
+
+@pytest.mark.parametrize("zh,english", [
+    ("向量场", "vector field"),  # 场 "stage, scene" by its entry; "field" in 磁场, 电场
+    ("独立集", "independent set"),  # 集 "gather, collect"; "set" in 数据集
+    ("谱半径", "spectral radius"),  # 谱 "chart, ..., spectrum"
+])
+def test_a_sense_from_the_compounds_is_read_where_a_neighbour_makes_a_phrase_of_it(translator, zh, english):
+    assert translator.translate(zh).english == english
+
+
+def test_a_function_word_joins_no_neighbour_into_a_word(translator):
+    """中 的 ("in", a particle) is not CC-CEDICT's 中的 "hit the target"."""
+    result = translator.translate("CNN中的注意力")
+    assert result.english == "CNN attention"
+    assert ("中", ()) in result.terms and ("的", ()) in result.terms
