@@ -28,6 +28,8 @@ _WORD = re.compile(r"[a-z]+")
 # a pair the corpus writes this often is a phrase of the field ("uniform convex": 21, "tree
 # width": 18); fewer is chance
 PHRASE_MIN_COUNT = 10
+# and this many times more often than its words would meet by chance (`PhraseCounts.association`)
+PHRASE_MIN_ASSOCIATION = 5.0
 # what taking a word's next sense costs against a pair's log count: a pair written 20 times
 # (log 3.0) outweighs the dictionary's order over five senses, one written 10 times over four
 SENSE_RANK_COST = 0.5
@@ -61,15 +63,20 @@ def _stemmer() -> Stemmer.Stemmer:
 class PhraseCounts:
     """How often the field writes two words side by side, and a word whole (closed compounds)."""
 
-    def __init__(self, pairs: dict[str, int], word_count: Callable[[str], int]) -> None:
+    def __init__(self, pairs: dict[str, int], word_count: Callable[[str], int], words: int = 0) -> None:
+        """`words`: how many words the counts were taken of (0: the pairs are not weighed
+        against chance)."""
         self.pairs = pairs
         self.word_count = word_count
+        self.words = words
         self._stems: dict[str, str] = {}
+
+    def _edges(self, sense: str) -> list[str]:
+        return [w for w in _WORD.findall(sense.lower()) if len(w) > 1 and w not in STOPWORDS]
 
     def _edge_stems(self, sense: str) -> tuple[str, str]:
         """The stems of the first and last content words of `sense` ("" when it has none)."""
-        stems = [s for w in _WORD.findall(sense.lower()) if len(w) > 1 and w not in STOPWORDS
-                 for s in (self._stem(w),)]
+        stems = [self._stem(w) for w in self._edges(sense)]
         return (stems[0], stems[-1]) if stems else ("", "")
 
     def _stem(self, word: str) -> str:
@@ -82,6 +89,19 @@ class PhraseCounts:
         """How often the field writes `left`'s last word just before `right`'s first."""
         last, first = self._edge_stems(left)[1], self._edge_stems(right)[0]
         return self.pairs.get(f"{last} {first}", 0) if last and first else 0
+
+    def association(self, left: str, right: str) -> float:
+        """How many times more often the pair is written than two words this frequent would
+        meet by chance: a phrase is written far more often ("mean field": ~700 times, "feedback
+        loop" ~600), two common words side by side little more ("model average": 3, "third one":
+        10). Infinite when the counts are not weighed against chance (`words` 0)."""
+        if not self.words:
+            return math.inf
+        a, b = self._edges(left), self._edges(right)
+        if not a or not b:
+            return 0.0
+        chance = self.word_count(a[-1]) * self.word_count(b[0]) / self.words
+        return self.pair(left, right) / max(chance, 1.0)
 
     def closed(self, left: str, right: str) -> int:
         """How often the field writes two one-word senses as one word ("tree" "width": treewidth)."""
@@ -96,8 +116,9 @@ def phrase_counts() -> PhraseCounts:
     from paperfind.text.joins import parse_counts, vocabulary
 
     data = resources.files("paperfind.text").joinpath("phrase_counts.tsv.gz").read_bytes()
+    words = vocabulary()
     return PhraseCounts(parse_counts(gzip.decompress(data).decode("utf-8").splitlines()),
-                        vocabulary().count)
+                        words.count, sum(words.counts.values()))
 
 
 @dataclass(frozen=True)
@@ -122,6 +143,8 @@ def choose_senses(chain: list[tuple[str, ...]], counts: PhraseCounts) -> list[Ch
     def link(left: str, right: str) -> tuple[float, bool]:
         joined = counts.closed(left, right)
         paired = counts.pair(left, right)
+        if paired and counts.association(left, right) < PHRASE_MIN_ASSOCIATION:
+            paired = 0
         best = max(joined, paired)
         return (math.log1p(best), joined > paired) if best >= PHRASE_MIN_COUNT else (0.0, False)
 

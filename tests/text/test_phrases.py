@@ -90,3 +90,13 @@ def test_a_function_word_joins_no_neighbour_into_a_word(translator):
     result = translator.translate("CNN中的注意力")
     assert result.english == "CNN attention"
     assert ("中", ()) in result.terms and ("的", ()) in result.terms
+
+
+def test_two_common_words_side_by_side_are_no_phrase():
+    """"model average" is written often, but not much more often than two words as common as
+    "model" and "average" meet by chance; "mean field" is."""
+    words = {"model": 3000, "average": 1000, "mean": 1000, "field": 1000}
+    counts = PhraseCounts({"model averag": 40, "mean field": 100}, lambda w: words.get(w, 0), 100_000)
+    assert counts.association("model", "average") < 5 < counts.association("mean", "field")
+    chosen = choose_senses([("model",), ("average", "mean"), ("stage", "field")], counts)
+    assert [c.sense for c in chosen] == ["model", "mean", "field"]
