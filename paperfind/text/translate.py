@@ -174,8 +174,9 @@ class ZhEnTranslator:
                 for term in glossary:
                     tokenizer.add_word(term, freq=100000)
                 self._counts = self._word_count or field_counts()
-                if self.phrases:
+                if self.phrases:  # read now, not at the first query
                     self._compound_senses = compound_senses(cedict)
+                    self._phrase_counts = self._phrase_counts or phrase_counts()
                 self._loaded = (glossary, cedict, tokenizer)
             return self._loaded
 
