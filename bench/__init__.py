@@ -156,6 +156,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "--db bench/out/bundled.db [--build]", "heavy"),
         Bench("glossary_coverage", "issue 28: the corpus's top 600 keywords a Chinese query reaches "
               "through the glossary (586 of 600)", "< 1 min (est.)", "[--missing] [--record]"),
+        Bench("zh_quality", "issue 28: zh dev R@10 / MRR@10 (held-out target .97 / .90), hybrid and "
+              "lexical, learned ranking on and off, and Chinese latency, against a base tree in one run",
+              "~3 min at 16k (RESULTS); ~10 min on the bundled corpus (est.)",
+              "--db DB --base-tree BASE [--modes hybrid,lexical] [--learned on,off]", "heavy"),
     )),
 )
 BENCHES: tuple[Bench, ...] = tuple(bench for _, group in GROUPS for bench in group)

@@ -23,6 +23,9 @@ from importlib import resources
 from pathlib import Path
 
 from paperfind.text.fold import HAN, has_han
+from paperfind.text.phrases import PhraseCounts, chains, choose_senses, phrase_counts
+from paperfind.text.senses import compound_senses
+from paperfind.text.stopwords import STOPWORDS
 
 _RUNS = re.compile(f"([{HAN}]+)|([A-Za-z0-9][A-Za-z0-9\\-+.']*)")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
@@ -32,6 +35,10 @@ _NAME_SENSE = re.compile(r"^(?:[A-Z][\w.'-]*\s+){0,3}([A-Z][a-z][\w'-]*)\s*(?:,|
 _SKIP_SENSE = ("variant of", "surname", "CL:", "abbr.", "see ", "used in", "pr.", "old ", "also written",
                "Taiwan pr", "classifier", "radical", "(bound form)", "interjection", "particle")
 _MAX_SENSE_WORDS = 3
+# the candidates of a word whose sense its neighbours choose: of its own entry's senses, of those
+# it has in compounds (`senses.compound_senses`)
+_OWN_CANDIDATES = 6
+_COMPOUND_CANDIDATES = 4
 _LOOKUP_MAX_CHARS = 8
 # a sense is written in the field when each of its words is counted this often in the shipped
 # word counts (which hold words counted 5 times or more): "France" (10), "unanimous" (13),
@@ -135,13 +142,18 @@ class ZhEnTranslator:
     """Translates Chinese and mixed queries word by word; dictionaries load on first use."""
 
     def __init__(self, glossary_path: Path | None = None, cedict_path: Path | None = None,
-                 max_senses: int = 2, word_count: Callable[[str], int] | None = None) -> None:
+                 max_senses: int = 2, word_count: Callable[[str], int] | None = None,
+                 phrases: bool = True, phrase_counts: PhraseCounts | None = None) -> None:
         """`word_count` says how often the field writes an English word (default: the shipped
-        counts, `field_counts`); senses are chosen by it."""
+        counts, `field_counts`); senses are chosen by it. With `phrases`, a word's sense is
+        chosen by its neighbours' (`phrase_counts`, default: the shipped pair counts)."""
         self._glossary_path = glossary_path or default_glossary_path()
         self._cedict_path = cedict_path
         self.max_senses = max_senses
         self._word_count = word_count
+        self.phrases = phrases
+        self._compound_senses: dict[str, list[str]] = {}
+        self._phrase_counts = phrase_counts
         self._lock = threading.Lock()
         self._loaded: tuple[dict, dict, object] | None = None
         self._counts: Callable[[str], int] | None = None
@@ -162,6 +174,9 @@ class ZhEnTranslator:
                 for term in glossary:
                     tokenizer.add_word(term, freq=100000)
                 self._counts = self._word_count or field_counts()
+                if self.phrases:  # read now, not at the first query
+                    self._compound_senses = compound_senses(cedict)
+                    self._phrase_counts = self._phrase_counts or phrase_counts()
                 self._loaded = (glossary, cedict, tokenizer)
             return self._loaded
 
@@ -194,6 +209,18 @@ class ZhEnTranslator:
             return self._field_senses(cedict[word], 1 if len(word) == 1 else self.max_senses)
         return None
 
+    def _candidates(self, word: str) -> tuple[str, ...]:
+        """The senses of a CC-CEDICT word its neighbours choose among (`phrases.choose_senses`):
+        those of its entry the field writes, in dictionary order, then those it has in the
+        dictionary's compounds (`senses.compound_senses`: 场 "field") that the field writes."""
+        _, cedict, _ = self._load()
+        assert self._counts is not None
+        own = self._field_senses(cedict.get(word, []), _OWN_CANDIDATES)
+        derived = [sense for sense in self._compound_senses.get(word, ())
+                   if sense not in own and sense not in STOPWORDS
+                   and sense_count(sense, self._counts) >= SENSE_MIN_COUNT]
+        return own + tuple(derived[:_COMPOUND_CANDIDATES])
+
     def _field_senses(self, senses: list[str], n: int) -> tuple[str, ...]:
         """The first `n` senses, in dictionary order, that the field writes; the first `n` when
         it writes none of them. Ordered by the counts instead, the field's commonest words won
@@ -201,11 +228,13 @@ class ZhEnTranslator:
         "score" over "spectrum"), and the zh dev set measured no better (bench/RESULTS.md)."""
         assert self._counts is not None
         written = [sense for sense in senses if sense_count(sense, self._counts) >= SENSE_MIN_COUNT]
-        return tuple((written or senses)[:n])
+        return tuple(dict.fromkeys((written or senses)[:n]))
 
     def _segments(self, han: str) -> list[str]:
         """jieba's segments of a Han run, neighbours a dictionary knows as one word joined
-        (jieba's own dictionary lacks most of CC-CEDICT's terms: 最小 二 乘 → 最小二乘)."""
+        (jieba's own dictionary lacks most of CC-CEDICT's terms: 最小 二 乘 → 最小二乘). A
+        function word (the glossary's empty entries) joins no neighbour: 数据 中 学 is "data,
+        in, learn", not 中学 "middle school", and 中 的 is no 中的 "hit the target"."""
         glossary, cedict, tokenizer = self._load()
         parts = list(tokenizer.cut(han, HMM=False))
         out: list[str] = []
@@ -214,6 +243,8 @@ class ZhEnTranslator:
             joined, end = parts[i], i + 1
             for j in range(len(parts), i + 1, -1):
                 candidate = "".join(parts[i:j])
+                if any(glossary.get(part) == () for part in parts[i:j]):
+                    continue
                 if len(candidate) <= _LOOKUP_MAX_CHARS and (candidate in glossary or candidate in cedict):
                     joined, end = candidate, j
                     break
@@ -254,12 +285,38 @@ class ZhEnTranslator:
                     if renderings is None:
                         untranslated.append(part)
                     terms.append((part, renderings or ()))
+        if self.phrases:
+            terms = self._by_phrases(terms)
         words: list[str] = []
         for _, renderings in terms:
             for rendering in renderings:
                 if rendering not in words:
                     words.append(rendering)
         return Translation(query, " ".join(words), tuple(terms), tuple(untranslated))
+
+
+    def _by_phrases(self, terms: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
+        """`terms` with each CC-CEDICT word's sense chosen by its neighbours: where the field
+        writes a phrase of two adjacent segments' senses, those senses alone render them (平均
+        场: "mean field"), and two senses it writes as one word are that word. The glossary's
+        renderings and Latin words stay as they are (they are chosen already) but are
+        neighbours too."""
+        glossary, cedict, _ = self._load()
+        counts = self._phrase_counts or phrase_counts()
+        free = [bool(r) and has_han(part) and part not in glossary and part in cedict for part, r in terms]
+        options = [self._candidates(part) if free[i] else renderings
+                   for i, (part, renderings) in enumerate(terms)]
+        out = list(terms)
+        for run in chains(options):
+            for i, choice in zip(run, choose_senses([options[i] for i in run], counts)):
+                if not free[i] or not choice.phrase:
+                    continue
+                if choice.joined and not (i + 1 < len(free) and free[i + 1]):
+                    continue  # a glossary term is not glued to its neighbour
+                if not choice.sense and not (i and free[i - 1]):
+                    continue
+                out[i] = (terms[i][0], (choice.sense,) if choice.sense else ())
+        return out
 
 
 def lexical_query_text(query: str, translator: ZhEnTranslator) -> str:

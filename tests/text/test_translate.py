@@ -50,10 +50,11 @@ def test_cedict_senses_are_cleaned():
 
 @pytest.fixture(scope="module")
 def bare(tmp_path_factory) -> ZhEnTranslator:
-    """CC-CEDICT alone (an empty glossary): how a word the team's glossary lacks is read."""
+    """CC-CEDICT alone (an empty glossary): how a word the team's glossary lacks is read, each
+    word by itself (no neighbour chooses its sense: tests/text/test_phrases.py)."""
     empty = tmp_path_factory.mktemp("glossary") / "empty.tsv"
     empty.write_text("# nothing\n", encoding="utf-8")
-    return ZhEnTranslator(glossary_path=empty)
+    return ZhEnTranslator(glossary_path=empty, phrases=False)
 
 
 @pytest.mark.parametrize("zh,wanted,unwanted", [
