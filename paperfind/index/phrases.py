@@ -37,16 +37,17 @@ def pair_keys(ids: np.ndarray, vocab_size: int) -> np.ndarray:
 
 def _row_pairs(seq: Sequences, rows: np.ndarray, vocab_size: int) -> tuple[np.ndarray, np.ndarray]:
     """(row, pair key) of every consecutive pair within each of `rows`' sequences."""
-    indptr = np.asarray(seq.indptr, dtype=np.int64)
     rows = np.asarray(rows, dtype=np.int64)
-    starts, ends = indptr[rows], indptr[rows + 1]
+    # the rows' bounds and words taken first, then widened: the whole corpus's arrays never are
+    starts = np.asarray(seq.indptr[rows], dtype=np.int64)
+    ends = np.asarray(seq.indptr[rows + 1], dtype=np.int64)
     lengths = ends - starts
     total = int(lengths.sum())
     if total == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     offsets = np.cumsum(lengths) - lengths
     positions = np.arange(total, dtype=np.int64) + np.repeat(starts - offsets, lengths)
-    ids = np.asarray(seq.indices, dtype=np.int64)[positions]
+    ids = np.asarray(seq.indices[positions], dtype=np.int64)
     owner = np.repeat(rows, lengths)
     # a pair is two neighbours of one row: the last word of a row has no pair
     last = np.zeros(total, dtype=bool)
@@ -107,8 +108,12 @@ class RarePairs:
         if not len(rows) or not len(query_keys):
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         owners, which = [], []
+        starts_a_pair = np.zeros(self.vocab_size, dtype=bool)  # a cheap look before the search
+        starts_a_pair[query_keys // self.vocab_size] = True
         for seq in sequences:
             owner, key = _row_pairs(seq, rows, self.vocab_size)
+            maybe = starts_a_pair[key // self.vocab_size]
+            owner, key = owner[maybe], key[maybe]
             at = np.minimum(np.searchsorted(query_keys, key), len(query_keys) - 1)
             hit = query_keys[at] == key
             owners.append(owner[hit])

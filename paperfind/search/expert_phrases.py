@@ -69,9 +69,11 @@ def phrase_scores(local: IndexBackend, profiles: PersonProfiles, author_ids: lis
                                                             distinct, pairs.keys)
     holds = np.zeros((len(distinct), len(pairs.keys)), dtype=bool)  # a few thousand x a few dozen
     holds[np.searchsorted(distinct, held_rows), held_pair] = True
-    has = np.zeros((len(author_ids), len(pairs.keys)), dtype=bool)
-    np.logical_or.at(has, person, holds[entry_row])
-    return has.astype(np.float64) @ pairs.idf
+    # `person` ascends (rows were gathered person by person): a pair once per person
+    starts = np.flatnonzero(np.r_[True, person[1:] != person[:-1]])
+    has = np.maximum.reduceat(holds[entry_row].astype(np.uint8), starts, axis=0)
+    out[person[starts]] = has.astype(np.float64) @ pairs.idf
+    return out
 
 
 def by_phrases(local: IndexBackend, profiles: PersonProfiles, experts: list, pairs: QueryPairs,
