@@ -154,6 +154,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "API against search voting (held-out target R@10 >= .40), an ablation, latency of a "
               "topic and of an abstract, the profiles' build", "~15 min on the bundled corpus (est.)",
               "--db bench/out/bundled.db [--build]", "heavy"),
+        Bench("experts_tune", "issue 30: the expert finder's variants (signature phrases on / off and "
+              "their settings) in process on both dev sets, R@10 / MRR@10 / nDCG@10, the baseline in "
+              "the same run", "~6 min on the bundled corpus (est.)", "--db bench/out/bundled.db [--only 0,1]",
+              "heavy"),
         Bench("glossary_coverage", "issue 28: the corpus's top 600 keywords a Chinese query reaches "
               "through the glossary (586 of 600)", "< 1 min (est.)", "[--missing] [--record]"),
         Bench("zh_quality", "issue 28: zh dev R@10 / MRR@10 (held-out target .97 / .90), hybrid and "

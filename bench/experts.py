@@ -140,6 +140,7 @@ ABLATION = (("both (the product)", {}), ("text only", {"vector_weight": 0.0}),
             ("vectors only", {"text_weight": 0.0}), ("no recency weight", {"recency_half_life_years": 0.0}),
             ("no author-position weight", {"middle_author_weight": 1.0}),
             ("no group spread", {"group_discount": 0.0}),
+            ("no signature phrases", {"phrase_weight": 0.0}),
             ("the query's first 32 words embedded (not 64)", {"query_vector_words": 32}),
             ("vectors at the text's weight (2 and 2)", {"vector_weight": 2.0}),
             ("recency half-life 2 years (not 4)", {"recency_half_life_years": 2.0}),
@@ -212,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, help="a model of python -m paperfind.rank.train_experts, "
                         "measured in process beside the product")
     parser.add_argument("--limit", type=int, help="only each set's first N papers (a smoke run; never recorded)")
+    parser.add_argument("--heading", default="experts (issue 30): a second dev set, the learned ranking of people measured",
+                        help="the section of RESULTS.md the run is recorded in")
     args = parser.parse_args(argv)
     if args.limit:
         args.no_write = True
@@ -269,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     table = "\n".join(lines) + "\n"
     print(table)
     if not args.no_write:
-        append_results("experts (issue 30): a second dev set, the learned ranking of people measured", table)
+        append_results(args.heading, table)
     return 0
 
 

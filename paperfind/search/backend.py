@@ -22,6 +22,7 @@ import numpy as np
 from paperfind.index.manager import IndexVersion
 from paperfind.index.names import PersonMatch
 from paperfind.index.retrieval import score_handles
+from paperfind.index.phrases import RarePairs
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.filters import Filters
 from paperfind.search.rank import top_order
@@ -268,6 +269,7 @@ class IndexBackend:
         self._code_table: tuple[tuple[str, ...], tuple[np.ndarray, np.ndarray]] | None = None
         self.semantic = None  # a SemanticRetriever (paperfind.embed) once vectors exist
         self._profiles: PersonProfiles | None = None
+        self._rare_pairs: RarePairs | None = None
 
     # -- memo ---------------------------------------------------------------------------------
     def _remember(self, key: tuple, make):
@@ -577,6 +579,15 @@ class IndexBackend:
             docs = self.index.docs
             self._profiles = PersonProfiles.build(docs.author_indptr, docs.author)
         return self._profiles
+
+    def rare_pairs(self, max_df: int) -> RarePairs:
+        """The word pairs of titles and abstracts at most `max_df` papers hold (the expert
+        finder's signature phrases), made on first use from this index's term sequences."""
+        if self._rare_pairs is None or self._rare_pairs.max_df != max_df:
+            docs = self.index.docs
+            self._rare_pairs = RarePairs.build((docs.title_seq, docs.abstract_seq), docs.n,
+                                               self.n_terms, max_df)
+        return self._rare_pairs
 
     def works(self) -> np.ndarray:
         """The work group of every row (versions of one paper share it)."""

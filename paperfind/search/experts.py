@@ -7,7 +7,8 @@ lexical one (BM25F of the query's strongest terms, `similar.weighted_terms`, ove
 index) and the semantic one (cosine of the query's e5 vector with the stored paper vectors),
 each as standard scores over the `depth` papers it found, weighed and summed. A person's score is a decaying sum over their best `top_papers` works among them (a
 work's versions count once), each weighed up when recent (relative to the query's own time)
-and when they are the first or last author. A prolific person does not win by volume (only
+and when they are the first or last author; the first people are then re-ordered by the
+query's rare word pairs their own papers hold (signature phrases, `expert_phrases`). A prolific person does not win by volume (only
 their best few papers count), and a group does not fill the list: a person whose evidence is
 papers already shown for people above them is moved down (`group_discount`).
 
@@ -26,6 +27,7 @@ import numpy as np
 
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.expert_learned import ExpertRanker, expert_ranker, learned_order, person_features
+from paperfind.search.expert_phrases import QueryPairs, by_phrases, query_pairs
 from paperfind.search.backend import IndexBackend, Restriction
 from paperfind.search.filters import Filters
 from paperfind.search.settings import ExpertSettings
@@ -146,9 +148,13 @@ def paper_weights(backend: IndexBackend, rows: np.ndarray, reference_year: int,
 
 def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperScores,
                 reference_year: int, settings: ExpertSettings,
-                exclude: frozenset[int] = frozenset(), needed: int = 0) -> tuple[list[Expert], int]:
+                exclude: frozenset[int] = frozenset(), needed: int = 0,
+                pairs: QueryPairs | None = None, eligible: np.ndarray | None = None
+                ) -> tuple[list[Expert], int]:
     """The best `needed` (at least `spread_depth`) people with an eligible matching paper, best
-    first (ties by author id), and how many people have one."""
+    first (ties by author id), and how many people have one. With the query's rare word `pairs`
+    the first of them are re-ordered by their signature phrases among the `eligible` rows
+    (paperfind.search.expert_phrases) before the group spread."""
     docs = backend.index.docs
     score = papers.combined(settings) * paper_weights(backend, papers.rows, reference_year, settings)
     keep = score > 0
@@ -190,6 +196,8 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
         best = paper[lo:min(hi, lo + settings.evidence)]
         experts.append(Expert(int(ids[i]), float(totals[i]), [int(rows[p]) for p in best],
                               [round(float(v), SCORE_DECIMALS) for v in value[lo:lo + len(best)]]))
+    if pairs is not None:
+        experts = by_phrases(backend, profiles, experts, pairs, eligible, settings)
     return spread_groups(experts, settings), len(ids)
 
 
@@ -275,8 +283,9 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
     else:
         meaning_rows, cosines = np.zeros(0, dtype=np.int64), np.zeros(0)
     papers = merge_routes(text_rows, standardised(text), meaning_rows, standardised(cosines), cosines)
+    pairs = query_pairs(local, analyzer, query.lexical_text or query.text, settings)
     experts, total = rank_people(local, profiles, papers, reference_year, settings,
-                                 query.exclude_people, needed)
+                                 query.exclude_people, needed, pairs, eligible)
     if settings.learned and experts:
         ranker = expert_ranker(settings.learned_model)
         if ranker is not None:

@@ -29,6 +29,13 @@ class ExpertSettings:
     group_discount: float = 0.3  # per share of evidence already shown above (0 = off)
     spread_depth: int = 200  # people re-ordered by it
     evidence: int = 3  # papers shown per person
+    # signature phrases (paperfind.search.expert_phrases): the voting's first `phrase_depth`
+    # people gain `phrase_weight` x the best vote x their share of the best summed idf of the
+    # query's word pairs held by at most `phrase_max_df` papers that their own papers hold;
+    # 0 = off (in process R@10 .415 -> .440 on dev, .310 -> .330 on dev2: bench/RESULTS.md)
+    phrase_weight: float = 0.3
+    phrase_max_df: int = 20
+    phrase_depth: int = 100
     conflict_years: int = 3  # exclude=KEY: co-authors of the paper's people from its year - this on
     # a lambdarank model re-orders the voting's first people (paperfind.search.expert_learned;
     # PAPERFIND_EXPERTS_LEARNED=1). Off: trained on 2,760 leave-one-out queries of other

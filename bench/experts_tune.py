@@ -1,0 +1,111 @@
+"""Issue 30's expert finder: variants in process on both dev sets, the baseline in the same run.
+
+    PAPERFIND_SHARED=/work/shared flock /tmp/paperfind-heavy.lock nice \
+        .venv/bin/python -m bench.experts_tune --db DB [--only 0,1] [--no-write]
+
+DB: a database of the bundled corpus with its vectors. Each variant is the product's
+`ExpertSettings` with a few fields changed, scored by the same code the server runs
+(`find_experts`) on bench/experts_dev.jsonl and bench/experts_dev2.jsonl (the abstract is the
+query, before = its year; rules in bench/experts_dev.md): R@10, MRR@10, nDCG@10 and the
+in-process time per abstract (no HTTP, no cards). The baseline (signature phrases off) runs
+first and again last, so the caches' warming shows in its two latencies. A change is kept only
+if it lifts both sets; the HTTP figures are bench/experts.py's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from bench.experts import DEV_SETS, scores_of
+from bench.metrics import p50_p95
+from bench.results import append_results
+
+HEADING = "experts (issue 30): signature phrases, the query's rare word pairs in a person's own papers"
+OFF = {"phrase_weight": 0.0}
+VARIANTS: tuple[tuple[str, dict], ...] = (
+    ("baseline (voting, no signature phrases: main d9af42a's ranking)", OFF),
+    ("**signature phrases: weight 0.3, pairs of <= 20 papers, first 100 people (kept)**", {}),
+    ("signature phrases, weight 0.1", {"phrase_weight": 0.1}),
+    ("signature phrases, weight 0.6", {"phrase_weight": 0.6}),
+    ("signature phrases, pairs of <= 5 papers", {"phrase_max_df": 5}),
+    ("signature phrases, pairs of <= 100 papers", {"phrase_max_df": 100}),
+    ("signature phrases, first 50 people", {"phrase_depth": 50}),
+    ("signature phrases, first 200 people", {"phrase_depth": 200}),
+    ("signature phrases, no group spread", {"group_discount": 0.0}),
+    ("baseline again, last (warm caches)", OFF),
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--only", default="", help="comma-separated variant indices")
+    parser.add_argument("--no-write", action="store_true", help="print, do not record in RESULTS.md")
+    args = parser.parse_args(argv)
+    import numpy as np
+
+    from paperfind.core import Paperfind
+    from paperfind.search.experts import ExpertQuery, find_experts
+    from paperfind.settings import Settings
+
+    sets = [(name, [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()])
+            for name, path, _ in DEV_SETS]
+    pf = Paperfind(Settings(db_path=args.db))
+    backend = pf.searcher().backend()
+    names = backend.index.names
+
+    def slug(author_id: int) -> str:
+        return names.card(int(np.searchsorted(names.ids, author_id)))["slug"]
+
+    base = pf.settings.search.experts
+    started = time.perf_counter()
+    pairs = backend.rare_pairs(base.phrase_max_df)
+    build_s = time.perf_counter() - started
+    find_experts(backend, ExpertQuery(text="warm up the query model"), base)
+    chosen = [VARIANTS[int(i)] for i in args.only.split(",")] if args.only else list(VARIANTS)
+    lines = [f"In process, the scoring code the server runs (`find_experts`), on both dev sets (dev = "
+             f"bench/experts_dev.jsonl, NeurIPS 2022 / ICLR 2023 / ICML 2023; dev2 = bench/experts_dev2.jsonl, "
+             f"NeurIPS 2024 / ICLR 2025 / ICML 2025; 200 abstracts each, before = the paper's year), database "
+             f"{args.db.name} ({backend.index.docs.n:,} papers), every row in one run with the baseline. "
+             f"Latency: in-process time of `find_experts` per abstract over both sets.",
+             f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average at the start "
+             f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())}; "
+             "`PAPERFIND_SHARED=/work/shared flock /tmp/paperfind-heavy.lock nice .venv/bin/python -m "
+             f"bench.experts_tune --db DB`.", "",
+             "| variant | dev R@10 | dev MRR@10 | dev nDCG@10 | dev2 R@10 | dev2 MRR@10 | dev2 nDCG@10 | p50 ms | p95 ms |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for label, change in chosen:
+        settings = replace(base, **change)
+        figures, took = [], []
+        for _, items in sets:
+            runs = []
+            for item in items:
+                t0 = time.perf_counter()
+                found = find_experts(backend, ExpertQuery(text=item["query"], before=item["before"]), settings)
+                took.append(1000 * (time.perf_counter() - t0))
+                runs.append([slug(e.author_id) for e in found.experts[:10]])
+            figures.append(scores_of(runs, items))
+        p50, p95 = p50_p95(took)
+        line = (f"| {label} | " + " | ".join(f"{f['R@10']:.3f} | {f['MRR@10']:.3f} | {f['nDCG@10']:.3f}"
+                                            for f in figures) + f" | {p50:.0f} | {p95:.0f} |")
+        lines.append(line)
+        print(line, flush=True)
+    lines += ["", f"The rare-pair table (paperfind/index/phrases.py, pairs of consecutive content stems of "
+              f"titles and abstracts held by at most {base.phrase_max_df} papers): {len(pairs.keys):,} pairs, "
+              f"{pairs.nbytes / 1e6:.1f} MB in memory, made from the index's term sequences in {build_s:.1f} s "
+              f"on first use, nothing on disk.",
+              f"Load average at the end: {' / '.join(f'{x:.1f}' for x in os.getloadavg())}."]
+    table = "\n".join(lines) + "\n"
+    print(table)
+    if not args.no_write and not args.only:
+        append_results(HEADING, table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
