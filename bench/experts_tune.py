@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
                                             for f in figures) + f" | {p50:.0f} | {p95:.0f} |")
         lines.append(line)
         print(line, flush=True)
-    lines += ["", f"The rare-pair table (paperfind/index/phrases.py, pairs of consecutive content stems of "
+    lines += ["", f"The rare-pair table (paperfind/index/rare_pairs.py, pairs of consecutive content stems of "
               f"titles and abstracts held by at most {base.phrase_max_df} papers): {len(pairs.keys):,} pairs, "
               f"{pairs.nbytes / 1e6:.1f} MB in memory, made from the index's term sequences in {build_s:.1f} s "
               f"on first use, nothing on disk.",

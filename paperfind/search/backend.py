@@ -22,7 +22,7 @@ import numpy as np
 from paperfind.index.manager import IndexVersion
 from paperfind.index.names import PersonMatch
 from paperfind.index.retrieval import score_handles
-from paperfind.index.phrases import RarePairs
+from paperfind.index.rare_pairs import RarePairs
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.filters import Filters
 from paperfind.search.rank import top_order

@@ -4,7 +4,7 @@ The voting (paperfind.search.experts) finds everyone whose papers match a topic;
 wrote a given abstract are among them but rarely first, since many groups publish on the same
 topic. What sets the authors apart is their wording: the two-word terms of their own method and
 setting recur in their papers ("masked image" beside "intermediate layers" in one group's
-abstracts), and a pair held by few papers of the corpus (`paperfind.index.phrases`) is rarely
+abstracts), and a pair held by few papers of the corpus (`paperfind.index.rare_pairs`) is rarely
 another group's. Each of the voting's first `phrase_depth` people gains, on top of their vote,
 `phrase_weight` x the best vote x their share of the best phrase score among them, the phrase
 score being the summed idf of the query's rare pairs found in their eligible papers (titles and

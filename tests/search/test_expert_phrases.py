@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from paperfind.core import Paperfind
-from paperfind.index.phrases import pair_keys
+from paperfind.index.rare_pairs import pair_keys
 from paperfind.search.expert_phrases import by_phrases, phrase_scores, query_pairs
 from paperfind.search.experts import Expert, ExpertQuery, find_experts
 from paperfind.settings import Settings
