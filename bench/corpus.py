@@ -55,6 +55,15 @@ def files(name: str) -> list[Path]:
     return out
 
 
+def copy_database(db: Path, into: Path) -> Path:
+    """A copy of `db` with its index and vectors beside it (`<db>*`) in the new folder `into`:
+    a bench's side that may write (a server's start-up work, a sync) never touches the source."""
+    into.mkdir(parents=True)
+    for src in db.parent.glob(db.name + "*"):
+        (shutil.copytree if src.is_dir() else shutil.copy2)(src, into / src.name)
+    return into / db.name
+
+
 def db_path(name: str, cache: Path = CACHE) -> Path:
     return cache / f"{canonical(name)}.db"
 

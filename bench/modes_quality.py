@@ -29,7 +29,6 @@ query embedding; appends both tables to bench/RESULTS.md.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -178,35 +177,20 @@ def switch_bench(args) -> None:
 def tree_bench(args) -> None:
     """Hybrid of BASE's code and this tree's on copies of `args.db`, every dev set, in one run."""
     import os
-    import shutil
-    import subprocess
     import tempfile
 
-    from bench.corpus import REPO
-    from bench.parity import WORKER
-
-    def ask(proc: subprocess.Popen, op: str, **message) -> dict:
-        proc.stdin.write(json.dumps({"op": op, **message}) + "\n")
-        proc.stdin.flush()
-        reply = json.loads(proc.stdout.readline() or '{"ok": false, "error": "the worker stopped"}')
-        if not reply.pop("ok"):
-            raise SystemExit(f"{op} failed: {reply['error']}")
-        return reply
+    from bench.corpus import REPO, copy_database
+    from bench.parity import Worker
 
     trees = {"base": args.base_tree.resolve(), "this": REPO}
-    sides: dict[str, subprocess.Popen] = {}
+    sides: dict[str, Worker] = {}
     rows, timing = [], []
     with tempfile.TemporaryDirectory(dir=args.db.parent) as tmp:
         try:
             for name, tree in trees.items():
-                copy = Path(tmp) / name / args.db.name
-                copy.parent.mkdir()
-                for src in args.db.parent.glob(args.db.name + "*"):  # the database, its index and vectors
-                    (shutil.copytree if src.is_dir() else shutil.copy2)(src, copy.parent / src.name)
-                env = dict(os.environ, PYTHONPATH=str(tree), PAPERFIND_DB=str(copy), PAPERFIND_SEMANTIC="1")
-                sides[name] = subprocess.Popen([sys.executable, "-P", str(WORKER)], cwd=tree, env=env,
-                                               text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-                ask(sides[name], "open")
+                copy = copy_database(args.db, Path(tmp) / name)
+                sides[name] = Worker(name, tree, {"PAPERFIND_DB": str(copy), "PAPERFIND_SEMANTIC": "1"})
+                sides[name].ask("open")
             for set_name in SETS:
                 items = load_set(set_name)
                 figures, took = {}, {name: [] for name in sides}
@@ -214,10 +198,10 @@ def tree_bench(args) -> None:
                 # vector in the query encoder's cache, and its embedding would not be timed
                 for i, it in enumerate(items):
                     for name in (list(sides) if i % 2 == 0 else list(sides)[::-1]):
-                        took[name] += ask(sides[name], "time", queries=[it["query"]], mode="hybrid",
+                        took[name] += sides[name].ask("time", queries=[it["query"]], mode="hybrid",
                                           limit=20)["ms"]
-                for name, proc in sides.items():
-                    ranked = ask(proc, "rank", queries=[[it["qid"], it["query"]] for it in items],
+                for name, side in sides.items():
+                    ranked = side.ask("rank", queries=[[it["qid"], it["query"]] for it in items],
                                  mode="hybrid", limit=DEPTH)["ranked"]
                     figures[name] = score_ranked(set_name, ranked, *OPTIONS.get(set_name, ()))["metrics"]
                 for metric in ("nDCG@10", "MRR@10", "R@10"):
@@ -228,11 +212,8 @@ def tree_bench(args) -> None:
                               f"| {t50 / b50:.2f} | {t95 / b95:.2f} |")
                 print(f"{set_name} done", file=sys.stderr, flush=True)
         finally:
-            for proc in sides.values():
-                if proc.poll() is None:
-                    proc.stdin.write(json.dumps({"op": "quit"}) + "\n")
-                    proc.stdin.close()
-                    proc.wait(timeout=60)
+            for side in sides.values():
+                side.close()
     table = "\n".join(["| set | metric | base | this | this - base |", "|---|---|---:|---:|---:|", *rows])
     lat = "\n".join(["| set | queries | hybrid p50 / p95 ms, base | this | p50 ratio | p95 ratio |",
                       "|---|---:|---|---|---:|---:|", *timing])

@@ -70,15 +70,13 @@ def code_hash(tree: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-class Side:
-    """One tree's paperfind in a worker process."""
+class Worker:
+    """One tree's paperfind in a bench/parity_worker.py process, asked one JSON line at a time:
+    the client every bench that compares trees in worker processes shares."""
 
-    def __init__(self, label: str, tree: Path, corpus_name: str, semantic: bool, cache: Path | None = None) -> None:
+    def __init__(self, label: str, tree: Path, env: dict[str, str]) -> None:
         self.label, self.tree = label, tree
-        self.dir = (cache or corpus.CACHE / "parity" / corpus_name) / code_hash(tree)
-        self.db = self.dir / f"{corpus_name}.db"
-        self.env = dict(os.environ, PYTHONPATH=str(tree), PAPERFIND_DB=str(self.db),
-                        PAPERFIND_SEMANTIC="1" if semantic else "0", PAPERFIND_EMBED_THREADS="1")
+        self.env = dict(os.environ, PYTHONPATH=str(tree), **env)
         self.proc = self._start()
 
     def _start(self) -> subprocess.Popen:
@@ -107,6 +105,16 @@ class Side:
             self.proc.stdin.write(json.dumps({"op": "quit"}) + "\n")
             self.proc.stdin.close()
             self.proc.wait(timeout=60)
+
+
+class Side(Worker):
+    """One tree's paperfind over its own database of a corpus, cached by the tree's code."""
+
+    def __init__(self, label: str, tree: Path, corpus_name: str, semantic: bool, cache: Path | None = None) -> None:
+        self.dir = (cache or corpus.CACHE / "parity" / corpus_name) / code_hash(tree)
+        self.db = self.dir / f"{corpus_name}.db"
+        super().__init__(label, tree, {"PAPERFIND_DB": str(self.db), "PAPERFIND_SEMANTIC": "1" if semantic else "0",
+                                       "PAPERFIND_EMBED_THREADS": "1"})
 
 
 def prepare(side: Side, corpus_name: str, semantic: bool) -> dict:

@@ -153,10 +153,9 @@ def time_sides(ports: dict[str, int], queries: dict[str, list[str]]) -> dict[str
 def http_bench(db: Path, base_tree: Path, n: int) -> str:
     """Base and this tree, each serving its own fresh copy of `db`, timed in turns; the table."""
     import os
-    import shutil
     import tempfile
 
-    from bench.corpus import REPO
+    from bench.corpus import REPO, copy_database
     from bench.server import free_port, start_server, stop_server, wait_idle
 
     queries = http_queries(db, n)
@@ -164,10 +163,7 @@ def http_bench(db: Path, base_tree: Path, n: int) -> str:
     with tempfile.TemporaryDirectory(dir=db.parent) as tmp:
         try:
             for name, tree in (("base", base_tree), ("this", REPO)):
-                copy = Path(tmp) / name / db.name
-                copy.parent.mkdir()
-                for src in db.parent.glob(db.name + "*"):  # the database, its index and vectors
-                    (shutil.copytree if src.is_dir() else shutil.copy2)(src, copy.parent / src.name)
+                copy = copy_database(db, Path(tmp) / name)
                 ports[name] = free_port()
                 env = {"PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
                 procs[name] = start_server(copy, ports[name], env=env, cwd=tree)

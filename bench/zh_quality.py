@@ -17,51 +17,28 @@ them where they were.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 from bench import corpus
 from bench.metrics import p50_p95, score_ranked
+from bench.parity import Worker
 from bench.results import append_results
 
-WORKER = Path(__file__).resolve().with_name("parity_worker.py")
 SET = "zh_dev"
 OPTIONS = {"author_dev": ("--lenient",)}
 
 
-class Worker:
-    """One tree's paperfind over `db`, learned ranking on or off."""
-
-    def __init__(self, tree: Path, db: Path, learned: bool) -> None:
-        env = dict(os.environ, PYTHONPATH=str(tree), PAPERFIND_DB=str(db), PAPERFIND_EMBED_THREADS="1",
-                   PAPERFIND_LEARNED_RANKING="1" if learned else "0")
-        self.tree = tree
-        self.proc = subprocess.Popen([sys.executable, "-P", str(WORKER)], cwd=tree, env=env, text=True,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        opened = self.ask("open")
-        if Path(opened["paperfind"]) != (tree / "paperfind").resolve():
-            raise SystemExit(f"{tree}: imported paperfind from {opened['paperfind']}")
-
-    def ask(self, op: str, **args) -> dict:
-        self.proc.stdin.write(json.dumps({"op": op, **args}) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            raise SystemExit(f"{self.tree}: the worker stopped (see its stderr above)")
-        reply = json.loads(line)
-        if not reply.pop("ok"):
-            raise SystemExit(f"{self.tree}: {op} failed: {reply['error']}")
-        return reply
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.stdin.write(json.dumps({"op": "quit"}) + "\n")
-            self.proc.stdin.close()
-            self.proc.wait(timeout=60)
+def open_worker(tree: Path, db: Path, learned: bool) -> Worker:
+    """One tree's paperfind over `db`, learned ranking on or off, checked to import that tree's code."""
+    worker = Worker(str(tree), tree, {"PAPERFIND_DB": str(db), "PAPERFIND_EMBED_THREADS": "1",
+                                      "PAPERFIND_LEARNED_RANKING": "1" if learned else "0"})
+    opened = worker.ask("open")
+    if Path(opened["paperfind"]) != (tree / "paperfind").resolve():
+        raise SystemExit(f"{tree}: imported paperfind from {opened['paperfind']}")
+    return worker
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     trees = {"base": args.base_tree.resolve(), "this": corpus.REPO}
     rows, latency = [], {}
     for learned in args.learned.split(","):
-        workers = {label: Worker(tree, args.db, learned == "on") for label, tree in trees.items()}
+        workers = {label: open_worker(tree, args.db, learned == "on") for label, tree in trees.items()}
         try:
             for name, asked in sets.items():
                 for mode in args.modes.split(","):
