@@ -185,8 +185,10 @@ def small_requests(db: Path, sets: dict[str, list[str]]) -> list:
     return requests
 
 
-LATENCY_WORKER = """
-import json, sys, time
+# a tree's searcher over `db`'s index in a process of its own (argv: db, index root, the sets as
+# JSON), warmed as a server's is; each worker below goes on from it and prints one JSON line
+OPEN_SEARCHER = """
+import hashlib, json, sys, time
 from pathlib import Path
 from paperfind.search.engine import open_searcher
 from paperfind.search.response import SearchRequest
@@ -195,6 +197,10 @@ from paperfind.store import Store
 db, root, sets = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
 s = open_searcher(root, Store(db, readonly=True), settings=SearchSettings(result_cache=0))
 s.load_parts()
+"""
+
+
+LATENCY_WORKER = OPEN_SEARCHER + """
 out = {}
 for kind, qs in sets.items():
     for q in qs[:5]:
@@ -208,16 +214,7 @@ print(json.dumps(out))
 """
 
 
-PARITY_WORKER = """
-import hashlib, json, sys
-from pathlib import Path
-from paperfind.search.engine import open_searcher
-from paperfind.search.response import SearchRequest
-from paperfind.search.settings import SearchSettings
-from paperfind.store import Store
-db, root, sets = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
-s = open_searcher(root, Store(db, readonly=True), settings=SearchSettings(result_cache=0))
-s.load_parts()
+PARITY_WORKER = OPEN_SEARCHER + """
 out = {}
 for kind, qs in sets.items():
     out[kind] = []
@@ -230,18 +227,23 @@ print(json.dumps(out))
 """
 
 
+def run_worker(script: str, tree: Path, db: Path, root: Path, sets: dict[str, list[str]]) -> dict:
+    """`script` (a worker above) with `tree`'s code over `db`'s index at `root`: its JSON line."""
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+    done = subprocess.run([sys.executable, "-c", script, str(db), str(root), json.dumps(sets)],
+                          env=env, cwd=tree, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def tree_parity(db: Path, base_tree: Path, sets: dict[str, list[str]]) -> str:
     """Per set, the queries whose first 100 keys, and whose whole answers, differ between
     `base_tree`'s code and this tree's (module doc, part 6)."""
-    import subprocess
-
     _, root = ensure_index_of(db)
     answers = {}
     for name, tree in (("base", base_tree), ("this", REPO)):
-        env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
-        done = subprocess.run([sys.executable, "-c", PARITY_WORKER, str(db), str(root), json.dumps(sets)],
-                              env=env, cwd=tree, capture_output=True, text=True, check=True)
-        answers[name] = json.loads(done.stdout.strip().splitlines()[-1])
+        answers[name] = run_worker(PARITY_WORKER, tree, db, root, sets)
     lines = ["| set | queries | first 100 keys differing | whole answers differing |", "|---|---:|---:|---:|"]
     for kind in sets:
         pairs = list(zip(answers["base"][kind], answers["this"][kind]))
@@ -253,17 +255,12 @@ def tree_parity(db: Path, base_tree: Path, sets: dict[str, list[str]]) -> str:
 
 def latency(db: Path, base_tree: Path, sets: dict[str, list[str]], runs: int) -> str:
     """In-process lexical latency per kind, base tree against this one (module doc, part 5)."""
-    import subprocess
-
     _, root = ensure_index_of(db)
     pooled: dict[str, dict[str, list[float]]] = {"base": {}, "this": {}}
     for run in range(runs):
         sides = [("base", base_tree), ("this", REPO)]
         for name, tree in (sides if run % 2 == 0 else sides[::-1]):
-            env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
-            done = subprocess.run([sys.executable, "-c", LATENCY_WORKER, str(db), str(root), json.dumps(sets)],
-                                  env=env, cwd=tree, capture_output=True, text=True, check=True)
-            for kind, times in json.loads(done.stdout.strip().splitlines()[-1]).items():
+            for kind, times in run_worker(LATENCY_WORKER, tree, db, root, sets).items():
                 pooled[name].setdefault(kind, []).extend(times)
             print(f"run {run + 1} {name} done", file=sys.stderr)
     lines = ["| kind | queries x runs | base p50 / p95 ms | this p50 / p95 ms | p50 ratio | p95 ratio |",
