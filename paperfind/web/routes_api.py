@@ -32,8 +32,8 @@ from paperfind.web.params import (AspectParam, Format, IncludeParam, ListParams,
 from paperfind.web.search_route import SearchRoute
 from paperfind.web.searching import search_view
 from paperfind.web.views import (Paging as _Paging, area_view, author_view, institution_view,
-                                 paper_view, renamed_author, similar_view, stats_view,
-                                 venue_view)
+                                 paper_view, renamed_author, renamed_institution, similar_view,
+                                 stats_view, venue_view)
 
 KeyPath = Annotated[str, Path(max_length=300, description="Paper key, `venue+year:id`.",
                               openapi_examples={"paper": {"value": EXAMPLES["paper"]}})]
@@ -71,6 +71,11 @@ NOT_FOUND = {404: _error("No such paper, person, institution, venue or area.", 4
 MOVED = {308: {"description": "An old numeric person id: sent on to the person's slug.",
                "headers": {"Location": {"schema": {"type": "string"},
                                         "description": "/api/authors/{slug}..."}}}}
+INSTITUTION_MOVED = {308: {
+    "description": "A slug that is no institution's but names one in words (stanford-university): "
+                   "sent on to the institution's slug (stanford).",
+    "headers": {"Location": {"schema": {"type": "string"},
+                             "description": "the same address with the institution's slug"}}}}
 
 
 def _files(*formats: str) -> dict[int | str, dict[str, Any]]:
@@ -230,11 +235,16 @@ def build_api_router(pf: Paperfind) -> APIRouter:
 
     @router.get("/institutions/{slug}", summary="One institution: works, top authors",
                 operation_id="getInstitution", response_model=schemas.InstitutionPage,
-                responses={**NOT_FOUND, **_links(
+                responses={**NOT_FOUND, **INSTITUTION_MOVED, **_links(
                     paper=("getPaper", {"key": "$response.body#/papers/0/key"}),
                     author=("getAuthor", {"author_id": "$response.body#/top_authors/0/id"}))})
     def api_institution(request: Request, slug: InstitutionPath,
-                        listed: ListParams = Depends(list_params)) -> JSONResponse:
+                        listed: ListParams = Depends(list_params)) -> Response:
+        renamed = renamed_institution(_pf(request), slug)
+        if renamed is not None:
+            query = request.url.query
+            return RedirectResponse(f"/api/institutions/{quote(renamed, safe='')}"
+                                    + ("?" + query if query else ""), status_code=308)
         return JSONResponse({**institution_view(_pf(request), slug, listed.paging, listed.sort,
                                                 listed.accepted, listed.since),
                              "feed": feed_url(request)})

@@ -25,11 +25,11 @@ from paperfind.web.i18n import Translator
 from paperfind.web.params import (ListSortParam, Paging, SearchParams, SinceParam, YearParam,
                                   paging_params, reject_unknown_parameters, search_params)
 from paperfind.web.render import request_language
-from paperfind.web.routes_api import ERRORS, MOVED, NOT_FOUND
+from paperfind.web.routes_api import ERRORS, INSTITUTION_MOVED, MOVED, NOT_FOUND
 from paperfind.web.searching import search_view
 from paperfind.web.twins import LANGUAGE_PARAM, query_string
 from paperfind.web.views import (area_view, author_view, institution_view, renamed_author,
-                                 venue_view)
+                                 renamed_institution, venue_view)
 
 AUTHOR_FEED_ENTRIES = 50  # an author's list is not paged: their feed holds the newest 50 works
 LangParam = Annotated[Literal["zh", "en"] | None, Query(description="The language of the feed's "
@@ -121,10 +121,16 @@ def build_feed_router() -> APIRouter:
                      "/authors/" + quote(author["id"], safe=""))
 
     @router.get("/institutions/{slug}.atom", summary="An institution's feed",
-                operation_id="institutionFeed", response_class=Response, responses=NOT_FOUND)
+                operation_id="institutionFeed", response_class=Response,
+                responses={**NOT_FOUND, **INSTITUTION_MOVED})
     def institution_feed(request: Request, slug: InstitutionPath,
                          paging: Paging = Depends(paging_params), since: SinceParam = None,
                          sort: ListSortParam = "date", lang: LangParam = None) -> Response:
+        renamed = renamed_institution(_pf(request), slug)
+        if renamed is not None:
+            query = request.url.query
+            return RedirectResponse(f"/feeds/institutions/{quote(renamed, safe='')}.atom"
+                                    + ("?" + query if query else ""), status_code=308)
         inst = institution_view(_pf(request), slug, paging, since=since)
         return _feed(request, inst["papers"], lambda t: t("feed_institution", name=inst["name"]),
                      "/institutions/" + quote(inst["slug"], safe=""))

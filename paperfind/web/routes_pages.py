@@ -21,8 +21,8 @@ from paperfind.web.render import Pages, request_language
 from paperfind.web.searching import search_view
 from paperfind.web.twins import HOME_TWIN, page_query, query_string, twin_url
 from paperfind.web.views import (area_view, author_view, home_view, institution_view, paper_count,
-                                 paper_view, renamed_author, similar_view, stats_view,
-                                 venue_view)
+                                 paper_view, renamed_author, renamed_institution, similar_view,
+                                 stats_view, venue_view)
 
 SlugPath = Annotated[str, Path(max_length=300)]
 SIMILAR_ON_PAGE = 8  # cards under a paper; its JSON link asks for as many
@@ -72,7 +72,12 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
 
     @router.get("/institutions/{slug}", response_class=HTMLResponse)
     def institution(request: Request, slug: SlugPath,
-                    listed: ListParams = Depends(list_params)) -> HTMLResponse:
+                    listed: ListParams = Depends(list_params)) -> Response:
+        renamed = renamed_institution(app_pf(request), slug)
+        if renamed is not None:
+            query = request.url.query
+            return RedirectResponse(f"/institutions/{quote(renamed, safe='')}"
+                                    + ("?" + query if query else ""), status_code=308)
         data = institution_view(app_pf(request), slug, listed.paging, listed.sort, listed.accepted,
                                 listed.since)
         return pages.page(request, "institution.html", {"inst": data})

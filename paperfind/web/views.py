@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paperfind import __version__
+from paperfind.catalog.institutions import resolve_affiliation
 from paperfind.core import Paperfind
 from paperfind.store.read import Listing
 from paperfind.web.charts import heat_level
@@ -65,6 +66,21 @@ def renamed_author(pf: Paperfind, author_id: str) -> str | None:
     if not (author_id.isascii() and author_id.isdigit()) or len(author_id) > 18:
         return None
     return pf.store().author_slug(int(author_id))
+
+
+def renamed_institution(pf: Paperfind, slug: str) -> str | None:
+    """The slug of the institution that `slug`, read as words, names, or None: an address typed
+    with the name in full ("/institutions/stanford-university", "peking-university",
+    "universite-de-montreal") is sent on to the institution's page ("stanford", "pku", "udem")
+    by the resolver that gave every paper its slugs, rather than a 404. Only a slug that is not
+    an institution of the store is read, and only a stored institution is sent to."""
+    store = pf.store()
+    if len(slug) > 200 or store.institution_name(slug) is not None:
+        return None
+    resolved = resolve_affiliation(slug.replace("-", " ").replace("_", " ")).slug
+    if not resolved or resolved == slug or store.institution_name(resolved) is None:
+        return None
+    return resolved
 
 
 def _listing(pf: Paperfind, paging: Paging, sort: str, accepted: bool,

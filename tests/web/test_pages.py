@@ -148,11 +148,13 @@ def test_error_pages_are_html_for_people_and_json_for_clients(portal):
 
 
 def test_an_institution_spelt_wrong_is_offered_the_right_one(portal):
-    """An address typed wrong is a 404 that offers the institutions spelt most like it (a link
-    on the page, the slug in the API's message); nothing close, nothing offered."""
+    """An address typed wrong, past what the resolver reads as the institution (one letter of
+    a word: a 308 since the name is read as the papers' affiliations are), is a 404 that offers
+    the institutions spelt most like it (a link on the page, the slug in the API's message);
+    nothing close, nothing offered."""
     facet = portal.get("/api/search", params={"q": "learning"}).json()["facets"]["institution"]
     slug = next(f["value"] for f in facet if len(f["value"]) >= 12)  # a short one's swap is far
-    typo = slug[:-2] + slug[-1] + slug[-2]  # the last two letters swapped
+    typo = slug[:-2] + slug[-1] + slug[-2] + "q"  # the last two letters swapped, one added
     page = portal.get(f"/institutions/{typo}", headers={"accept-language": "en"})
     assert page.status_code == 404
     assert f'href="/institutions/{slug}"' in page.text and "Did you mean:" in page.text
@@ -160,6 +162,30 @@ def test_an_institution_spelt_wrong_is_offered_the_right_one(portal):
     assert api.status_code == 404 and repr(slug) in api.json()["error"]["message"]
     far = portal.get("/institutions/zzzz-qqqq-no-such-place", headers={"accept-language": "en"})
     assert far.status_code == 404 and "error-links" not in far.text
+
+
+def test_an_institution_named_in_full_is_sent_to_its_page(portal):
+    """An address with the institution's name written out ("stanford-university") is a 308 to
+    its slug ("stanford") on the page, the API and the feed, the query kept; a slug that names
+    no stored institution stays a 404."""
+    facet = portal.get("/api/search", params={"q": "learning", "size": 100}).json()["facets"]["institution"]
+    named = {f["value"]: "-".join(re.findall(r"[a-z0-9]+", f["label"].lower())) for f in facet}
+    written_out = {slug: full for slug, full in named.items() if full != slug}
+    checked = 0
+    for slug, full in written_out.items():
+        page = portal.get(f"/institutions/{full}", params={"sort": "date"}, follow_redirects=False)
+        if page.status_code == 404:  # a name the resolver reads as another institution's
+            continue
+        assert page.status_code == 308, (slug, full)
+        assert page.headers["location"] == f"/institutions/{slug}?sort=date"
+        api = portal.get(f"/api/institutions/{full}", follow_redirects=False)
+        assert api.status_code == 308 and api.headers["location"] == f"/api/institutions/{slug}"
+        feed = portal.get(f"/feeds/institutions/{full}.atom", follow_redirects=False)
+        assert feed.status_code == 308 and feed.headers["location"] == f"/feeds/institutions/{slug}.atom"
+        assert portal.get(f"/api/institutions/{full}", follow_redirects=True).json()["slug"] == slug
+        checked += 1
+    assert checked >= 3, written_out
+    assert portal.get("/institutions/university-of-atlantis", follow_redirects=False).status_code == 404
 
 
 @pytest.mark.parametrize("url", ["/papers/colm2024:dkpeWQRmlc", "/stats", "/?q=robot"])
