@@ -1,0 +1,43 @@
+"""A Chinese query's lexical plan: each Chinese word is one group of its English senses."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paperfind.search.backend import CandidateRequest
+from paperfind.search.plan import TRANSLATION_WEIGHT, build_plan
+from paperfind.search.query import parse_query
+
+
+def _plan(searcher, text: str, grouped: bool = True):
+    translation = searcher.translator.translate(text)
+    return build_plan(parse_query(text), searcher.analyzer, searcher.backend(),
+                      translation=translation.english,
+                      renderings=translation.terms if grouped else ())
+
+
+def _translated(plan) -> list[set[str]]:
+    return [{stem for stem, _ in g.stems} for g in plan.groups if not any(c > "\u2e80" for c in g.word)]
+
+
+def test_the_senses_of_one_chinese_word_are_one_group(searcher):
+    # 安全 "safety, security" and 综述 "survey, review": two words of the query, not four
+    groups = _translated(_plan(searcher, "安全综述"))
+    assert groups == [{"safeti", "secur"}, {"survey", "review"}]
+    assert len(_translated(_plan(searcher, "安全综述", grouped=False))) == 4  # one per English word
+
+
+def test_a_sense_of_several_words_gives_a_group_per_word(searcher):
+    plan = _plan(searcher, "多臂老虎机")  # "multi-armed bandit"
+    stems = [g.stems[0][0] for g in plan.groups if g.stems[0][1] == TRANSLATION_WEIGHT]
+    assert "bandit" in stems and len(stems) >= 2
+
+
+def test_a_paper_with_both_senses_has_matched_one_word(searcher):
+    backend = searcher.backend()
+    both = backend.candidates(CandidateRequest(_plan(searcher, "precision accuracy").lexical(), min_match=2))
+    assert len(both) > 0  # the slice has papers on precision and accuracy
+    grouped, ungrouped = (_plan(searcher, "精度", grouped=g).lexical() for g in (True, False))
+    _, matched = backend.scores(grouped, both.handles)
+    _, matched_ungrouped = backend.scores(ungrouped, both.handles)
+    assert np.all(matched == matched_ungrouped - 1)  # "precision" and "accuracy" count once
