@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from paperfind.search.backend import CandidateRequest
+from paperfind.search.filters import Filters
 from paperfind.search.plan import TRANSLATION_WEIGHT, build_plan
 from paperfind.search.query import parse_query
 
@@ -41,3 +42,8 @@ def test_a_paper_with_both_senses_has_matched_one_word(searcher):
     _, matched = backend.scores(grouped, both.handles)
     _, matched_ungrouped = backend.scores(ungrouped, both.handles)
     assert np.all(matched == matched_ungrouped - 1)  # "precision" and "accuracy" count once
+
+
+def test_the_searcher_reads_a_chinese_query_by_its_words(searcher):
+    query = searcher._read(searcher.backend(), parse_query("精度"), Filters(), "lexical")
+    assert query.plan.translation and _translated(query.plan) == [{"precis", "accuraci"}]
