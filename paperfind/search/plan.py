@@ -142,12 +142,12 @@ def _word_group(plan: QueryPlan, an: Analyzer, backend: SearchBackend, word: str
 
 def _add_renderings(plan: QueryPlan, an: Analyzer, backend: SearchBackend, renderings: Renderings,
                     seen: set[tuple[str, bool]]) -> None:
-    """A Chinese word's English senses as one group at `TRANSLATION_WEIGHT`: 随机 read as
-    "stochastic, random" is one word of the query, so a paper with both has matched one word,
+    """A Chinese word's English senses as one group at `TRANSLATION_WEIGHT`: 精度 read as
+    "precision, accuracy" is one word of the query, so a paper with both has matched one word,
     not two, and a paper with either has matched it (the minimum-should-match and the learned
-    ranker's coverage count groups). A sense of several words ("state space model") gives a
-    group per word; another sense's words join the last group of the first sense. On the zh
-    dev set (bundled corpus, hybrid) R@10 .917 -> .950, MRR@10 .725 -> .753 (bench/RESULTS.md, zh28c)."""
+    ranker's coverage count groups). A sense of several words ("multi-armed bandit") gives a
+    group per word; another sense's words join the last group of the first. On the zh dev set
+    (bundled corpus, hybrid) R@10 .917 -> .950, MRR@10 .725 -> .753 (bench/RESULTS.md, zh28c)."""
     for _, senses in renderings:
         owner: WordGroup | None = None
         for i, sense in enumerate(senses):
