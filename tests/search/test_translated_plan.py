@@ -8,6 +8,7 @@ from paperfind.search.backend import CandidateRequest
 from paperfind.search.filters import Filters
 from paperfind.search.plan import TRANSLATION_WEIGHT, build_plan
 from paperfind.search.query import parse_query
+from paperfind.text.fold import has_han
 
 
 def _plan(searcher, text: str, grouped: bool = True):
@@ -18,7 +19,8 @@ def _plan(searcher, text: str, grouped: bool = True):
 
 
 def _translated(plan) -> list[set[str]]:
-    return [{stem for stem, _ in g.stems} for g in plan.groups if not any(c > "\u2e80" for c in g.word)]
+    """The groups of the English reading (the Chinese text's own words find nothing in English)."""
+    return [{stem for stem, _ in g.stems} for g in plan.groups if not has_han(g.word)]
 
 
 def test_the_senses_of_one_chinese_word_are_one_group(searcher):
