@@ -121,15 +121,6 @@ class Searcher:
         state.update(live)
         return state
 
-    def _lexical_text(self, q: ParsedQuery) -> str | None:
-        """The English the lexical route searches for a Chinese query (the corpus is English)."""
-        if not has_han(q.text):
-            return None
-        from paperfind.text.translate import lexical_query_text
-
-        english = lexical_query_text(q.text, self.translator)
-        return english if english != q.text else None
-
     def lexical_text_of(self, text: str) -> str:
         """The English the lexical route reads for a Chinese `text` ("" when it is not Chinese)."""
         from paperfind.text.translate import lexical_query_text
@@ -233,10 +224,11 @@ class Searcher:
         plan = build_plan(q, self.analyzer, backend)
         if self.settings.overlap_embedding:
             self._prefetch_query_vector(backend, q, plan, mode)
-        if not plan.person_is_query and self.settings.translate_chinese:
-            english = self._lexical_text(q)
-            if english:
-                plan = build_plan(q, self.analyzer, backend, translation=english)
+        if not plan.person_is_query and self.settings.translate_chinese and has_han(q.text):
+            translation = self.translator.translate(q.text)
+            if translation.english.strip() and translation.english != q.text:
+                plan = build_plan(q, self.analyzer, backend, translation=translation.english,
+                                  renderings=translation.terms)
         restriction = self._restriction(backend, q, plan, merge_filters(filters, q))
         return Query(q, plan, restriction)
 
