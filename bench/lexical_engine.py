@@ -34,6 +34,7 @@ Response cache off; warm (each request scored once before the timed rounds).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -71,6 +72,9 @@ def searcher(db: Path, kernel: bool):
     s = open_searcher(root, store, SearchSettings(result_cache=0, compiled_kernel=kernel),
                       vector_dir=vector_dir(db))
     s.load_parts()
+    s.warm_for_serving()  # as a server's start-up does, and its collector's freeze
+    gc.collect()
+    gc.freeze()
     return s
 
 
@@ -200,6 +204,9 @@ s = open_searcher(root, Store(db, readonly=True), settings=SearchSettings(result
 s.load_parts()
 if hasattr(s, "warm_for_serving"):  # a server's warm-up, in the trees that have it
     s.warm_for_serving()
+import gc  # and, as a server's start-up does in both trees, what is loaded kept out of the collector's passes
+gc.collect()
+gc.freeze()
 """
 
 
