@@ -25,7 +25,8 @@
    differ. Both must be 0 for a change that is only faster.
 4. With --phases: where a lexical search's time goes (the first 60 queries of each set, page of
    20, facets and trend included, as the portal asks), mean ms per query of each phase, measured
-   by timing the searcher's own functions (a phase's time includes the phases it calls).
+   by timing the searcher's own functions (a phase's time includes the phases it calls). With
+   --tail too: per set, its slowest 5% of queries phase by phase, beside its median query.
 
 Response cache off; warm (each request scored once before the timed rounds).
 """
@@ -33,6 +34,7 @@ Response cache off; warm (each request scored once before the timed rounds).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -70,6 +72,9 @@ def searcher(db: Path, kernel: bool):
     s = open_searcher(root, store, SearchSettings(result_cache=0, compiled_kernel=kernel),
                       vector_dir=vector_dir(db))
     s.load_parts()
+    s.warm_for_serving()  # as a server's start-up does, and its collector's freeze
+    gc.collect()
+    gc.freeze()
     return s
 
 
@@ -197,6 +202,11 @@ from paperfind.store import Store
 db, root, sets = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
 s = open_searcher(root, Store(db, readonly=True), settings=SearchSettings(result_cache=0))
 s.load_parts()
+if hasattr(s, "warm_for_serving"):  # a server's warm-up, in the trees that have it
+    s.warm_for_serving()
+import gc  # and, as a server's start-up does in both trees, what is loaded kept out of the collector's passes
+gc.collect()
+gc.freeze()
 """
 
 
@@ -289,6 +299,35 @@ PHASES = (  # (module, owner, function, label); nested phases are inside their c
 
 def phases(db: Path, sets: dict[str, list[str]]) -> str:
     """Mean ms per query of each phase of a lexical search, per set (see the module's doc)."""
+    per = timed_phases(db, sets)
+    lines = ["| phase | " + " | ".join(sets) + " |", "|---|" + "---:|" * len(sets)]
+    for _, _, _, label in PHASES:
+        mean = {n: sum(q.get(label, 0.0) for q in per[n]) / len(per[n]) for n in sets}
+        lines.append(f"| {label} | " + " | ".join(f"{mean[n]:.2f}" for n in sets) + " |")
+    return "\n".join(lines)
+
+
+def tail(db: Path, sets: dict[str, list[str]], share: float = 0.05) -> str:
+    """Per set, the slowest `share` of its queries (by whole search) with each phase's ms, beside
+    the set's median query: which phases make the p95 (module doc, part 4, --tail). Queries are
+    numbered, not quoted (the dev sets' queries stay out of the repository)."""
+    per = timed_phases(db, sets)
+    labels = [label for *_, label in PHASES]
+    lines = ["| set | query | " + " | ".join(label.strip() for label in labels) + " |",
+             "|---|---|" + "---:|" * len(labels)]
+    for name in sets:
+        ranked = sorted(range(len(per[name])), key=lambda i: -per[name][i].get(labels[0], 0.0))
+        slow = ranked[:max(1, round(len(ranked) * share))]
+        rows = [(f"#{i + 1}", per[name][i]) for i in slow]
+        rows.append(("median", {label: float(np.median([q.get(label, 0.0) for q in per[name]]))
+                                for label in labels}))
+        for tag, row in rows:
+            lines.append(f"| {name} | {tag} | " + " | ".join(f"{row.get(label, 0.0):.2f}" for label in labels) + " |")
+    return "\n".join(lines)
+
+
+def timed_phases(db: Path, sets: dict[str, list[str]]) -> dict[str, list[dict[str, float]]]:
+    """Per set, per query (the first 60, once, after a warm-up of five): ms of each phase."""
     import importlib
 
     from paperfind.search.response import SearchRequest
@@ -313,19 +352,17 @@ def phases(db: Path, sets: dict[str, list[str]]) -> str:
         if owner and isinstance(holder.__dict__.get(name), staticmethod):
             wrapped = staticmethod(wrapped)
         setattr(holder, name, wrapped)
-    lines = ["| phase | " + " | ".join(sets) + " |", "|---|" + "---:|" * len(sets)]
-    per: dict[str, dict[str, float]] = {}
+    per: dict[str, list[dict[str, float]]] = {}
     for name, qs in sets.items():
         qs = qs[:60]
         for q in qs[:5]:
             s.search(SearchRequest(q=q, limit=20, mode="lexical"))
-        spent.clear()
+        per[name] = []
         for q in qs:
+            spent.clear()
             s.search(SearchRequest(q=q, limit=20, mode="lexical"))
-        per[name] = {label: ms * 1000 / len(qs) for label, ms in spent.items()}
-    for _, _, _, label in PHASES:
-        lines.append(f"| {label} | " + " | ".join(f"{per[n].get(label, 0.0):.2f}" for n in sets) + " |")
-    return "\n".join(lines)
+            per[name].append({label: sec * 1000 for label, sec in spent.items()})
+    return per
 
 
 def main() -> None:
@@ -335,6 +372,8 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=0, help="queries per set (0: all)")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--phases", action="store_true", help="only part 4: where a lexical search's time goes")
+    ap.add_argument("--tail", action="store_true",
+                    help="with --phases: each set's slowest 5%% of queries, phase by phase, beside its median")
     ap.add_argument("--base-tree", type=Path, help="only part 5: in-process latency, this tree against PATH's")
     ap.add_argument("--runs", type=int, default=4, help="with --base-tree: runs per side, alternating")
     ap.add_argument("--parity-tree", type=Path, help="only part 6: the same answers as PATH's code")
@@ -363,6 +402,18 @@ def main() -> None:
                 "each set once after a warm-up, each side warmed as a server is; `nice`d under the timing "
                 "lock on the shared 2-core machine. Produced by `python -m bench.lexical_engine "
                 "--base-tree BASE`.\n\n") + table)
+        return
+    if args.phases and args.tail:
+        table = tail(args.db, sets)
+        load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+        table += f"\n\nLoad average at the end: {load}.\n"
+        print(table)
+        if not args.no_write:
+            append_results("The lexical path's slowest queries, phase by phase (issue 33)", (
+                f"Per set, the slowest 5% of the first 60 queries (by whole search, numbered by their "
+                f"place in the set) and the set's median, ms of each phase, on {args.db.name} (this tree, "
+                "page of 20 with facets and trend, response cache off, warm); a phase includes those "
+                "it calls. Produced by `python -m bench.lexical_engine --phases --tail`.\n\n") + table)
         return
     if args.phases:
         table = phases(args.db, sets)

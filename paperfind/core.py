@@ -444,7 +444,7 @@ class Paperfind:
         from paperfind.search.response import SearchRequest
 
         searcher = self.searcher()
-        searcher.live.load_kernel()  # a server answers many queries: the compiled kernel pays
+        searcher.warm_for_serving()  # a server answers many queries: the compiled kernel pays
         try:
             for query in WARM_UP_QUERIES:
                 searcher.search(SearchRequest(q=query, limit=10))

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from paperfind.index.analysis import Ragged, ragged
+from paperfind.index.distinct import distinct
 from paperfind.index.kernels import ColumnAdder
 from paperfind.index.strings import StringTable, load_array
 
@@ -184,7 +185,7 @@ class LexicalIndex:
         longest = columns[-1]
         self.adder.count(counts, longest)
         if len(columns) > 1:  # the shorter columns' docs that the longest lacks
-            others = np.unique(np.concatenate(columns[:-1]))
+            others = distinct(np.concatenate(columns[:-1]))
             at = np.searchsorted(longest, others)
             at[at == len(longest)] = 0
             counts[others[longest[at] != others]] += 1

@@ -80,6 +80,10 @@ class MilvusLive:
         """The local index's lookups score with the compiled kernel (`LiveIndex.load_kernel`)."""
         self.local.load_kernel()
 
+    def load_for_serving(self) -> None:
+        """The local index's lookups, loaded as a server's are (`LiveIndex.load_for_serving`)."""
+        self.local.load_for_serving()
+
     def generation(self) -> tuple:
         backend = self._backend
         local = self.local.generation()

@@ -19,6 +19,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from paperfind.index.distinct import distinct, union
 from paperfind.index.manager import IndexVersion
 from paperfind.index.names import PersonMatch
 from paperfind.index.retrieval import score_handles
@@ -354,16 +355,16 @@ class IndexBackend:
             if request.papers:
                 papers = np.asarray(request.papers, dtype=np.int64)
                 papers = papers[(papers >= 0) & (papers < self.n_docs)]
-                named = np.union1d(named, papers[mask[papers]] if mask is not None else papers)
+                named = union(named, papers[mask[papers]] if mask is not None else papers)
             if len(named):
-                rows = np.union1d(rows, named)
+                rows = union(rows, named)
             return rows, scores, matched, named
         return self._remember(("matches", request.cache_key()), match)
 
     def _people_rows(self, author_ids, mask: np.ndarray | None) -> np.ndarray:
         if not author_ids:
             return _EMPTY_ROWS
-        rows = np.unique(self.papers_of(list(author_ids))[0])
+        rows = distinct(self.papers_of(list(author_ids))[0])
         return rows[mask[rows]] if mask is not None else rows
 
     def candidates(self, request: CandidateRequest) -> Candidates:
@@ -371,7 +372,7 @@ class IndexBackend:
         total = len(rows)
         if request.k is not None and request.k < len(rows):  # ties at the cut: by handle
             best = rows[top_order(rows, scores[rows], request.k)] if scores is not None else rows[:request.k]
-            rows = np.union1d(best, named)
+            rows = union(best, named)
         docs = self.index.docs
         if scores is None:
             s, m = np.zeros(len(rows), dtype=np.float32), np.zeros(len(rows), dtype=np.int16)
@@ -463,7 +464,7 @@ class IndexBackend:
             matched = self._matches(request)[0]
             seen = np.zeros(self.n_docs, dtype=bool)  # a union without sorting the matches
             seen[matched] = True
-            rows = np.concatenate([matched, np.unique(rows[~seen[rows]])])
+            rows = np.concatenate([matched, distinct(rows[~seen[rows]])])
         works, total = self._work_counter()[0].counted(rows)  # total: distinct works, same pass
         return Facets(self.index.docs.facets(rows) if papers else {}, works, total)
 

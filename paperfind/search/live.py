@@ -48,6 +48,7 @@ class LiveIndex:
         self._embedder = None  # the query model, when loaded before the vectors (`load_encoder`)
         self._lock = threading.Lock()
         self._kernel = False  # `load_kernel` ran: every index opened scores with the compiled kernel
+        self._serving = False  # `load_for_serving` ran: every index opened has its lazy tables read
 
     def backend(self, vectors: bool = True) -> SearchBackend | None:
         """The backend of the current index version, reopened when CURRENT has moved.
@@ -78,6 +79,8 @@ class LiveIndex:
             if index is not None:
                 if self._kernel:
                     index.lexical.load_kernel()
+                if self._serving:
+                    index.paper_names.load_all()
                 self._backend = IndexBackend(index)
                 self._loaded_name = index.path.name
                 self._semantic = None  # rows changed: the vectors are aligned again
@@ -116,6 +119,17 @@ class LiveIndex:
         if backend is not None:
             backend.index.lexical.load_kernel()
 
+    def load_for_serving(self) -> None:
+        """What a process that answers many queries (a server) loads once, at its start, rather
+        than during some early request: the compiled kernel and the tables an index reads
+        lazily for a short-lived CLI search (every row's paper names), in this index and every
+        one opened later."""
+        self.load_kernel()
+        self._serving = True
+        backend = self._backend
+        if backend is not None:
+            backend.index.paper_names.load_all()
+
     def load_encoder(self) -> None:
         """Load the query model now, before the index exists (a first start loads it while the
         index is written); the vectors, once attached, are searched with it."""
@@ -135,9 +149,13 @@ class LiveIndex:
         return (self._loaded_name, self._semantic.generation if self._semantic is not None else None)
 
     def warm_state(self) -> dict[str, bool]:
-        """Which of its parts are loaded: the index and, with vectors, the vectors, their graph
+        """Which of its parts are loaded: the index (and whether every row's paper names are
+        parsed) and, with vectors, the vectors, their graph
         and the query encoder's model."""
-        state = {"index": self._backend is not None}
+        backend = self._backend
+        state = {"index": backend is not None}
+        if backend is not None:
+            state["paper_names"] = backend.index.paper_names.parsed
         semantic = self._semantic
         if self.settings.use_vectors and semantic is not None:
             state.update(vectors=semantic.coverage > 0, vector_graph=semantic.graph_loaded,

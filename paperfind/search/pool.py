@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from paperfind.index.distinct import distinct
 from paperfind.search.backend import Candidates
 from paperfind.search.rank import top_order
 
@@ -75,7 +76,7 @@ class Pool:
         it only of a pool that holds every match."""
         if not len(self.works):
             return 0
-        return int(len(np.unique(self.works[self.citations >= 0])))
+        return int(len(distinct(self.works[self.citations >= 0])))
 
     def sort(self, sort: str, k: int) -> np.ndarray:
         """Positions of the first `k` in display order; every order ends with the handle.

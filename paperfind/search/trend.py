@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from paperfind.index.distinct import distinct
+
 
 @dataclass(frozen=True)
 class WorkCounts:
@@ -71,11 +73,11 @@ class WorkCounter:
         per_cell, total = solo_cells, len(solo)  # a work of one version is one row
         if len(multi):  # a work in two venues one year is one work that year: not the sums
             w, y, v = self.works[multi], self.year_codes[multi], self.venues[multi]
-            per_year += np.bincount(np.unique(w * span_y + y) % span_y, minlength=span_y)
-            per_venue += np.bincount(np.unique(w * span_v + v) % span_v, minlength=span_v)
-            per_cell = per_cell + np.bincount(np.unique(w * cells + self.cells[multi]) % cells,
+            per_year += np.bincount(distinct(w * span_y + y) % span_y, minlength=span_y)
+            per_venue += np.bincount(distinct(w * span_v + v) % span_v, minlength=span_v)
+            per_cell = per_cell + np.bincount(distinct(w * cells + self.cells[multi]) % cells,
                                               minlength=cells)
-            total += len(np.unique(w))
+            total += len(distinct(w))
         labels, first = self.labels, self.first_year - 1
         counts = WorkCounts(
             per_year={int(i) + first: int(per_year[i]) for i in np.flatnonzero(per_year[1:]) + 1},

@@ -26,10 +26,8 @@ def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
         request.mode = params.mode
     data = pf.searcher().search(request).to_json()
     if data["facets"] or data["trend"]:
-        store = pf.store()
-        venue_names = store.venue_names()
         # venues and institutions by name, as the page shows them (it keeps the slug in its links)
-        institutions = store.institution_names_of([str(v) for v, _ in data["facets"].get("institution", ())])
+        venue_names, institutions = pf.store().facet_names()
         named = {"venue": venue_names.get, "institution": institutions.get}
         data["facets"] = {name: [{"value": str(v), "count": c,
                                   "label": (named[name](v) or v) if name in named else str(v),

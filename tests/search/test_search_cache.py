@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 from paperfind.index.manager import build_index
 from paperfind.ingest.run import ingest_paths
+from paperfind.search.cache import ResultCache
 from paperfind.search.engine import Searcher, open_searcher
 from paperfind.search.filters import Filters
 from paperfind.search.response import SearchRequest
@@ -74,3 +77,20 @@ def test_the_cache_keeps_only_the_most_recent_requests(tmp_path):
     assert searcher.cache.hits == 0
     searcher.search(SearchRequest(q="convex"))
     assert searcher.cache.hits == 1
+
+
+class _SlowToKeep(ResultCache):
+    """The real cache, 0.2 s slow to keep an answer: the last step of a search."""
+
+    def put(self, key, value) -> None:
+        time.sleep(0.2)
+        super().put(key, value)
+
+
+def test_took_ms_covers_the_search_to_its_last_step(tmp_path):
+    """`took_ms` is the searcher's whole time, the answer kept in the cache included: what it
+    does after the timer stopped was counted as the web layer's time (issue 33's HTTP layer)."""
+    _, searcher = _fresh(tmp_path, [PAPERLISTS / "colt" / "colt2019.json.gz"])
+    searcher.cache = _SlowToKeep(16)
+    answer = searcher.search(SearchRequest(q="online learning with experts", limit=5))
+    assert answer.total > 0 and answer.took_ms >= 200

@@ -245,3 +245,19 @@ def test_initials_shared_by_co_authors_written_in_full_are_no_evidence(initials_
     Yisen Wang), who are two people: R. D. Lin stays apart."""
     assert _people_named(initials_store, "R.D. Lin").isdisjoint(
         _people_named(initials_store, "Rongmei Lin"))
+
+
+def test_facet_names_are_read_once_per_data_version(tmp_path: Path) -> None:
+    """The search's facets name venues and institutions from a memo (`Store.facet_names`): the
+    same tables' names, re-read when an ingest has changed the data, not on every request."""
+    store = Store(tmp_path / "p.db")
+    ingest_paths(store, [write_slice(tmp_path / "a", "colt", 2019, load_paperlist("colt", 2019)[:20])],
+                 progress=False)
+    first = store.facet_names()
+    assert first == (store.venue_names(), store.institution_names()) and first[1]
+    assert store.facet_names()[1] is first[1]  # no query while the data is the same
+    ingest_paths(store, [write_slice(tmp_path / "b", "corl", 2022, load_paperlist("corl", 2022)[:20])],
+                 progress=False)
+    after = store.facet_names()
+    assert after == (store.venue_names(), store.institution_names())
+    assert set(after[0]) > set(first[0]) and set(after[1]) > set(first[1])
