@@ -440,7 +440,8 @@ class Paperfind:
         """Load and run once what the first query of each kind would otherwise wait for, so
         that "serving" means ready: the index, jieba's dictionary, the zh→en translator and,
         with vectors, the vectors, their HNSW graph and the query model (a first Chinese query
-        took 1.5-4 s without this, a first title 0.2-0.5 s). Returns `warm_state()`."""
+        took 1.5-4 s without this, a first title 0.2-0.5 s), and the expert finder's people and
+        rare word pairs. Returns `warm_state()`."""
         from paperfind.search.response import SearchRequest
 
         searcher = self.searcher()
@@ -448,6 +449,7 @@ class Paperfind:
         try:
             for query in WARM_UP_QUERIES:
                 searcher.search(SearchRequest(q=query, limit=10))
+            searcher.load_experts()  # the rare word pairs: 3-5 s of a first /api/experts otherwise
         except Exception as exc:
             from paperfind.milvus.client import MilvusUnavailable
 

@@ -24,7 +24,7 @@ from paperfind.web.app import create_app
 from tests.realdata import load_paperlist, write_slice
 from bench.server import free_port
 
-EVERYTHING_WARM = {"index": True, "segmenter": True, "translator": True, "vectors": True,
+EVERYTHING_WARM = {"index": True, "experts": True, "segmenter": True, "translator": True, "vectors": True,
                    "vector_graph": True, "encoder": True}
 
 
