@@ -25,26 +25,19 @@ from bench.experts import DEV_SETS, scores_of
 from bench.metrics import p50_p95
 from bench.results import append_results
 
-HEADING = "experts (issue 30): signature words beside the phrases, and candidates from the phrases' holders"
+HEADING = "experts (issue 30): signature phrases, the query's rare word pairs in a person's own papers"
 OFF = {"phrase_weight": 0.0}
 VARIANTS: tuple[tuple[str, dict], ...] = (
-    ("baseline (signature phrases: main 163843b's ranking)", {}),
-    ("words 0.1, df <= 50", {"word_weight": 0.1}),
-    ("words 0.2, df <= 50", {"word_weight": 0.2}),
-    ("words 0.2, df <= 200", {"word_weight": 0.2, "word_max_df": 200}),
-    ("words 0.2, df <= 20", {"word_weight": 0.2, "word_max_df": 20}),
-    ("words 0.1, df <= 20", {"word_weight": 0.1, "word_max_df": 20}),
-    ("words 0.2, df <= 50, repeats", {"word_weight": 0.2, "word_repeats": True}),
-    ("words 0.3, df <= 200, repeats", {"word_weight": 0.3, "word_max_df": 200, "word_repeats": True}),
-    ("holders: 50 more people from the pairs' papers", {"holder_people": 50}),
-    ("holders: 200 more people", {"holder_people": 200}),
-    ("sentences 0.1", {"sentence_weight": 0.1}),
-    ("sentences 0.2", {"sentence_weight": 0.2}),
-    ("sentences 0.4", {"sentence_weight": 0.4}),
-    ("sentences 0.2, phrases 0.2", {"sentence_weight": 0.2, "phrase_weight": 0.2}),
-    ("vectors of two 64-word windows", {"vector_windows": 2}),
-    ("vectors of three 64-word windows", {"vector_windows": 3}),
-    ("baseline again, last (warm caches)", {}),
+    ("baseline (voting, no signature phrases: main d9af42a's ranking)", OFF),
+    ("**signature phrases: weight 0.3, pairs of <= 20 papers, first 100 people (kept)**", {}),
+    ("signature phrases, weight 0.1", {"phrase_weight": 0.1}),
+    ("signature phrases, weight 0.6", {"phrase_weight": 0.6}),
+    ("signature phrases, pairs of <= 5 papers", {"phrase_max_df": 5}),
+    ("signature phrases, pairs of <= 100 papers", {"phrase_max_df": 100}),
+    ("signature phrases, first 50 people", {"phrase_depth": 50}),
+    ("signature phrases, first 200 people", {"phrase_depth": 200}),
+    ("signature phrases, no group spread", {"group_discount": 0.0}),
+    ("baseline again, last (warm caches)", OFF),
 )
 
 

@@ -17,7 +17,7 @@ either common or unknown, and neither says who wrote a text.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -35,8 +35,8 @@ def pair_keys(ids: np.ndarray, vocab_size: int) -> np.ndarray:
     return first[ok] * vocab_size + second[ok]
 
 
-def row_terms(seq: Sequences, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(row, term id, is the row's last word) of every word of `rows`' sequences, in order."""
+def _row_pairs(seq: Sequences, rows: np.ndarray, vocab_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, pair key) of every consecutive pair within each of `rows`' sequences."""
     rows = np.asarray(rows, dtype=np.int64)
     # the rows' bounds and words taken first, then widened: the whole corpus's arrays never are
     starts = np.asarray(seq.indptr[rows], dtype=np.int64)
@@ -44,22 +44,14 @@ def row_terms(seq: Sequences, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     lengths = ends - starts
     total = int(lengths.sum())
     if total == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, np.zeros(0, dtype=bool)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     offsets = np.cumsum(lengths) - lengths
     positions = np.arange(total, dtype=np.int64) + np.repeat(starts - offsets, lengths)
     ids = np.asarray(seq.indices[positions], dtype=np.int64)
+    owner = np.repeat(rows, lengths)
+    # a pair is two neighbours of one row: the last word of a row has no pair
     last = np.zeros(total, dtype=bool)
     last[np.cumsum(lengths)[lengths > 0] - 1] = True
-    return np.repeat(rows, lengths), ids, last
-
-
-def _row_pairs(seq: Sequences, rows: np.ndarray, vocab_size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(row, pair key) of every consecutive pair within each of `rows`' sequences."""
-    owner, ids, last = row_terms(seq, rows)
-    if not len(ids):
-        return owner, ids
-    # a pair is two neighbours of one row: the last word of a row has no pair
     ok = ~last[:-1] & (ids[:-1] >= 0) & (ids[1:] >= 0)
     return owner[:-1][ok], ids[:-1][ok] * vocab_size + ids[1:][ok]
 
@@ -73,9 +65,6 @@ class RarePairs:
     vocab_size: int
     n_docs: int
     max_df: int
-    # the papers holding each pair: rows[indptr[i]:indptr[i+1]] (ascending) hold keys[i]
-    indptr: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
 
     @classmethod
     def build(cls, sequences: Iterable[Sequences], n_docs: int, vocab_size: int,
@@ -92,31 +81,15 @@ class RarePairs:
             return cls(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), vocab_size, n_docs, max_df)
         combined = key * np.int64(max(n_docs, 1)) + owner
         combined.sort()  # one sort: (pair, row) in order, so each pair's papers are together
-        combined = combined[np.r_[True, combined[1:] != combined[:-1]]]
-        per_paper = combined // np.int64(max(n_docs, 1))
+        per_paper = combined[np.r_[True, combined[1:] != combined[:-1]]] // np.int64(max(n_docs, 1))
         starts = np.flatnonzero(np.r_[True, per_paper[1:] != per_paper[:-1]])
         df = np.diff(np.r_[starts, len(per_paper)])
         rare = df <= max_df
-        holders = (combined[np.repeat(rare, df)] % np.int64(max(n_docs, 1))).astype(np.int32)
-        indptr = np.r_[0, np.cumsum(df[rare])].astype(np.int64)
-        return cls(per_paper[starts[rare]], df[rare].astype(np.int32), vocab_size, n_docs, max_df,
-                   indptr, holders)
+        return cls(per_paper[starts[rare]], df[rare].astype(np.int32), vocab_size, n_docs, max_df)
 
     @property
     def nbytes(self) -> int:
-        return int(self.keys.nbytes + self.df.nbytes + self.indptr.nbytes + self.rows.nbytes)
-
-    def holders(self, query_keys: np.ndarray) -> np.ndarray:
-        """The rows holding any of `query_keys` (pairs of this table), ascending, each once."""
-        query_keys = np.asarray(query_keys, dtype=np.int64)
-        if not len(query_keys) or not len(self.keys):
-            return np.zeros(0, dtype=np.int64)
-        at = np.minimum(np.searchsorted(self.keys, query_keys), len(self.keys) - 1)
-        at = at[self.keys[at] == query_keys]
-        if not len(at):
-            return np.zeros(0, dtype=np.int64)
-        parts = [self.rows[self.indptr[i]:self.indptr[i + 1]] for i in at.tolist()]
-        return np.unique(np.concatenate(parts)).astype(np.int64)
+        return int(self.keys.nbytes + self.df.nbytes)
 
     def rare_in(self, term_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(keys, idf) of the rare pairs a query's term-id sequence holds, each once."""

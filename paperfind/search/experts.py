@@ -197,54 +197,8 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
         experts.append(Expert(int(ids[i]), float(totals[i]), [int(rows[p]) for p in best],
                               [round(float(v), SCORE_DECIMALS) for v in value[lo:lo + len(best)]]))
     if pairs is not None:
-        depth = settings.phrase_depth
-        extra = phrase_holders(backend, pairs, eligible, exclude, experts[:depth], ids, totals,
-                               settings) if settings.holder_people > 0 else []
-        # a holder already among the people after the head keeps their evidence, moved up
-        tail = {e.author_id: e for e in experts[depth:]}
-        extra = [tail.get(e.author_id, e) for e in extra]
-        moved = {e.author_id for e in extra}
-        rest = [e for e in experts[depth:] if e.author_id not in moved]
-        experts = by_phrases(backend, profiles, experts[:depth] + extra + rest, pairs,
-                             eligible, settings, depth + len(extra))
+        experts = by_phrases(backend, profiles, experts, pairs, eligible, settings)
     return spread_groups(experts, settings), len(ids)
-
-
-def phrase_holders(backend: IndexBackend, pairs: QueryPairs, eligible: np.ndarray | None,
-                   exclude: frozenset[int], head: list[Expert], ids: np.ndarray, totals: np.ndarray,
-                   settings: ExpertSettings) -> list[Expert]:
-    """People beyond the voting's `head` who wrote eligible papers holding the query's rare
-    pairs, the `holder_people` with most such papers (ties by id), with their vote (0 if none):
-    a relevant person is outside the voting's first 100 for half the abstracts, and what the
-    signature phrases find is not bound to what the routes found."""
-    if not len(pairs.keys):
-        return []
-    docs = backend.index.docs
-    rows = backend.rare_pairs(settings.phrase_max_df).holders(pairs.keys)
-    if eligible is not None:
-        rows = rows[np.asarray(eligible, dtype=bool)[rows]]
-    if not len(rows):
-        return []
-    starts = np.asarray(docs.author_indptr[rows], dtype=np.int64)
-    counts = np.asarray(docs.author_indptr[rows + 1], dtype=np.int64) - starts
-    entries = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
-    people = np.asarray(docs.author[entries], dtype=np.int64)
-    paper = np.repeat(rows, counts)
-    taken = {e.author_id for e in head} | set(exclude)
-    ok = (people > 0) & ~np.isin(people, np.fromiter(taken, dtype=np.int64, count=len(taken)))
-    people, paper = people[ok], paper[ok]
-    if not len(people):
-        return []
-    who, held = np.unique(people, return_counts=True)
-    chosen = who[np.lexsort((who, -held))[:settings.holder_people]]
-    at = np.minimum(np.searchsorted(ids, chosen), max(len(ids) - 1, 0))
-    voted = (ids[at] == chosen) if len(ids) else np.zeros(len(chosen), dtype=bool)
-    out = []
-    for person, i, has_vote in zip(chosen.tolist(), at.tolist(), voted.tolist()):
-        evidence = paper[people == person][:settings.evidence]
-        out.append(Expert(int(person), float(totals[i]) if has_vote else 0.0,
-                          [int(r) for r in evidence], [0.0] * len(evidence)))
-    return out
 
 
 def spread_groups(experts: list[Expert], settings: ExpertSettings) -> list[Expert]:
@@ -310,27 +264,6 @@ def meaning_hits(backend, local: IndexBackend, text: str, restriction: Restricti
     return rows[keep], np.asarray(found.scores, dtype=np.float64)[keep]
 
 
-def later_windows(backend, local: IndexBackend, text: str, restriction: Restriction,
-                  settings: ExpertSettings, rows: np.ndarray, meaning: np.ndarray
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """The semantic route of the query's later `query_vector_words` windows beside the first's:
-    a paper's score is its best window's standard score (a method told in the abstract's second
-    half matches the papers of its own team, its opening the whole field's)."""
-    words = text.split()
-    size = settings.query_vector_words
-    by_row = dict(zip(rows.tolist(), meaning.tolist()))
-    for w in range(1, settings.vector_windows):
-        window = words[w * size:(w + 1) * size]
-        if len(window) < size // 4:
-            break
-        found, cos = meaning_hits(backend, local, " ".join(window), restriction, settings.depth)
-        for r, m in zip(found.tolist(), standardised(cos).tolist()):
-            if m > by_row.get(r, 0.0):
-                by_row[r] = m
-    out = np.array(sorted(by_row), dtype=np.int64)
-    return out, np.array([by_row[r] for r in out.tolist()])
-
-
 def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
                  analyzer: Analyzer | None = None, needed: int = 10) -> ExpertsFound:
     """Everyone whose eligible papers match `query`, best first (see the module docstring).
@@ -349,12 +282,7 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
                                              restriction, settings.depth)
     else:
         meaning_rows, cosines = np.zeros(0, dtype=np.int64), np.zeros(0)
-    meaning = standardised(cosines)
-    if settings.vector_windows > 1 and len(meaning_rows):
-        meaning_rows, meaning = later_windows(backend, local, query.text, restriction, settings,
-                                              meaning_rows, meaning)
-        cosines = None
-    papers = merge_routes(text_rows, standardised(text), meaning_rows, meaning, cosines)
+    papers = merge_routes(text_rows, standardised(text), meaning_rows, standardised(cosines), cosines)
     pairs = query_pairs(local, analyzer, query.lexical_text or query.text, settings)
     experts, total = rank_people(local, profiles, papers, reference_year, settings,
                                  query.exclude_people, needed, pairs, eligible)

@@ -22,7 +22,6 @@ class ExpertSettings:
     depth: int = 5000
     max_terms: int = 128
     query_vector_words: int = 64  # the query's first words embedded (papers: title + 24 words)
-    vector_windows: int = 1  # windows of that many words embedded, each its own nearest papers
     top_papers: int = 5  # a person's best works that count ...
     decay: float = 0.7  # ... the i-th best at decay ** i
     recency_half_life_years: float = 4.0  # a paper's weight halves every this many years; 0 = off
@@ -37,13 +36,6 @@ class ExpertSettings:
     phrase_weight: float = 0.3
     phrase_max_df: int = 20
     phrase_depth: int = 100
-    # signature words beside them: the query's words held by at most `word_max_df` papers that
-    # a person's own papers hold, their summed idf's share lifting by `word_weight` x the best vote
-    word_weight: float = 0.0
-    word_max_df: int = 50
-    word_repeats: bool = False  # each word x log2(1 + the person's papers holding it)
-    sentence_weight: float = 0.0  # a person's best covered sentence of the query (expert_sentences)
-    holder_people: int = 0  # people beyond the first `phrase_depth` who wrote papers holding the pairs
     conflict_years: int = 3  # exclude=KEY: co-authors of the paper's people from its year - this on
     # a lambdarank model re-orders the voting's first people (paperfind.search.expert_learned;
     # PAPERFIND_EXPERTS_LEARNED=1). Off: trained on 2,760 leave-one-out queries of other
