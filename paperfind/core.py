@@ -440,7 +440,8 @@ class Paperfind:
         """Load and run once what the first query of each kind would otherwise wait for, so
         that "serving" means ready: the index, jieba's dictionary, the zh→en translator and,
         with vectors, the vectors, their HNSW graph and the query model (a first Chinese query
-        took 1.5-4 s without this, a first title 0.2-0.5 s). Returns `warm_state()`."""
+        took 1.5-4 s without this, a first title 0.2-0.5 s). The expert finder's parts are not
+        among them: `warm_experts_in_background`. Returns `warm_state()`."""
         from paperfind.search.response import SearchRequest
 
         searcher = self.searcher()
@@ -459,6 +460,23 @@ class Paperfind:
         store.paper_count()
         store.venue_names()
         return self.warm_state()
+
+    def warm_experts_in_background(self) -> threading.Thread:
+        """Make the expert finder's people and rare word pairs on a thread (3-5 s at the bundled
+        corpus's size): a server starts it as its port opens, so that neither its readiness nor
+        a search waits for parts only /api/experts reads, and the first /api/experts does not
+        make them itself (one that comes before they are done makes them too)."""
+
+        def work() -> None:
+            try:
+                self.searcher().load_experts()
+            except Exception as exc:  # the expert finder makes them on first use instead
+                print(f"paperfind: the expert finder's parts were not made at start-up: {exc}",
+                      file=sys.stderr, flush=True)
+
+        thread = threading.Thread(target=work, name="paperfind-experts", daemon=True)
+        thread.start()
+        return thread
 
     def warm_state(self) -> dict[str, bool]:
         """Which parts the first queries need are loaded (see `Searcher.warm_state`)."""

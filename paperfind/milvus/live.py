@@ -84,6 +84,10 @@ class MilvusLive:
         """The local index's lookups, loaded as a server's are (`LiveIndex.load_for_serving`)."""
         self.local.load_for_serving()
 
+    def load_experts(self) -> None:
+        """The expert finder reads the local index's people and pairs (`LiveIndex.load_experts`)."""
+        self.local.load_experts()
+
     def generation(self) -> tuple:
         backend = self._backend
         local = self.local.generation()
@@ -94,6 +98,8 @@ class MilvusLive:
     def warm_state(self) -> dict[str, bool]:
         backend = self._backend
         state = {"index": backend is not None}
+        if backend is not None:
+            state.update({k: v for k, v in self.local.warm_state().items() if k == "experts"})
         if self.use_vectors and backend is not None and backend.vector_generation != "-":
             encoder = self._encoder
             state.update(vectors=True, encoder=encoder is not None and encoder.has_run)

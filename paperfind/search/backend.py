@@ -590,6 +590,11 @@ class IndexBackend:
                                                self.n_terms, max_df)
         return self._rare_pairs
 
+    def experts_ready(self, max_df: int) -> bool:
+        """The expert finder's derived parts (people, rare pairs of `max_df`) are made."""
+        pairs = self._rare_pairs
+        return self._profiles is not None and pairs is not None and pairs.max_df == max_df
+
     def works(self) -> np.ndarray:
         """The work group of every row (versions of one paper share it)."""
         return self.index.docs.work

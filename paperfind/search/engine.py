@@ -120,10 +120,15 @@ class Searcher:
         self.live.load_for_serving()
         load_pinyin()
 
+    def load_experts(self) -> None:
+        """Make the expert finder's people and rare word pairs (a server's warm-up)."""
+        self.live.load_experts()
+
     def warm_state(self) -> dict[str, bool]:
         """Which of the parts a first query would otherwise wait for are loaded: the index, the
-        segmenter's dictionary, the translator, and with vectors the vectors, their graph and
-        the query encoder's model. Read from the parts themselves, so a test can tell."""
+        expert finder's parts, the segmenter's dictionary, the translator, and with vectors the
+        vectors, their graph and the query encoder's model. Read from the parts themselves, so
+        a test can tell."""
         live = self.live.warm_state()
         state = {"index": live.pop("index"), "segmenter": self.analyzer.segmenter_loaded,
                  "translator": self.translator.loaded}

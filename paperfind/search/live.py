@@ -130,6 +130,14 @@ class LiveIndex:
         if backend is not None:
             backend.index.paper_names.load_all()
 
+    def load_experts(self) -> None:
+        """Make the expert finder's people and rare word pairs now (3-5 s at the bundled
+        corpus), not in the first /api/experts request; a later index makes its own on first use."""
+        backend = self.backend(vectors=False)
+        if backend is not None:
+            backend.profiles()
+            backend.rare_pairs(self.settings.experts.phrase_max_df)
+
     def load_encoder(self) -> None:
         """Load the query model now, before the index exists (a first start loads it while the
         index is written); the vectors, once attached, are searched with it."""
@@ -150,12 +158,13 @@ class LiveIndex:
 
     def warm_state(self) -> dict[str, bool]:
         """Which of its parts are loaded: the index (and whether every row's paper names are
-        parsed) and, with vectors, the vectors, their graph
-        and the query encoder's model."""
+        parsed), the expert finder's parts and, with vectors, the vectors, their graph and the
+        query encoder's model."""
         backend = self._backend
         state = {"index": backend is not None}
         if backend is not None:
             state["paper_names"] = backend.index.paper_names.parsed
+            state["experts"] = backend.experts_ready(self.settings.experts.phrase_max_df)
         semantic = self._semantic
         if self.settings.use_vectors and semantic is not None:
             state.update(vectors=semantic.coverage > 0, vector_graph=semantic.graph_loaded,

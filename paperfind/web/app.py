@@ -82,6 +82,7 @@ def create_app(paperfind: Paperfind, on_ready: Callable[[float], None] | None = 
         # some early request (a full pass took 50+ ms over the warm search objects alone)
         gc.collect()
         gc.freeze()
+        app.state.experts_warming = paperfind.warm_experts_in_background()
         if on_ready is not None:
             on_ready(time.perf_counter() - started)
         yield

@@ -56,3 +56,14 @@ def test_with_vectors_milvus_finds_the_same_people(semantic_db, milvus_server):
         assert [p["id"] for p in ours["results"]] == [p["id"] for p in theirs["results"]]
         assert ours == theirs
         assert our_scores == pytest.approx(their_scores, abs=1e-4)
+
+
+def test_the_milvus_servers_start_up_makes_the_experts_parts(slice_db, synced, milvus_server):
+    milvus = Paperfind(Settings(db_path=slice_db, semantic=False, backend="milvus",
+                                milvus_uri=milvus_server.uri))
+    assert "experts" not in milvus.warm_state()
+    assert milvus.warm_up()["experts"] is False  # readiness does not wait for them
+    milvus.warm_experts_in_background().join(timeout=60)
+    assert milvus.warm_state()["experts"] is True  # the local index's people and pairs, no request
+    local = milvus.searcher().live.local.backend(vectors=False)
+    assert local.experts_ready(milvus.settings.search.experts.phrase_max_df)

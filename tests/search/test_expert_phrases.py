@@ -105,3 +105,16 @@ def test_the_finder_reads_the_query_phrases(app):
     votes = {e.author_id: e.score for e in off.experts}
     assert all(e.score >= votes[e.author_id] - 1e-9 for e in on.experts if e.author_id in votes)
     assert any(e.score > votes.get(e.author_id, 0) + 1e-6 for e in on.experts)
+
+
+def test_the_start_up_makes_the_pairs_before_any_request(app):
+    fresh = Paperfind(Settings(db_path=app.settings.db_path, semantic=False))
+    assert "experts" not in fresh.warm_state()  # nothing loaded yet
+    assert fresh.warm_up()["experts"] is False  # readiness does not wait for them
+    fresh.warm_experts_in_background().join(timeout=60)
+    assert fresh.warm_state()["experts"] is True  # made by the start-up, no /api/experts asked
+    local = fresh.searcher().backend()
+    assert local.experts_ready(fresh.settings.search.experts.phrase_max_df)
+    # a backend opened without the warm-up has not made them
+    assert not Paperfind(Settings(db_path=app.settings.db_path, semantic=False)).searcher().backend() \
+        .experts_ready(fresh.settings.search.experts.phrase_max_df)
