@@ -22,13 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-PEAKS_FILE = Path(__file__).with_name("e5_act_peaks.npy")
-
-
-def load_act_peaks(path: Path = PEAKS_FILE) -> np.ndarray:
-    """The shipped peaks, float32 [layers, 2, hidden]."""
-    return np.load(path, allow_pickle=False).astype(np.float32)
-
+from paperfind.embed.e5_graph import PEAKS_FILE
 
 def measure_act_peaks(texts: Sequence[str]) -> np.ndarray:
     """Per-channel peak |x| of every q/k/v and FFN input of the fp32 form, over `texts` embedded

