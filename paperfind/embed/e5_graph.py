@@ -43,6 +43,7 @@ FORMS: dict[str, dict[str, str]] = {
     "int8q4": {**dict.fromkeys(_KINDS, "int8"), "fo": "q4"},
     "int8mix": {"q": "int8s", "k": "int8s", "v": "int8s", "fi": "int8s", "ao": "int8t", "fo": "int8t"},
 }
+SMOOTH_ALPHA = 0.5  # SmoothQuant's migration strength: s = peak|x|^a / peak|W|^(1-a)
 PEAKS_FILE = Path(__file__).with_name("e5_act_peaks.npy")  # written by e5_calibrate
 NEEDS_PEAKS = frozenset(name for name, kinds in FORMS.items() if "int8s" in kinds.values())
 WEIGHT_FORMS = tuple(FORMS)
@@ -125,7 +126,7 @@ class _Builder:
                 raise ValueError(f"weight form {self.form!r} needs the activation peaks (e5_calibrate)")
             peaks = self.act_peaks[int(layer[1:]), 0 if kind in ("q", "k", "v") else 1]
             w_peak = np.max([np.abs(dequantize(self.w.tensors[f"{layer}.{k}.w"])).max(axis=0) for k in group], axis=0)
-            s = np.sqrt(np.maximum(peaks, 1e-5) / np.maximum(w_peak, 1e-5)).astype(np.float32)
+            s = (np.maximum(peaks, 1e-5) ** SMOOTH_ALPHA / np.maximum(w_peak, 1e-5) ** (1 - SMOOTH_ALPHA)).astype(np.float32)
             key = (x, "smooth")
             if key not in self._shared:  # q, k and v share their input's balancing
                 self._shared[key] = self.op("Mul", [x, self.const(f"{prefix}.inv_s", (1.0 / s).astype(np.float32))])
