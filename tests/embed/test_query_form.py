@@ -61,3 +61,10 @@ def test_shipped_peaks_fit_the_model_and_a_fresh_measurement(texts):
     assert np.mean(measured <= peaks * 1.25) > 0.99
     with pytest.raises(ValueError, match="activation peaks"):
         build_model(weights, "int8mix")
+
+
+def test_the_milvus_route_embeds_queries_in_the_local_index_form():
+    from paperfind.milvus.live import MilvusLive
+
+    assert MilvusLive(None, "papers", None)._query_encoder().embedder.form == "int8mix"
+    assert MilvusLive(None, "papers", None, query_form="q4")._query_encoder().embedder.form == "q4"
