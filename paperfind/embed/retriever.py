@@ -16,7 +16,7 @@ import numpy as np
 
 from paperfind.embed.base import Embedder
 from paperfind.embed.queries import QueryEncoder, QueryPrefetch
-from paperfind.embed.runtime import make_embedder
+from paperfind.embed.runtime import DEFAULT_QUERY_FORM, make_embedder
 from paperfind.index.ann import ANN_PARAMS_FILE
 from paperfind.index.vectors import AlignedVectors, VectorIndex, VectorIndexError, generations
 from paperfind.text.translate import ZhEnTranslator
@@ -60,7 +60,7 @@ class SemanticRetriever:
         except VectorIndexError:
             return False
         if self._embedder is None:
-            self._embedder = make_embedder()
+            self._embedder = make_embedder(form=DEFAULT_QUERY_FORM)
         if index.params.model != self._embedder.name or index.params.dim != self._embedder.dim:
             return False  # vectors of another model cannot be searched with this one's queries
         self._aligned = AlignedVectors(index, self.row_keys)
@@ -102,7 +102,7 @@ class SemanticRetriever:
         """The encoder, made on first use (loading the model takes a while)."""
         with self._lock:
             if self._encoder is None:
-                self._encoder = QueryEncoder(self._embedder or make_embedder(),
+                self._encoder = QueryEncoder(self._embedder or make_embedder(form=DEFAULT_QUERY_FORM),
                                              self._translator or ZhEnTranslator())
             return self._encoder
 

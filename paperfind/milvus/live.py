@@ -23,12 +23,14 @@ RECHECK_S = 5.0
 class MilvusLive:
     def __init__(self, conn: MilvusConnection, collection: str, local: Any, *,
                  use_vectors: bool = True, embed_runtime: str = "onnx", embed_threads: int = 1,
+                 query_form: str = "int8mix",
                  translator: Any = None, first_stage: int = 0) -> None:
         self.conn = conn
         self.collection = collection
         self.local = local  # a LiveIndex without vectors: vocabulary, spelling, people
         self.use_vectors = use_vectors
         self.embed_runtime, self.embed_threads = embed_runtime, embed_threads
+        self.query_form = query_form  # the local index's query encoder's form (SearchSettings.query_form)
         self.translator = translator
         self.first_stage = first_stage
         self._backend: MilvusBackend | None = None
@@ -44,7 +46,7 @@ class MilvusLive:
             from paperfind.embed.queries import QueryEncoder
             from paperfind.embed.runtime import make_embedder
 
-            self._encoder = QueryEncoder(make_embedder(self.embed_runtime, self.embed_threads),
+            self._encoder = QueryEncoder(make_embedder(self.embed_runtime, self.embed_threads, self.query_form),
                                          self.translator)
         return self._encoder
 
