@@ -2,6 +2,8 @@
 
     .venv/bin/python -m bench.index_build --db DB --base-tree BASE [--tree .] [--rounds 1]
     .venv/bin/python -m bench.index_build --ann VECTOR_DIR [--ann-rows 40000] [--rounds 1]
+    .venv/bin/python -m bench.index_build --people DB --base-tree BASE [--rounds 1]
+    .venv/bin/python -m bench.index_build --bm25 INDEX_DIR --base-tree BASE [--rounds 1]
 
 Issue 33 wants a million papers built on this 2-core, 24 GB machine; the build's peak memory
 grows with the papers, so a change that cuts it must leave the index as it was. Each tree's
@@ -17,6 +19,16 @@ by this tree's `build_ann` on one OpenMP thread (what base did) and on two
 (`Settings.ann_threads`), alternating: seconds and recall@10 against exact search of 200 other
 stored vectors as queries (a graph built on threads is not the same graph, so its recall is
 the check).
+
+`--people`: the people step of an ingest (`resolve_people`, which re-resolves every author slot
+of the store) by each tree on its own copy of the database, alternating: seconds, the process's
+peak memory and whether the tables it writes (authors, aliases, each slot's person, each
+paper's work) are the base's, row for row.
+
+`--bm25`: the BM25F text matrix alone (`build_bm25f_matrix`, the step that set main's peak at a
+million papers), made by each tree from a built index's stored term sequences (title, abstract,
+keywords): seconds, the memory the step adds to the process (peak RSS after it less peak RSS
+before it) and whether the matrices are the base's, byte for byte.
 """
 
 from __future__ import annotations
@@ -46,6 +58,128 @@ with Store(Path(sys.argv[1]), readonly=True) as store:
 print(json.dumps({"seconds": time.perf_counter() - started, "target": str(target),
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
+
+# run in the child: the tree's people step over its copy; what it cost and a digest of its tables
+PEOPLE_CHILD = """
+import hashlib, json, resource, sqlite3, sys, time
+from paperfind.store.people import resolve_people
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA cache_size=-131072")  # the ingest's (Store.use_large_cache)
+started = time.perf_counter()
+people = resolve_people(conn)
+seconds = time.perf_counter() - started
+digest = hashlib.sha256()
+for query in ("SELECT id, slug, name, name_fold, profile_id, paper_count FROM authors ORDER BY id",
+              "SELECT author_id, alias FROM author_aliases ORDER BY 1, 2",
+              "SELECT paper_id, position, author_id FROM paper_authors ORDER BY 1, 2",
+              "SELECT id, work_id FROM papers ORDER BY id"):
+    for row in conn.execute(query):
+        digest.update(repr(row).encode())
+print(json.dumps({"seconds": seconds, "people": people, "tables": digest.hexdigest(),
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+# run in the child: the tree's BM25F matrix of an index's stored sequences; its cost and a digest
+BM25_CHILD = """
+import hashlib, json, resource, sys, time
+from pathlib import Path
+import numpy as np
+from paperfind.index.analysis import Ragged
+from paperfind.index.lexical import TEXT_FIELD_PARAMS, TEXT_K1, build_bm25f_matrix
+root = Path(sys.argv[1])
+
+def rows(name):
+    indptr, ids = np.load(root / f"seq.{name}.indptr.npy"), np.load(root / f"seq.{name}.indices.npy")
+    keep = ids >= 0  # the keywords' breaks between keywords
+    kept = np.zeros(len(ids) + 1, dtype=np.int64)
+    np.cumsum(keep, out=kept[1:])
+    return Ragged(kept[indptr], ids[keep].astype(np.int32))
+
+fields = {name: rows(name) for name in TEXT_FIELD_PARAMS}
+n_terms = json.loads((root / "params.json").read_text("utf-8"))["n_terms"]
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+started = time.perf_counter()
+matrix = build_bm25f_matrix(fields, n_terms, TEXT_FIELD_PARAMS, TEXT_K1)
+seconds = time.perf_counter() - started
+digest = hashlib.sha256()
+for array in (matrix.indptr, matrix.indices, matrix.data, matrix.doc_freq):
+    digest.update(str(array.dtype).encode() + np.ascontiguousarray(array).tobytes())
+print(json.dumps({"seconds": seconds, "before_mb": before, "entries": int(sum(len(r.ids) for r in fields.values())),
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "digest": digest.hexdigest()}))
+"""
+
+
+def bm25_table(index_dir: Path, base: Path, tree: Path, rounds: int) -> str:
+    """`--bm25`: base's BM25F text matrix against the tree's (see the module's docs)."""
+    started, load = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.getloadavg()[0]
+    runs: dict[str, list[dict]] = {"base": [], "tree": []}
+    for r in range(rounds):
+        for side, code in (("base", base), ("tree", tree)):
+            env = {**os.environ, "PYTHONPATH": str(code.resolve())}
+            done = subprocess.run([sys.executable, "-P", "-c", BM25_CHILD, str(index_dir)], env=env,
+                                  capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                raise SystemExit(f"the BM25F matrix of {code} failed:\n{done.stderr[-3000:]}")
+            runs[side].append(json.loads(done.stdout.strip().splitlines()[-1]))
+            print(f"round {r + 1} {side}: {runs[side][-1]['seconds']:.1f} s, adds "
+                  f"{runs[side][-1]['peak_mb'] - runs[side][-1]['before_mb']:.0f} MB", file=sys.stderr)
+    base_s = statistics.median(r["seconds"] for r in runs["base"])
+    same = len({r["digest"] for side in runs.values() for r in side}) == 1
+    rows = [f"| {side} | {git_head(code)} | {statistics.median(r['seconds'] for r in runs[side]):.1f} "
+            f"({statistics.median(r['seconds'] for r in runs[side]) / base_s:.2f}) | "
+            f"{max(r['peak_mb'] - r['before_mb'] for r in runs[side]) / 1024:.2f} | "
+            f"{'-' if side == 'base' else ('yes' if same else 'NO')} |"
+            for side, code in (("base", base), ("tree", tree))]
+    return "\n".join([
+        f"BM25F text matrix of the stored term sequences of {index_dir} ({runs['base'][0]['entries']:,} "
+        f"entries; {rounds} round(s), base and tree alternating), run started {started}, load average "
+        f"(1 min) at the start {load:.1f}.", "",
+        "| side | code | seconds, median (ratio to base) | memory the step adds, GB | matrix byte-identical to base |",
+        "|---|---|---:|---:|---|", *rows])
+
+
+def people_with(tree: Path, db: Path, tmp: Path) -> dict:
+    """The people step of `tree` over a copy of `db` (the copy is removed after)."""
+    import shutil
+
+    copy = tmp / "people.db"
+    shutil.copy2(db, copy)
+    try:
+        env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
+        done = subprocess.run([sys.executable, "-P", "-c", PEOPLE_CHILD, str(copy)], env=env,
+                              capture_output=True, text=True, check=False)
+    finally:
+        for path in tmp.glob("people.db*"):
+            path.unlink()
+    if done.returncode != 0:
+        raise SystemExit(f"the people step of {tree} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def people_table(db: Path, base: Path, tree: Path, rounds: int) -> str:
+    """`--people`: base's people step against the tree's (see the module's docs)."""
+    started, load = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.getloadavg()[0]
+    runs: dict[str, list[dict]] = {"base": [], "tree": []}
+    with tempfile.TemporaryDirectory(prefix="people-", dir=db.parent) as tmp:
+        for r in range(rounds):
+            for side, code in (("base", base), ("tree", tree)):
+                runs[side].append(people_with(code, db, Path(tmp)))
+                print(f"round {r + 1} {side}: {runs[side][-1]['seconds']:.1f} s, "
+                      f"peak {runs[side][-1]['peak_mb']:.0f} MB", file=sys.stderr)
+    base_s = statistics.median(r["seconds"] for r in runs["base"])
+    same = {r["tables"] for r in runs["base"]} == {r["tables"] for r in runs["tree"]} \
+        and len({r["tables"] for r in runs["base"]}) == 1
+    rows = [f"| {side} | {git_head(code)} | {runs[side][0]['people']:,} | "
+            f"{statistics.median(r['seconds'] for r in runs[side]):.1f} "
+            f"({statistics.median(r['seconds'] for r in runs[side]) / base_s:.2f}) | "
+            f"{max(r['peak_mb'] for r in runs[side]) / 1024:.2f} | "
+            f"{'-' if side == 'base' else ('yes' if same else 'NO')} |"
+            for side, code in (("base", base), ("tree", tree))]
+    return "\n".join([
+        f"People step (`resolve_people`) of a copy of {db} ({rounds} round(s), base and tree "
+        f"alternating), run started {started}, load average (1 min) at the start {load:.1f}.", "",
+        "| side | code | people | seconds, median (ratio to base) | peak RSS GB | tables the same as base's |",
+        "|---|---|---:|---:|---:|---|", *rows])
 
 
 def build_with(tree: Path, db: Path, out: Path) -> dict:
@@ -123,6 +257,8 @@ def main() -> None:
     ap.add_argument("--base-tree", type=Path)
     ap.add_argument("--ann", type=Path, help="a vector directory: time its graph on 1 and 2 threads")
     ap.add_argument("--ann-rows", type=int, default=40_000)
+    ap.add_argument("--people", type=Path, help="a database: its people step by base and tree")
+    ap.add_argument("--bm25", type=Path, help="an index directory: its BM25F text matrix by base and tree")
     ap.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent)
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--no-write", action="store_true")
@@ -137,8 +273,28 @@ def main() -> None:
         if not args.no_write:
             append_results("ANN graph build on one and two threads (issue 33)", table)
         return
+    if args.bm25 is not None:
+        if not (args.bm25 / "seq.title.indptr.npy").is_file() or args.base_tree is None:
+            raise SystemExit(f"--bm25 needs an index directory with term sequences (not {args.bm25}) and --base-tree")
+        table = bm25_table(args.bm25, args.base_tree, args.tree, args.rounds)
+        print(table)
+        if not args.no_write:
+            append_results(f"BM25F text matrix: time, memory, same bytes ({args.bm25}, issue 33)", table)
+        if "| NO |" in table:
+            raise SystemExit("the tree's BM25F matrix differs from the base's")
+        return
+    if args.people is not None:
+        if not args.people.is_file() or args.base_tree is None:
+            raise SystemExit(f"--people needs a database file (not {args.people}) and --base-tree")
+        table = people_table(args.people, args.base_tree, args.tree, args.rounds)
+        print(table)
+        if not args.no_write:
+            append_results(f"People step: time, peak memory, same tables ({args.people.name}, issue 33)", table)
+        if "| NO |" in table:
+            raise SystemExit("the tree's people tables differ from the base's")
+        return
     if args.db is None or args.base_tree is None:
-        raise SystemExit("--db and --base-tree (or --ann)")
+        raise SystemExit("--db and --base-tree (or --ann, --people)")
     if not args.db.is_file():
         raise SystemExit(f"no database at {args.db}")
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

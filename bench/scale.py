@@ -140,7 +140,7 @@ def rss_mb(pid: int) -> dict[str, float]:
 def serve_and_time(tree: Path, db: Path, qs: dict[str, list[str]]) -> dict:
     """A fresh `paperfind serve` of the tree on `db`: per (kind, mode) the times, and its memory."""
     from bench.search_latency import time_sides
-    from bench.server import free_port, start_server, stop_server
+    from bench.server import free_port, start_server, stop_server, wait_idle
 
     port = free_port()
     env = {"PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
@@ -149,12 +149,32 @@ def serve_and_time(tree: Path, db: Path, qs: dict[str, list[str]]) -> dict:
     start_s = time.perf_counter() - started
     try:
         memory_start = rss_mb(proc.pid)
+        # a server answers before its start-up work is over: time the searches, not that work
+        idle_s = wait_idle([proc], timeout=1800)
         times = time_sides({"this": port}, qs)["this"]
         memory = rss_mb(proc.pid)
     finally:
         stop_server(proc)
-    return {"start_s": start_s, "rss_start": memory_start, "rss": memory,
+    return {"start_s": start_s, "idle_s": idle_s, "rss_start": memory_start, "rss": memory,
             "times": {f"{kind}|{mode}": t for (kind, mode), t in times.items()}}
+
+
+def serve_built(tree: Path, db: Path, qs, cache: Path) -> dict:
+    """The baseline row from a database built beforehand (`--baseline-db`: a copy of it, with its
+    index and vectors, served; the source is never written): serving figures only."""
+    from bench.corpus import copy_database
+
+    into = cache / "baseline-served"
+    shutil.rmtree(into, ignore_errors=True)
+    copy = copy_database(db, into)
+    try:
+        with TimingLock():
+            served = serve_and_time(tree, copy, qs)
+    finally:
+        shutil.rmtree(into, ignore_errors=True)
+    print(f"bundled (served from {db}): RSS {served['rss']['rss']:.0f} MB", file=sys.stderr, flush=True)
+    return {"label": "bundled", "size": None, "build": None, "served": served, "load": os.getloadavg(),
+            "tree": str(tree), "tree_id": tree_id(tree), "served_from": str(db)}
 
 
 class TimingLock:
@@ -221,12 +241,17 @@ def tables(results: list[dict], rate: dict | None, tree: Path) -> str:
     def ratio(value: float, of: float) -> str:
         return f"{value / of:.2f}" if of else "-"
 
+    def papers(r: dict) -> str:
+        return f"{r['build']['papers']:,}" if r["build"] else f"{r['label']} (served from a built copy)"
+
     lines = ["Build (seconds per step; peak RSS of the building process and its reader) and disk:", "",
              "| papers | tree | ingest: read + store writes | people | index | of which: docs / people files / text "
              "files / name mining | vectors + ANN graph | ingest + index (ratio) | peak build RSS GB (step) | "
              "database GB | index GB | vectors GB |",
              "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
     for r in results:
+        if not r["build"]:  # served from a database built beforehand (--baseline-db)
+            continue
         b, t, base = r["build"], r["build"]["timings"], first.get(r.get("tree_id", ""), r)
         names = t.get("index: build_paper_name_files", 0)
         steps = " / ".join(f"{v:.0f}" for v in (  # the text files' own time: without the names in them
@@ -238,7 +263,7 @@ def tables(results: list[dict], rate: dict | None, tree: Path) -> str:
         lines.append(
             f"| {b['papers']:,} | {r.get('tree_id', '')} | {t.get('corpus read', 0) + t.get('store writes', 0):.0f} | {t.get('people', 0):.0f} "
             f"| {t.get('index', 0):.0f} | {steps} | {t.get('vectors: update + ANN graph', 0):.0f} "
-            f"| {b['ingest_and_index_s']:.0f} ({ratio(b['ingest_and_index_s'], base['build']['ingest_and_index_s']) if r['tree_id'] in first else '-'}) "
+            f"| {b['ingest_and_index_s']:.0f} ({ratio(b['ingest_and_index_s'], base['build']['ingest_and_index_s']) if r['tree_id'] in first and base['build'] else '-'}) "
             f"| {peak:.1f} ({where}) | {b['disk']['database'] / 2**30:.2f} | {b['disk']['index'] / 2**30:.2f} "
             f"| {b['disk']['vectors'] / 2**30:.2f} |")
     lines += ["", "Serving: a fresh `paperfind serve` (1 worker), its resident memory after the timed "
@@ -258,7 +283,7 @@ def tables(results: list[dict], rate: dict | None, tree: Path) -> str:
                 h95 = p50_p95(t["http"])[1]
                 b95 = p50_p95(base["served"]["times"][f"{kind}|{mode}"]["http"])[1]
                 cells.append(f"{s50:.1f} / {s95:.1f} | {h95:.1f} ({ratio(h95, b95)})")
-            lines.append(f"| {r['build']['papers']:,} | {r.get('tree_id', '')} | {s['rss']['rss'] / 1024:.2f} ({s['rss']['peak'] / 1024:.2f}) "
+            lines.append(f"| {papers(r)} | {r.get('tree_id', '')} | {s['rss']['rss'] / 1024:.2f} ({s['rss']['peak'] / 1024:.2f}) "
                          f"| {kind} | {' | '.join(cells)} |")
     if rate:
         million = 1_000_000 / rate["docs_per_s"] / 3600
@@ -280,6 +305,9 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=Path(os.environ.get("PAPERFIND_BENCH_CACHE") or CACHE) / "scale")
     ap.add_argument("--reuse", action="store_true", help="keep and reuse built databases (per tree and size)")
     ap.add_argument("--no-baseline", action="store_true", help="skip the bundled corpus's row")
+    ap.add_argument("--baseline-db", type=Path, help="the bundled corpus's row served from this database "
+                    "(built beforehand, with its index and vectors; a copy is served) instead of built here: "
+                    "its serving figures only, for a run whose builds of the big sizes take the time")
     ap.add_argument("--n", type=int, default=60, help="queries per kind")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--locked", action="store_true", help="the caller holds the heavy lock for the whole "
@@ -293,7 +321,7 @@ def main() -> None:
         HOLDING_HEAVY = True
     tree = args.tree.resolve()
     originals = len(read_records(BUNDLED))
-    sizes = ([] if args.no_baseline else [(originals, "bundled")]) + [
+    sizes = ([] if args.no_baseline or args.baseline_db else [(originals, "bundled")]) + [
         (parse_size(s), size_label(parse_size(s))) for s in args.sizes.split(",") if s]
     qs = queries(args.n)
     trees = [tree] + ([args.base_tree.resolve()] if args.base_tree else [])
@@ -301,10 +329,11 @@ def main() -> None:
         results = stored_results(trees, sizes, args.seed, args.cache)
     else:
         # the base tree builds every size but the baseline's: the build's before and after
-        results = [measure(t, size, label, args.seed, args.cache, args.reuse, qs, rate=i == 0 and t == tree,
-                           serve=t == tree) for i, (size, label) in enumerate(sizes) for t in trees
-                   if t == tree or label != "bundled"]
-    table = tables(results, results[0].get("embed_rate"), tree)
+        results = [serve_built(tree, args.baseline_db.resolve(), qs, args.cache)] if args.baseline_db else []
+        results += [measure(t, size, label, args.seed, args.cache, args.reuse, qs, rate=i == 0 and t == tree,
+                            serve=t == tree) for i, (size, label) in enumerate(sizes) for t in trees
+                    if t == tree or label != "bundled"]
+    table = tables(results, next((r["embed_rate"] for r in results if r.get("embed_rate")), None), tree)
     (args.cache / "last-run.json").write_text(json.dumps(results, indent=1) + "\n", "utf-8")
     print(table)
     if not args.no_write:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -140,23 +141,46 @@ def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | Non
         # rows and matrices (hundreds of MB at 156k papers) go before it, not after it
         text_matrix, words, word_list = fields["text"], text.spell, text.spell_words
         del text, own, added, field_rows, fields, spell, spell_counts
-        build_paper_name_files(docs, root, an, text_matrix, term_ids, words, word_list)
+        written = WordPapers.of(words, word_list)
+        del words  # a row per paper; the mining reads the words' papers
+        build_paper_name_files(docs, root, an, text_matrix, term_ids, written)
     return len(vocab)
 
 
+@dataclass
+class WordPapers:
+    """Each distinct written word's papers in row order (the spelling rows turned around):
+    `rows[starts[i]:starts[i + 1]]` are the papers of `word_list[i]`.
+
+    Rows are int32 and nothing else of the turning is kept: at a million papers the spelling
+    rows have ~10^8 entries, and an int64 order and row per entry were 1.6 GB of the mining."""
+
+    ids: dict[str, int]
+    starts: np.ndarray  # int64, one more than the words
+    rows: np.ndarray  # int32
+
+    @classmethod
+    def of(cls, words: Ragged, word_list: list[str]) -> "WordPapers":
+        order = np.argsort(words.ids, kind="stable")  # each word's papers, in row order
+        rows = (np.searchsorted(words.indptr, order, side="right") - 1).astype(np.int32)
+        del order
+        starts = np.zeros(len(word_list) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(words.ids, minlength=len(word_list)), out=starts[1:])
+        return cls({w: i for i, w in enumerate(word_list)}, starts, rows)
+
+    def papers(self, word: str) -> np.ndarray:
+        """The rows of `word` (written as it is; it must be one of the words), int64."""
+        i = self.ids[word]
+        return self.rows[self.starts[i]:self.starts[i + 1]].astype(np.int64)
+
+
 def build_paper_name_files(docs: list[IndexDoc], root: Path, an: Analyzer, text: FieldMatrix,
-                           term_ids: dict[str, int], words: Ragged | None = None,
-                           word_list: list[str] | None = None) -> None:
+                           term_ids: dict[str, int], written: WordPapers | None = None) -> None:
     """The papers' names and standing (`paper_names`), their uses counted in postings: the rows
     whose title, abstract or keywords have every word of a name. A word is matched as written
-    where the papers' distinct words are given (`words` over `word_list`, the spelling rows:
-    "Performers" is not every paper that performs), else by its stem in the text field."""
-    exact: dict[str, int] = {}
-    if words is not None and word_list is not None:
-        order = np.argsort(words.ids, kind="stable")  # each word's papers, in row order
-        doc_of = np.repeat(np.arange(len(words.indptr) - 1, dtype=np.int64), words.lengths)[order]
-        starts = np.searchsorted(words.ids[order], np.arange(len(word_list) + 1))
-        exact = {w: i for i, w in enumerate(word_list)}
+    where the papers' distinct words are given (`written`, from the spelling rows: "Performers"
+    is not every paper that performs), else by its stem in the text field."""
+    exact = written.ids if written is not None else {}
 
     def rows_with(name: str) -> np.ndarray:
         columns = []
@@ -165,7 +189,7 @@ def build_paper_name_files(docs: list[IndexDoc], root: Path, an: Analyzer, text:
         for token in re.findall(r"[a-z]+|[0-9]+", name.lower()):
             forms = [f for f in (token, token[:-1]) if f in exact] if plural else [token]
             if token in exact:
-                rows = [doc_of[starts[exact[f]]:starts[exact[f] + 1]] for f in forms]
+                rows = [written.papers(f) for f in forms]
                 columns.append(rows[0] if len(rows) == 1 else np.union1d(*rows))
                 continue
             for term in an.terms(token):

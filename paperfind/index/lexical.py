@@ -21,6 +21,7 @@ from paperfind.index.analysis import Ragged, ragged
 from paperfind.index.distinct import distinct
 from paperfind.index.kernels import ColumnAdder
 from paperfind.index.strings import StringTable, load_array
+from paperfind.index.term_blocks import BLOCK_ENTRIES, weighted_columns
 
 # field -> (k1, b). Titles and names are short and their length says little about relevance.
 FIELD_PARAMS: dict[str, tuple[float, float]] = {
@@ -61,64 +62,49 @@ class FieldMatrix:
 
 
 def build_field_matrix(rows: list[list[int]] | Ragged, n_terms: int, k1: float, b: float,
-                       lengths: np.ndarray | None = None) -> FieldMatrix:
+                       lengths: np.ndarray | None = None,
+                       block_entries: int = BLOCK_ENTRIES) -> FieldMatrix:
     """BM25 weights (Lucene idf) for one field from each doc's term-id list.
 
     `lengths` (default: the lists' lengths) is what length normalisation sees: added terms
-    such as the joined stem of a hyphenated word must not make a paper count as longer."""
-    import scipy.sparse as sp  # building only: a search never needs it (start-up of the CLI)
-
+    such as the joined stem of a hyphenated word must not make a paper count as longer.
+    The columns are made a range of terms at a time (paperfind.index.term_blocks)."""
     rows = rows if isinstance(rows, Ragged) else ragged(rows)
     n_docs = len(rows.indptr) - 1
-    counts_per_doc = rows.lengths
-    lengths = counts_per_doc if lengths is None else lengths
-    doc_idx = np.repeat(np.arange(n_docs, dtype=np.int32), counts_per_doc)
-    term_idx = rows.ids
-    tf = sp.csc_matrix((np.ones(len(term_idx), dtype=np.float32), (doc_idx, term_idx)),
-                       shape=(n_docs, n_terms))
-    tf.sum_duplicates()
-    tf.sort_indices()
-    df = np.diff(tf.indptr).astype(np.int32)
-    idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
+    lengths = rows.lengths if lengths is None else lengths
     avgdl = float(lengths.mean()) if n_docs and lengths.sum() else 1.0
     norm = (k1 * (1 - b + b * lengths / avgdl)).astype(np.float32)
-    counts = tf.data
-    docs = tf.indices
-    terms_of_entry = np.repeat(np.arange(n_terms, dtype=np.int32), df)  # 4 bytes an entry, not 8
-    weights = idf[terms_of_entry] * counts * (k1 + 1) / (counts + norm[docs])
-    return FieldMatrix(tf.indptr.astype(np.int64), docs.astype(np.int32),
-                       weights.astype(np.float32), df)
+
+    def weigh(df: np.ndarray, docs: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
+        terms_of_entry = np.repeat(np.arange(len(df), dtype=np.int32), df)  # 4 bytes an entry
+        return idf[terms_of_entry] * counts * (k1 + 1) / (counts + norm[docs])
+
+    return FieldMatrix(*weighted_columns([(rows, None)], n_docs, n_terms, weigh, block_entries))
 
 
 def build_bm25f_matrix(field_rows: dict[str, list[list[int]] | Ragged], n_terms: int,
                        params: dict[str, tuple[float, float]], k1: float,
-                       field_lengths: dict[str, np.ndarray] | None = None) -> FieldMatrix:
-    """One BM25F matrix over several fields: weighted, length-normalised tf summed, then saturated."""
-    import scipy.sparse as sp  # building only: a search never needs it (start-up of the CLI)
-
-    docs_parts, terms_parts, data_parts = [], [], []
+                       field_lengths: dict[str, np.ndarray] | None = None,
+                       block_entries: int = BLOCK_ENTRIES) -> FieldMatrix:
+    """One BM25F matrix over several fields: weighted, length-normalised tf summed, then
+    saturated; a range of terms at a time (paperfind.index.term_blocks)."""
+    parts = []
     n_docs = 0
     for name, (weight, b) in params.items():
         rows = field_rows[name]
         rows = rows if isinstance(rows, Ragged) else ragged(rows)
         n_docs = len(rows.indptr) - 1
-        counts_per_doc = rows.lengths
-        lengths = (field_lengths or {}).get(name, counts_per_doc)
+        lengths = (field_lengths or {}).get(name, rows.lengths)
         avgdl = float(lengths.mean()) if n_docs and lengths.sum() else 1.0
         norm = weight / (1 - b + b * lengths / avgdl)
-        docs_parts.append(np.repeat(np.arange(n_docs, dtype=np.int32), counts_per_doc))
-        terms_parts.append(rows.ids)
-        data_parts.append(np.repeat(norm, counts_per_doc).astype(np.float32))
-    tf = sp.csc_matrix((np.concatenate(data_parts), (np.concatenate(docs_parts),
-                                                     np.concatenate(terms_parts))),
-                       shape=(n_docs, n_terms))
-    tf.sum_duplicates()
-    tf.sort_indices()
-    df = np.diff(tf.indptr).astype(np.int32)
-    idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
-    weights = idf[np.repeat(np.arange(n_terms, dtype=np.int32), df)] * tf.data * (k1 + 1) / (tf.data + k1)
-    return FieldMatrix(tf.indptr.astype(np.int64), tf.indices.astype(np.int32),
-                       weights.astype(np.float32), df)
+        parts.append((rows, np.asarray(norm).astype(np.float32)))
+
+    def weigh(df: np.ndarray, docs: np.ndarray, tf: np.ndarray) -> np.ndarray:
+        idf = np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
+        return idf[np.repeat(np.arange(len(df), dtype=np.int32), df)] * tf * (k1 + 1) / (tf + k1)
+
+    return FieldMatrix(*weighted_columns(parts, n_docs, n_terms, weigh, block_entries))
 
 
 class LexicalIndex:

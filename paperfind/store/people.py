@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from types import MappingProxyType
 from typing import NamedTuple
 
+from paperfind.store.people_links import join_shared_links
 from paperfind.text.fold import slugify
 
 
@@ -158,17 +159,8 @@ def resolve_people(conn: sqlite3.Connection) -> int:
             names_of_paper[slot.paper_id].add(key)
     # sorted once a paper, not once a slot: papers with hundreds of authors made this quadratic
     coauthors = {paper_id: sorted(names) for paper_id, names in names_of_paper.items()}
-    evidence: dict[tuple[str, str, str], int] = {}
-    for i, slot in enumerate(slots):
-        key = keys[i]
-        if not key:
-            continue
-        links = [("i", key, inst) for inst in sorted(insts.get((slot.paper_id, slot.position), ()))]
-        links += [("c", key, other) for other in coauthors[slot.paper_id] if other != key]
-        for link in links:
-            first = evidence.setdefault(link, i)
-            if first != i:
-                clusters.union(first, i)
+    # a shared institution or co-author joins a slot to the first slot with that link
+    join_shared_links(keys, slots, insts, coauthors, clusters.union)
     _join_rare_names(keys, clusters)
     # a hyphenated or spaced given name is rare where its first part is not ("Jun-Yan Zhu",
     # "Junyan Zhu"); names of one given name keep their `match_key` (already joined above)

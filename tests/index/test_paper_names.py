@@ -292,6 +292,34 @@ def test_a_capitalised_word_is_new_where_earlier_papers_wrote_it_only_in_lower_c
     assert found.names[4] == ["Performers"] and found.table["performer"] == [4]
 
 
+def test_papers_sharing_a_capitalised_name_read_each_earlier_abstract_once(monkeypatch) -> None:
+    from paperfind.index import paper_names
+
+    reads: list[str] = []
+    real = paper_names._writes_capitalised
+
+    def counted(text: str, name: str) -> bool:
+        reads.append(text)
+        return real(text, name)
+
+    monkeypatch.setattr(paper_names, "_writes_capitalised", counted)
+    earlier = [(f"Study {i}", f"The method is the best performer on task {i}.", 2015 + i % 3, -1)
+               for i in range(6)]
+    owners = [("Rethinking Attention with Performers",  # iclr2021:Ua6zuk0WRH, and copies of it
+               f"We introduce Performers, Transformer architectures which estimate softmax attention {i}.",
+               2021, -1) for i in range(5)]
+    found = _mine(earlier + owners)
+    assert all(found.names[6 + i] == ["Performers"] for i in range(5))
+    read_earlier = [t for t in reads if "best performer" in t]
+    assert len(read_earlier) == len(set(read_earlier)) == 6  # each earlier abstract once, not once an owner
+    # three earlier abstracts writing it capitalised: no owner's name, and no more read than needed
+    reads.clear()
+    named = [(f"Use {i}", f"We compare with Performers on task {i}.", 2016, -1) for i in range(3)]
+    found = _mine(named + earlier + owners)
+    assert all(found.names[9 + i] == [] for i in range(5))
+    assert len([t for t in reads if "best performer" in t or "compare with" in t]) == 3  # then enough
+
+
 def test_a_titles_closing_name_counts_when_the_field_took_it_up_and_no_one_had_it() -> None:
     later = [(f"Follow-up {i}", f"We compare with deep ensembles and stable diffusion on task {i}.", 2019 + i, -1)
              for i in range(5)]
