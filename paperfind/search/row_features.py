@@ -14,6 +14,8 @@ while it waits for the vector. The answers are bit-identical to computing them a
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from paperfind.search.backend import SearchBackend
@@ -27,7 +29,7 @@ class RowTable:
     """Columns of per-row values, looked up by handle; rows not held are computed by
     `compute(handles) -> {name: column}` and appended."""
 
-    def __init__(self, compute) -> None:
+    def __init__(self, compute: Callable[[np.ndarray], dict[str, np.ndarray]]) -> None:
         self._compute = compute
         self._handles = np.zeros(0, dtype=np.int64)
         self._columns: dict[str, np.ndarray] = {}
