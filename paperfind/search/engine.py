@@ -39,9 +39,10 @@ from paperfind.search.plan import QueryPlan, build_plan
 from paperfind.search.pool import Pool, joined_candidates, lexical_matches_among
 from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import top_order
+from paperfind.search.row_features import QueryFeatures
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
                                        hit, suggestion_text)
-from paperfind.search.second_stage import (certain_title, features, phrase_share, query_terms,
+from paperfind.search.second_stage import (certain_title, phrase_share, query_terms,
                                            weighted, with_phrases)
 from paperfind.search.settings import SearchSettings
 from paperfind.search.trend import trend, work_facets
@@ -71,6 +72,7 @@ class Ranking:
     stage: FirstStage | None
     request: CandidateRequest | None
     truncated: bool = False
+    rows: QueryFeatures | None = None  # the candidates' features computed so far (for `stage`)
 
 
 @dataclass
@@ -263,7 +265,7 @@ class Searcher:
             if ranking.stage is not None and sort == "relevance" \
                     and ranking.stage.kind in self.settings.learned_kinds:
                 ranking.pool.relevance, explained = self._learned_order(
-                    backend, query.plan, ranking.stage, ranking.pool, explain)
+                    backend, query.plan, ranking.stage, ranking.pool, explain, ranking.rows)
             # float noise must not beat the key order
             ranking.pool.relevance = np.round(ranking.pool.relevance, SCORE_DECIMALS)
             if sort in ("citations", "influence"):  # one standing order (Pool.sort)
@@ -467,10 +469,12 @@ class Searcher:
         # every paper without it
         soft_phrases = bool(plan.phrases) and classify_query(q.text).name == "natural"
         terms = query_terms(plan)
+        kept = QueryFeatures(backend, plan, terms, self.settings.max_people)
         if plan.phrases and not soft_phrases:
             found = found.take(with_phrases(backend, plan, terms, found, self.settings.phrase_check_depth))
             request, truncated = None, False  # the pool is every match there is
-        pool, relevance, certain = self._lexical_order(backend, query, found, terms, n, soft_phrases, mode)
+        pool, relevance, certain = self._lexical_order(backend, query, found, terms, n, soft_phrases, mode,
+                                                       kept)
         used, stage = "lexical", None
         if mode == "hybrid" and len(pool.handles) and backend.vectors_ready() \
                 and (_ranks_lexically(q, plan) or certain):
@@ -478,12 +482,18 @@ class Searcher:
             # cannot unseat: spare the query embedding
             used = "hybrid"
         elif mode != "lexical" and q.text.strip():
+            if mode == "hybrid" and self._learns(q):
+                # while the query's vector is made (a worker thread): the learned ranker's
+                # features of the lexical leaders, most of the fused top it will order
+                kept.prepare(pool.handles[top_order(pool.handles, relevance,
+                                                    min(len(pool.handles), self.settings.learned_depth))])
             near = backend.nearest(q.text, restriction, self.settings.rerank_depth)
             if len(near) and request is not None and mode == "hybrid":
                 more = lexical_matches_among(backend, request, found, near)
                 if len(more):  # the lexical ranking as if the engine had returned them too
                     found = joined_candidates(found, more)
-                    pool, relevance, _ = self._lexical_order(backend, query, found, terms, n, soft_phrases, mode)
+                    pool, relevance, _ = self._lexical_order(backend, query, found, terms, n, soft_phrases,
+                                                             mode, kept)
             if len(near):
                 rows, fused, used = fuse_rows(q.text, pool.handles, relevance, near.handles,
                                               near.scores, mode, plan.person_is_query)
@@ -495,13 +505,19 @@ class Searcher:
                                        classify_query(q.text).name, len(q.text))
         if used != "semantic":
             pool.relevance = name_tier(pool.handles, pool.relevance, named)
-        return Ranking(pool, used, stage, request, truncated)
+        return Ranking(pool, used, stage, request, truncated, kept)
+
+    def _learns(self, q: ParsedQuery) -> bool:
+        """Whether the learned ranker orders this query's fused candidates (its kind, a model)."""
+        return classify_query(q.text).name in self.settings.learned_kinds and self.ranker() is not None
 
     def _lexical_order(self, backend: SearchBackend, query: Query, found: Candidates, terms: list[str],
-                       n: int, soft_phrases: bool, mode: str) -> tuple[Pool, np.ndarray, bool]:
+                       n: int, soft_phrases: bool, mode: str,
+                       rows: QueryFeatures) -> tuple[Pool, np.ndarray, bool]:
         """The lexical candidates' pool and relevance (the second stage over the best BM25
         ones, the people's papers first for a name), and whether the first is a title the
-        query types nearly whole (hybrid mode then spares the query embedding)."""
+        query types nearly whole (hybrid mode then spares the query embedding). `rows`: the
+        query's per-row features, kept for the candidates ranked again after the vector."""
         q, plan = query.q, query.plan
         people = tuple(m.author_id for m in plan.people[:self.settings.max_people])
         relevance = found.scores.astype(np.float64)
@@ -515,7 +531,7 @@ class Searcher:
             top = top_order(pool.handles, relevance, top_n)
             weights = self.settings.weights if self.settings.paper_names else replace(
                 self.settings.weights, standing=0.0)
-            second = features(backend, plan, terms, pool.handles[top], self.settings.max_people)
+            second = rows.second_stage(pool.handles[top])
             reranked = weighted(second, plan, relevance[top], weights)
             rest = np.ones(len(pool.handles), dtype=bool)
             rest[top] = False
@@ -563,12 +579,14 @@ class Searcher:
         pool.relevance = np.round(pool.relevance, SCORE_DECIMALS)
         top = pool.page("relevance", 0, depth)
         return pool.handles[top], candidate_features(backend, query.plan, query_terms(query.plan),
-                                                     ranking.stage, pool.take(top), self.settings.max_people)
+                                                     ranking.stage, pool.take(top), self.settings.max_people,
+                                                     ranking.rows)
 
     def _learned_order(self, backend: SearchBackend, plan: QueryPlan, stage: FirstStage, pool: Pool,
-                       explain: bool) -> tuple[np.ndarray, dict[int, list]]:
+                       explain: bool, rows: QueryFeatures | None = None) -> tuple[np.ndarray, dict[int, list]]:
         """The pool's relevance with its first `learned_depth` works ordered by the learned
-        model, and per re-ordered position its deciding features."""
+        model, and per re-ordered position its deciding features (`rows`: the query's per-row
+        features computed so far)."""
         ranker = self.ranker()
         relevance = pool.relevance
         if ranker is None or not len(pool.handles):
@@ -577,7 +595,7 @@ class Searcher:
                        pool.citations)
         top = rounded.page("relevance", 0, self.settings.learned_depth)
         features = candidate_features(backend, plan, query_terms(plan), stage, pool.take(top),
-                                      self.settings.max_people)
+                                      self.settings.max_people, rows)
         if features[:, FEATURES.index("title_cover")].max() >= self.settings.learned_title_cover:
             return relevance, {}  # a title typed (a typo, a word left out): its title decides
         rest = np.ones(len(pool.handles), dtype=bool)

@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from paperfind.search.fusion import QUERY_KINDS
-from paperfind.search.second_stage import features, phrase_share
+from paperfind.search.row_features import QueryFeatures
+from paperfind.search.second_stage import phrase_share
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "rank" / "lambdarank.txt"
 
@@ -67,26 +68,28 @@ class FirstStage:
 
 
 def candidate_features(backend, plan, terms: list[str], stage: FirstStage, pool,
-                       max_people: int) -> np.ndarray:
+                       max_people: int, rows_memo: QueryFeatures | None = None) -> np.ndarray:
     """Feature matrix (len(pool) x len(FEATURES), float32) of the candidates of `pool` (an
     `pool.Pool`), given in today's order with today's relevance. Everything comes from the
     searcher's own scoring: the BM25F scores of retrieval, the per-field BM25 of the same
-    engine, the second stage's features, the semantic list."""
+    engine, the second stage's features, the semantic list. `rows_memo`: this query's
+    per-row features held already (the searcher computes the lexical leaders' while the
+    query's vector is made); the same values as computed here without it."""
     rows, relevance = pool.handles, pool.relevance
     n = len(rows)
+    memo = rows_memo or QueryFeatures(backend, plan, terms, max_people)
     cols: dict[str, np.ndarray] = {}
     cols["pipeline_rel"] = relevance / (float(relevance.max()) or 1.0)
     cols["pipeline_rank"] = np.arange(n, dtype=np.float64)
-    lexical, matched = backend.scores(plan.lexical(), rows)
-    bm = lexical.astype(np.float64)
+    scores = memo.lexical_scores(rows)
+    bm = scores["bm25f"].astype(np.float64)
     cols["bm25f_rel"] = bm / (float(bm.max()) or 1.0)
     cols["bm25f_rank"] = np.argsort(np.lexsort((rows, -bm))).astype(np.float64)
     for field in ("title", "abstract"):
-        groups = [[(field, s, w) for s, w in g.stems] for g in plan.groups]
-        own = backend.scores(groups, rows)[0].astype(np.float64)
+        own = scores[f"bm25_{field}"].astype(np.float64)
         cols[f"bm25_{field}_rel"] = own / (float(own.max()) or 1.0)
-    cols["matched_share"] = matched / max(stage.n_groups, 1)
-    cols.update(features(backend, plan, terms, rows, max_people))
+    cols["matched_share"] = scores["matched"] / max(stage.n_groups, 1)
+    cols.update(memo.second_stage(rows))
     cols["phrase"] = phrase_share(backend, plan, terms, rows) if plan.phrases else np.zeros(n)
     cosine = np.full(n, np.nan)
     sem_rank = np.full(n, float(len(stage.vec_rows)))

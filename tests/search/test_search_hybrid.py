@@ -124,3 +124,23 @@ def test_a_lead_over_the_first_papers_other_version_does_not_count():
     assert not certain_title(query, partial, np.array([3.0, 1.0]), 0.8)
     assert certain_title(query, partial, np.array([3.0, 1.0]), 0.8, whole=0.9)
     assert not certain_title(query, partial, np.array([3.0, 2.9]), 0.8, whole=0.9)  # within fusion's reach
+
+
+def test_the_learned_order_from_kept_features_is_the_fresh_one(hybrid_searcher):
+    """Issue 33: the learned ranker reads the features the query kept (the lexical leaders'
+    computed while its vector was made); its order and scores are those of features computed
+    afresh after fusion."""
+    from paperfind.search.filters import Filters
+    from paperfind.search.query import parse_query
+
+    searcher, _ = hybrid_searcher
+    backend = searcher.backend()
+    query = searcher._read(backend, parse_query("how to get low regret when the losses are chosen by an adversary"),
+                           Filters(), "hybrid")
+    ranking = searcher._rank(backend, query, 20, "hybrid", None)
+    assert ranking.stage is not None and ranking.rows is not None
+    assert len(ranking.rows._scores) >= min(len(ranking.pool.handles), 20)  # kept before the vector
+    kept = searcher._learned_order(backend, query.plan, ranking.stage, ranking.pool, True, ranking.rows)
+    fresh = searcher._learned_order(backend, query.plan, ranking.stage, ranking.pool, True)
+    np.testing.assert_array_equal(kept[0], fresh[0])
+    assert kept[1] == fresh[1]
