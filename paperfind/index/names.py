@@ -11,7 +11,6 @@ is the likelier target of a search today).
 
 from __future__ import annotations
 
-from bisect import bisect_left
 
 import itertools
 from dataclasses import dataclass
@@ -158,7 +157,7 @@ class NameIndex:
         key = fold_name(surname)
         if not key or " " in key:
             return []
-        lo, hi = bisect_left(self.forms, key + " "), bisect_left(self.forms, key + "!")
+        lo, hi = self.forms.bisect_left(key + " "), self.forms.bisect_left(key + "!")
         rows = {int(self.form_rows[i]) for i in range(lo, min(hi, lo + 20_000))
                 if int(self.form_kinds[i]) in (REVERSED, JOINED)}
         known = [r for r in rows if int(self.paper_counts[r]) >= min_works]

@@ -71,3 +71,26 @@ def test_acronyms_are_kept_as_written_and_names_folded():
     assert not is_acronym("Tsinghua") and not is_acronym("UofT") and not is_acronym("A")
     assert alias_key("FAIR") == "FAIR" and alias_key("fair") == "fair"
     assert alias_key("Zürich  ETH") == "zurich eth" and alias_key("清华") == "清华"
+
+
+def _acronym_by_letters(form: str) -> bool:
+    """`is_acronym`'s rule a character at a time, as it was written before it counted by bytes."""
+    letters = [c for c in form if c.isalpha()]
+    return form.isascii() and len(letters) >= 2 and sum(c.isupper() for c in letters) >= len(letters) - 1 \
+        and not form[1:].islower()
+
+
+def test_is_acronym_counts_letters_as_the_per_character_rule_does():
+    import itertools
+    import random
+
+    forms = [f for row in read_aliases() for f in row.forms()]
+    forms += [f.upper() for f in forms] + [f.lower() for f in forms] + [f.title() for f in forms]
+    alphabet = "aAbZ1 .-_é中ǅ"  # lower, upper, digit, space, punctuation, non-ASCII, title case
+    forms += ["".join(p) for n in range(4) for p in itertools.product(alphabet, repeat=n)]
+    rng = random.Random(33)
+    ascii_chars = [chr(c) for c in range(128)]
+    forms += ["".join(rng.choices(ascii_chars, k=rng.randrange(1, 30))) for _ in range(20_000)]
+    forms += ["Graph Neural Networks for MIT", "attention is all you need", "THU MSRA", "iPhone", "ETHz"]
+    for form in forms:
+        assert is_acronym(form) == _acronym_by_letters(form), form
