@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, Response
 
 from paperfind.core import Paperfind
 from paperfind.search.expert_results import ExpertsRequest
@@ -31,6 +31,7 @@ from paperfind.web.params import (AspectParam, Format, IncludeParam, ListParams,
                                   reject_unknown_parameters, search_params)
 from paperfind.web.search_route import SearchRoute
 from paperfind.web.searching import search_view
+from paperfind.web.twins import sent_on
 from paperfind.web.views import (Paging as _Paging, area_view, author_view, institution_view,
                                  paper_view, renamed_author, renamed_institution, similar_view,
                                  stats_view, venue_view)
@@ -130,8 +131,7 @@ def _moved(request: Request, author_id: str) -> Response | None:
     if slug is None:
         return None
     path = request.url.path.replace(f"/{author_id}", f"/{quote(slug, safe='')}", 1)
-    query = request.url.query
-    return RedirectResponse(path + ("?" + query if query else ""), status_code=308)
+    return sent_on(request, path)
 
 
 def build_api_router(pf: Paperfind) -> APIRouter:
@@ -242,9 +242,7 @@ def build_api_router(pf: Paperfind) -> APIRouter:
                         listed: ListParams = Depends(list_params)) -> Response:
         renamed = renamed_institution(_pf(request), slug)
         if renamed is not None:
-            query = request.url.query
-            return RedirectResponse(f"/api/institutions/{quote(renamed, safe='')}"
-                                    + ("?" + query if query else ""), status_code=308)
+            return sent_on(request, f"/api/institutions/{quote(renamed, safe='')}")
         return JSONResponse({**institution_view(_pf(request), slug, listed.paging, listed.sort,
                                                 listed.accepted, listed.since),
                              "feed": feed_url(request)})

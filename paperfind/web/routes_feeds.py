@@ -13,7 +13,7 @@ from typing import Annotated, Any, Callable, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Path, Query, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 
 from paperfind.core import Paperfind
 from paperfind.limits import MAX_QUERY_CHARS
@@ -27,7 +27,7 @@ from paperfind.web.params import (ListSortParam, Paging, SearchParams, SincePara
 from paperfind.web.render import request_language
 from paperfind.web.routes_api import ERRORS, INSTITUTION_MOVED, MOVED, NOT_FOUND
 from paperfind.web.searching import search_view
-from paperfind.web.twins import LANGUAGE_PARAM, query_string
+from paperfind.web.twins import LANGUAGE_PARAM, query_string, sent_on
 from paperfind.web.views import (area_view, author_view, institution_view, renamed_author,
                                  renamed_institution, venue_view)
 
@@ -112,9 +112,7 @@ def build_feed_router() -> APIRouter:
                     sort: ListSortParam = "date", lang: LangParam = None) -> Response:
         slug = renamed_author(_pf(request), author_id)
         if slug is not None:
-            query = request.url.query
-            return RedirectResponse(f"/feeds/authors/{quote(slug, safe='')}.atom"
-                                    + ("?" + query if query else ""), status_code=308)
+            return sent_on(request, f"/feeds/authors/{quote(slug, safe='')}.atom")
         author = author_view(_pf(request), author_id, since=since)
         return _feed(request, author["papers"][:AUTHOR_FEED_ENTRIES],
                      lambda t: t("feed_author", name=author["name"]),
@@ -128,9 +126,7 @@ def build_feed_router() -> APIRouter:
                          sort: ListSortParam = "date", lang: LangParam = None) -> Response:
         renamed = renamed_institution(_pf(request), slug)
         if renamed is not None:
-            query = request.url.query
-            return RedirectResponse(f"/feeds/institutions/{quote(renamed, safe='')}.atom"
-                                    + ("?" + query if query else ""), status_code=308)
+            return sent_on(request, f"/feeds/institutions/{quote(renamed, safe='')}.atom")
         inst = institution_view(_pf(request), slug, paging, since=since)
         return _feed(request, inst["papers"], lambda t: t("feed_institution", name=inst["name"]),
                      "/institutions/" + quote(inst["slug"], safe=""))

@@ -7,7 +7,7 @@ from typing import Annotated
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Depends, Path, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from paperfind.core import Paperfind
 from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES
@@ -19,7 +19,7 @@ from paperfind.web.examples import examples
 from paperfind.web.experts import experts_params, experts_search_query, experts_view
 from paperfind.web.render import Pages, request_language
 from paperfind.web.searching import search_view
-from paperfind.web.twins import HOME_TWIN, page_query, query_string, twin_url
+from paperfind.web.twins import HOME_TWIN, page_query, query_string, sent_on, twin_url
 from paperfind.web.views import (area_view, author_view, home_view, institution_view, paper_count,
                                  paper_view, renamed_author, renamed_institution, similar_view,
                                  stats_view, venue_view)
@@ -64,9 +64,7 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
                listed: ListParams = Depends(list_params)) -> Response:
         slug = renamed_author(app_pf(request), author_id)
         if slug is not None:
-            query = request.url.query
-            return RedirectResponse(f"/authors/{quote(slug, safe='')}" + ("?" + query if query else ""),
-                                    status_code=308)
+            return sent_on(request, f"/authors/{quote(slug, safe='')}")
         return pages.page(request, "author.html", {"author": author_view(
             app_pf(request), author_id, listed.paging, listed.sort, listed.accepted, listed.since)})
 
@@ -75,9 +73,7 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
                     listed: ListParams = Depends(list_params)) -> Response:
         renamed = renamed_institution(app_pf(request), slug)
         if renamed is not None:
-            query = request.url.query
-            return RedirectResponse(f"/institutions/{quote(renamed, safe='')}"
-                                    + ("?" + query if query else ""), status_code=308)
+            return sent_on(request, f"/institutions/{quote(renamed, safe='')}")
         data = institution_view(app_pf(request), slug, listed.paging, listed.sort, listed.accepted,
                                 listed.since)
         return pages.page(request, "institution.html", {"inst": data})

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
+from fastapi.responses import RedirectResponse
 from fastapi.routing import APIRoute
 from starlette.requests import Request
 
@@ -70,3 +71,11 @@ def twin_url(request: Request, twin: Twin | None = None) -> str:
 
 def link_header(url: str) -> str:
     return f'<{url}>; rel="alternate"; type="application/json"'
+
+
+def sent_on(request: Request, path: str) -> RedirectResponse:
+    """A 308 to `path` with the request's query as it came: an address that names a thing by
+    another of its names (an old numeric person id, an institution's name written out) is sent
+    on to the thing's one address, its paging and filters kept."""
+    query = request.url.query
+    return RedirectResponse(path + ("?" + query if query else ""), status_code=308)
