@@ -268,30 +268,22 @@ def main() -> None:
     if args.ann is not None:
         if not args.ann.is_dir():
             raise SystemExit(f"no vector directory at {args.ann}")
-        table = ann_threads_table(args.ann, args.ann_rows, args.rounds)
-        print(table)
-        if not args.no_write:
-            append_results("ANN graph build on one and two threads (issue 33)", table)
+        _report(args, "ANN graph build on one and two threads (issue 33)",
+                ann_threads_table(args.ann, args.ann_rows, args.rounds))
         return
     if args.bm25 is not None:
         if not (args.bm25 / "seq.title.indptr.npy").is_file() or args.base_tree is None:
             raise SystemExit(f"--bm25 needs an index directory with term sequences (not {args.bm25}) and --base-tree")
         table = bm25_table(args.bm25, args.base_tree, args.tree, args.rounds)
-        print(table)
-        if not args.no_write:
-            append_results(f"BM25F text matrix: time, memory, same bytes ({args.bm25}, issue 33)", table)
-        if "| NO |" in table:
-            raise SystemExit("the tree's BM25F matrix differs from the base's")
+        _report(args, f"BM25F text matrix: time, memory, same bytes ({args.bm25}, issue 33)", table,
+                "the tree's BM25F matrix differs from the base's" if "| NO |" in table else "")
         return
     if args.people is not None:
         if not args.people.is_file() or args.base_tree is None:
             raise SystemExit(f"--people needs a database file (not {args.people}) and --base-tree")
         table = people_table(args.people, args.base_tree, args.tree, args.rounds)
-        print(table)
-        if not args.no_write:
-            append_results(f"People step: time, peak memory, same tables ({args.people.name}, issue 33)", table)
-        if "| NO |" in table:
-            raise SystemExit("the tree's people tables differ from the base's")
+        _report(args, f"People step: time, peak memory, same tables ({args.people.name}, issue 33)", table,
+                "the tree's people tables differ from the base's" if "| NO |" in table else "")
         return
     if args.db is None or args.base_tree is None:
         raise SystemExit("--db and --base-tree (or --ann, --people)")
@@ -328,11 +320,19 @@ def main() -> None:
         "| side | code | build seconds, median (ratio to base) | peak RSS GB | files byte-identical to base |",
         "|---|---|---:|---:|---|",
         *rows])
+    _report(args, f"Index build: time, peak memory, same files ({args.db.name}, issue 33)", table,
+            f"the tree's index differs from the base's in {len(differ)} file(s)" if differ else "")
+
+
+def _report(args, heading: str, table: str, differs: str = "") -> None:
+    """Print a mode's table, record it in RESULTS.md under `heading` (unless --no-write), and
+    exit non-zero with `differs` when the tree's output is not the base's: recorded either way,
+    so a difference is on file as well as on the screen."""
     print(table)
     if not args.no_write:
-        append_results(f"Index build: time, peak memory, same files ({args.db.name}, issue 33)", table)
-    if differ:
-        raise SystemExit(f"the tree's index differs from the base's in {len(differ)} file(s)")
+        append_results(heading, table)
+    if differs:
+        raise SystemExit(differs)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ import numpy as np
 
 from bench.corpus import CACHE, REPO, ensure_index, load_set, vector_dir
 from bench.metrics import p50_p95
-from bench.results import append_results
+from bench.results import append_results, load_average
 
 SETS = ("title_typo_dev", "author_dev", "tldr_dev", "zh_dev", "topical_dev", "nickname_dev")
 MODES = ("lexical", "hybrid")
@@ -382,50 +382,35 @@ def main() -> None:
     if args.parity_tree:
         table = tree_parity(args.db, args.parity_tree.resolve(), sets)
         table += f"\n\nBase tree: {args.parity_tree}; database: {args.db.name} ({_rows(args.db):,} papers).\n"
-        print(table)
-        if not args.no_write:
-            append_results("Same answers as the base tree, lexical mode (issue 33)", (
-                "Every query of every dev set searched by a process of each tree on the same "
-                "database, lexical mode, first 100 results with facets and trend; whole answer = "
-                "everything but took_ms (cards, highlights, total, facets, trend, people). Produced "
-                "by `python -m bench.lexical_engine --parity-tree BASE`.\n\n") + table)
+        _report(args, "Same answers as the base tree, lexical mode (issue 33)", (
+            "Every query of every dev set searched by a process of each tree on the same "
+            "database, lexical mode, first 100 results with facets and trend; whole answer = "
+            "everything but took_ms (cards, highlights, total, facets, trend, people). Produced "
+            "by `python -m bench.lexical_engine --parity-tree BASE`.\n\n"), table, with_load=False)
         return
     if args.base_tree:
         table = latency(args.db, args.base_tree.resolve(), {k: v[:60] for k, v in sets.items()}, args.runs)
-        load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
-        table += f"\n\nLoad average at the end: {load}.\n"
-        print(table)
-        if not args.no_write:
-            append_results("In-process lexical latency per kind, base tree against this one (issue 33)", (
-                f"A fresh process per side and run on {args.db.name}, the sides taking turns run by run "
-                f"({args.runs} runs), page of 20 with facets and trend, lexical, the first 60 queries of "
-                "each set once after a warm-up, each side warmed as a server is; `nice`d under the timing "
-                "lock on the shared 2-core machine. Produced by `python -m bench.lexical_engine "
-                "--base-tree BASE`.\n\n") + table)
+        _report(args, "In-process lexical latency per kind, base tree against this one (issue 33)", (
+            f"A fresh process per side and run on {args.db.name}, the sides taking turns run by run "
+            f"({args.runs} runs), page of 20 with facets and trend, lexical, the first 60 queries of "
+            "each set once after a warm-up, each side warmed as a server is; `nice`d under the timing "
+            "lock on the shared 2-core machine. Produced by `python -m bench.lexical_engine "
+            "--base-tree BASE`.\n\n"), table)
         return
     if args.phases and args.tail:
-        table = tail(args.db, sets)
-        load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
-        table += f"\n\nLoad average at the end: {load}.\n"
-        print(table)
-        if not args.no_write:
-            append_results("The lexical path's slowest queries, phase by phase (issue 33)", (
-                f"Per set, the slowest 5% of the first 60 queries (by whole search, numbered by their "
-                f"place in the set) and the set's median, ms of each phase, on {args.db.name} (this tree, "
-                "page of 20 with facets and trend, response cache off, warm); a phase includes those "
-                "it calls. Produced by `python -m bench.lexical_engine --phases --tail`.\n\n") + table)
+        _report(args, "The lexical path's slowest queries, phase by phase (issue 33)", (
+            f"Per set, the slowest 5% of the first 60 queries (by whole search, numbered by their "
+            f"place in the set) and the set's median, ms of each phase, on {args.db.name} (this tree, "
+            "page of 20 with facets and trend, response cache off, warm); a phase includes those "
+            "it calls. Produced by `python -m bench.lexical_engine --phases --tail`.\n\n"),
+            tail(args.db, sets))
         return
     if args.phases:
-        table = phases(args.db, sets)
-        load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
-        table += f"\n\nLoad average at the end: {load}.\n"
-        print(table)
-        if not args.no_write:
-            append_results("Where a lexical search's time goes (issue 33)", (
-                f"Mean ms per query of each phase of a lexical search on {args.db.name} (this tree, "
-                "compiled kernel loaded, page of 20 with facets and trend, response cache off), "
-                "`nice`d on the shared 2-core machine; a phase includes those it calls. Produced by "
-                "`python -m bench.lexical_engine --phases`.\n\n") + table)
+        _report(args, "Where a lexical search's time goes (issue 33)", (
+            f"Mean ms per query of each phase of a lexical search on {args.db.name} (this tree, "
+            "compiled kernel loaded, page of 20 with facets and trend, response cache off), "
+            "`nice`d on the shared 2-core machine; a phase includes those it calls. Produced by "
+            "`python -m bench.lexical_engine --phases`.\n\n"), phases(args.db, sets))
         return
     lines, requests = parity(args.db, sets)
     sizes = {args.db.stem: (_rows(args.db), time_scorer(args.db, requests))}
@@ -434,15 +419,21 @@ def main() -> None:
     table = ("Parity, numpy's indexing (reference) vs the compiled kernel, first "
              f"{DEPTH} keys, on {args.db.name}:\n\n" + "\n".join(lines) + "\n\nThe scorer alone:\n\n"
              + scorer_table(sizes))
-    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
-    table += f"\n\nLoad average at the end: {load}.\n"
+    _report(args, "Lexical engine: compiled kernel and candidate look-ups (issue 33)", (
+        "Lexical scoring with scipy's compiled sparse kernel (paperfind.index.kernels) against "
+        "numpy's indexing, and field scores of candidates looked up (paperfind.index.retrieval), "
+        "in one run, `nice`d under the timing lock on the shared 2-core machine. Produced by "
+        "`python -m bench.lexical_engine`.\n\n"), table)
+
+
+def _report(args, heading: str, intro: str, table: str, with_load: bool = True) -> None:
+    """Print a part's table, the load average at its end unless it is timeless, and record it
+    in RESULTS.md under `heading` after `intro` (unless --no-write)."""
+    if with_load:
+        table += f"\n\nLoad average at the end: {load_average()}.\n"
     print(table)
     if not args.no_write:
-        intro = ("Lexical scoring with scipy's compiled sparse kernel (paperfind.index.kernels) against "
-                 "numpy's indexing, and field scores of candidates looked up (paperfind.index.retrieval), "
-                 "in one run, `nice`d under the timing lock on the shared 2-core machine. Produced by "
-                 "`python -m bench.lexical_engine`.\n\n")
-        append_results("Lexical engine: compiled kernel and candidate look-ups (issue 33)", intro + table)
+        append_results(heading, intro + table)
 
 
 def ensure_index_of(db: Path):

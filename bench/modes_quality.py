@@ -36,7 +36,7 @@ from pathlib import Path
 from bench import baselines
 from bench.corpus import CACHE as OUT, SETS, ensure_index, load_set, open_searcher, vectors as corpus_vectors
 from bench.metrics import p50_p95, score, score_ranked, write_run
-from bench.results import append_results
+from bench.results import append_results, load_average
 from bench.search_quality import DEPTH
 
 MODES = ("lexical", "semantic", "hybrid")
@@ -157,13 +157,11 @@ def switch_bench(args) -> None:
         timing.append(f"| {set_name} | {len(items)} | {o50:.1f} / {o95:.1f} | {n50:.1f} / {n95:.1f} "
                       f"| {n50 / o50:.2f} |")
         print(f"{set_name} done", file=sys.stderr, flush=True)
-    import os
-
     table = "\n".join([f"| set | metric | {args.switch} off | on | on - off |", "|---|---|---:|---:|---:|",
                         *rows])
     lat = "\n".join(["| set | queries | hybrid p50 / p95 ms, off | on | p50 ratio |",
                       "|---|---:|---|---|---:|", *timing])
-    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    load = load_average()
     print(table + "\n\n" + lat + f"\n\nload average {load}")
     if not args.no_write:
         intro = (f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC. `{name}` ({store.paper_count():,} "
@@ -176,7 +174,6 @@ def switch_bench(args) -> None:
 
 def tree_bench(args) -> None:
     """Hybrid of BASE's code and this tree's on copies of `args.db`, every dev set, in one run."""
-    import os
     import tempfile
 
     from bench.corpus import REPO, copy_database
@@ -217,7 +214,7 @@ def tree_bench(args) -> None:
     table = "\n".join(["| set | metric | base | this | this - base |", "|---|---|---:|---:|---:|", *rows])
     lat = "\n".join(["| set | queries | hybrid p50 / p95 ms, base | this | p50 ratio | p95 ratio |",
                       "|---|---:|---|---|---:|---:|", *timing])
-    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    load = load_average()
     print(table + "\n\n" + lat + f"\n\nload average {load}")
     if not args.no_write:
         intro = (f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC. `{args.db.name}`, the default (hybrid) "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().with_name("RESULTS.md")
@@ -22,3 +23,9 @@ def append_results(heading: str, table: str) -> None:
     end = text.find("\n## ", start + len(section))
     rest = text[end + 1:] if end >= 0 else ""
     RESULTS.write_text(text[:start] + body + ("\n" + rest if rest else ""), "utf-8")
+
+
+def load_average() -> str:
+    """The machine's 1, 5 and 15 minute load averages as the tables print them ("2.10 / 3.05 /
+    3.40"): a figure timed on the shared machine is read with the load it was timed under."""
+    return " / ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -34,7 +34,7 @@ from pathlib import Path
 from bench import baselines
 from bench.corpus import ensure_index, load_set, open_searcher
 from bench.metrics import p50_p95 as percentiles
-from bench.results import append_results
+from bench.results import append_results, load_average
 
 KINDS = ("title fragment", "question", "author name", "typo", "filter-only")
 HTTP_KINDS = ("title with typos", "author name", "TL;DR question", "Chinese", "short name")
@@ -152,7 +152,6 @@ def time_sides(ports: dict[str, int], queries: dict[str, list[str]]) -> dict[str
 
 def http_bench(db: Path, base_tree: Path, n: int) -> str:
     """Base and this tree, each serving its own fresh copy of `db`, timed in turns; the table."""
-    import os
     import tempfile
 
     from bench.corpus import REPO, copy_database
@@ -182,7 +181,7 @@ def http_bench(db: Path, base_tree: Path, n: int) -> str:
                      f"{t['server'][0]:.1f} / {t['server'][1]:.1f} | {b['http'][0]:.1f} / {b['http'][1]:.1f} → "
                      f"{t['http'][0]:.1f} / {t['http'][1]:.1f} | {b['layer'][0]:.2f} → {t['layer'][0]:.2f} | "
                      f"{t['http'][1] / b['http'][1]:.2f} |")
-    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    load = load_average()
     return "\n".join(lines) + (f"\n\nThe servers' start-up work ended {waited:.0f} s after both answered; "
                                 f"timed from then. Load average at the end: {load}.\n")
 
