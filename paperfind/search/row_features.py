@@ -18,6 +18,7 @@ from typing import Callable
 
 import numpy as np
 
+from paperfind.index.distinct import distinct
 from paperfind.search.backend import SearchBackend
 from paperfind.search.plan import QueryPlan
 from paperfind.search.second_stage import features
@@ -52,7 +53,7 @@ class RowTable:
         """The columns for `handles` (in their order), computing the rows not held yet."""
         handles = np.asarray(handles, dtype=np.int64)
         at = self._positions(handles)
-        missing = np.unique(handles[at < 0])
+        missing = distinct(handles[at < 0])
         if len(missing):
             new = self._compute(missing)
             if not self._columns:
