@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from paperfind.index.distinct import distinct
 from paperfind.index.doctable import Sequences
 
 
@@ -119,5 +120,5 @@ class RarePairs:
             owners.append(owner[hit])
             which.append(at[hit])
         owner, pair = np.concatenate(owners), np.concatenate(which)
-        both = np.unique(owner * np.int64(len(query_keys)) + pair)
+        both = distinct(owner * np.int64(len(query_keys)) + pair)
         return both // len(query_keys), both % len(query_keys)

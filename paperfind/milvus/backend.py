@@ -29,6 +29,7 @@ from collections import OrderedDict
 import numpy as np
 
 from paperfind.embed.queries import QueryPrefetch
+from paperfind.index.distinct import union
 from paperfind.index.names import PersonMatch
 from paperfind.milvus.client import MilvusConnection
 from paperfind.milvus.expr import all_of, at_least, at_most, literal, one_of
@@ -334,7 +335,7 @@ class MilvusBackend:
             # query for those not seen yet (sending them with every hit cost most of a query)
             hits, saturated = self._field_searches(request, expr, limit)
             handles = sorted({self._handle[e["key"]] for e in hits if e["key"] in self._handle})
-            named = np.union1d(self._people_handles(request.people, request.restriction),
+            named = union(self._people_handles(request.people, request.restriction),
                                self._named_handles(request.papers, expr))
             handles = np.asarray(sorted(set(handles) | set(named.tolist())), dtype=np.int64)
             scores, matched = self.scorer.score(self._analysed_of(handles), request.groups)
@@ -372,7 +373,7 @@ class MilvusBackend:
         total = len(handles)
         if request.k is not None and request.k < len(handles):
             order = np.lexsort((handles, -scores))[:request.k]
-            chosen = np.union1d(handles[order], np.intersect1d(pool.named, handles))
+            chosen = union(handles[order], np.intersect1d(pool.named, handles))
             pos = np.searchsorted(handles, chosen)
             handles, scores, matched = handles[pos], scores[pos], matched[pos]
         rows = self._fetch(handles)
@@ -441,7 +442,7 @@ class MilvusBackend:
         if request is not None:
             pool = self._pool(request)
             exact = not pool.saturated
-            handles = np.union1d(pool.handles, handles) if len(handles) else pool.handles
+            handles = union(pool.handles, handles) if len(handles) else pool.handles
         rows = self._fetch(handles)
         docs = [rows[int(h)] for h in handles]
         works = count_works(docs)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from paperfind.index.distinct import union
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.expert_learned import ExpertRanker, expert_ranker, learned_order, person_features
 from paperfind.search.expert_phrases import QueryPairs, by_phrases, query_pairs
@@ -127,7 +128,7 @@ def standardised(scores: np.ndarray) -> np.ndarray:
 
 def merge_routes(text_rows: np.ndarray, text: np.ndarray, meaning_rows: np.ndarray,
                  meaning: np.ndarray, cosines: np.ndarray | None = None) -> PaperScores:
-    rows = np.union1d(text_rows, meaning_rows).astype(np.int64)
+    rows = union(text_rows, meaning_rows).astype(np.int64)
     t, m, c = np.zeros(len(rows)), np.zeros(len(rows)), np.full(len(rows), np.nan)
     t[np.searchsorted(rows, text_rows)] = text
     m[np.searchsorted(rows, meaning_rows)] = meaning

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from paperfind.index.distinct import union
 from paperfind.text.fold import han_share
 from paperfind.text.stopwords import CLASSIFIER_STOPWORDS
 
@@ -220,7 +221,7 @@ def _convex_arrays(lex_keys: np.ndarray, lex: np.ndarray, sem_keys: np.ndarray, 
     hi, lo = float(sem.max()), float(sem.min())
     span = hi - lo if hi > lo else 1.0
     sem = (sem - lo) / span
-    keys = np.union1d(lex_keys, sem_keys)
+    keys = union(lex_keys, sem_keys)
     lex_part, sem_part = np.zeros(len(keys)), np.zeros(len(keys))
     lex_part[np.searchsorted(keys, lex_keys)] = lex
     sem_part[np.searchsorted(keys, sem_keys)] = sem
