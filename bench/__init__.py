@@ -166,6 +166,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "their settings) in process on both dev sets, R@10 / MRR@10 / nDCG@10, the baseline in "
               "the same run", "~6 min on the bundled corpus (est.)", "--db bench/out/bundled.db [--only 0,1]",
               "heavy"),
+        Bench("experts_recall", "issue 30: where the relevant people are on both dev sets, per route "
+              "(the voting's order, the lexical and vector routes' papers, people's profile vectors): "
+              "the share of queries ranked < 10 / 100 / 300 / 1000 or found at all",
+              "~4.5 min on the bundled corpus (RESULTS: 266 s at load 4-6)", "--db bench/out/bundled.db", "heavy"),
         Bench("glossary_coverage", "issue 28: the corpus's top 600 keywords a Chinese query reaches "
               "through the glossary (586 of 600)", "< 1 min (est.)", "[--missing] [--record]"),
         Bench("zh_quality", "issue 28: zh dev R@10 / MRR@10 (held-out target .97 / .90), hybrid and "
