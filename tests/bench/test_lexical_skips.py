@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bench.lexical_skips import (by_lookups, column_maxima, exhaustive, kth_best, non_essential,
-                                 pool_size, skips)
+from bench.lexical_skips import (by_lookups, column_maxima, counted_rows, exhaustive, kth_best,
+                                 non_essential, pool_size, skips)
 from paperfind.search.rank import top_order
 from tests.index.conftest import colt_index, colt_store  # noqa: F401  (the slice's fixtures)
 from tests.index.test_kernels import title_queries
@@ -58,6 +58,7 @@ def test_lookup_paths_answer_as_the_exhaustive_scoring(colt_index) -> None:  # n
         for min_match in (1, 2, 3):
             for restriction in (None, mask):
                 want = exhaustive(lex, groups, min_match, restriction)
+                assert np.array_equal(counted_rows(lex, groups, min_match, restriction), want[0])
                 for looked_up in range(min_match):
                     got = by_lookups(lex, groups, min_match, restriction, looked_up)
                     assert all(np.array_equal(a, b) for a, b in zip(want, got)), (min_match, looked_up)
