@@ -160,6 +160,17 @@ def timed(fn, *args) -> tuple[float, tuple]:
     return (time.perf_counter() - started) * 1000, out
 
 
+def require_built(db: Path) -> None:
+    """Stop unless `db` and its current index exist: this bench only reads (another session's
+    database may be measured), never ingests or builds."""
+    from bench.corpus import index_dir
+    from paperfind.index.manager import index_is_current
+    from paperfind.store import Store
+
+    if not db.exists() or not index_is_current(index_dir(db), Store(db, readonly=True).data_version()):
+        raise SystemExit(f"{db}: no database with a current index (build it first; this bench only reads)")
+
+
 def measure(db: Path, sets: dict[str, list[str]], k: int) -> dict[str, list[tuple[Skips, dict[str, float]]]]:
     """Per kind, per scored request: its `Skips` and ms of the three exact paths (best of 3)."""
     from paperfind.search.backend import IndexBackend
@@ -228,6 +239,8 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     dbs = args.db or [CACHE / "default.db", CACHE / "bundled.db"]
+    for db in dbs:
+        require_built(db)
     sets, k = queries(args.n), pool_size()
     from bench.lexical_engine import _rows
 

@@ -4,9 +4,10 @@ look-up paths it times give the exhaustive scoring's answer, on a real slice (CO
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from bench.lexical_skips import (by_lookups, column_maxima, counted_rows, exhaustive, kth_best,
-                                 non_essential, pool_size, skips)
+                                 non_essential, pool_size, require_built, skips)
 from paperfind.search.rank import top_order
 from tests.index.conftest import colt_index, colt_store  # noqa: F401  (the slice's fixtures)
 from tests.index.test_kernels import title_queries
@@ -72,3 +73,9 @@ def test_skips_counts_what_the_request_reads(colt_index) -> None:  # noqa: F811
     assert s.matches == len(exhaustive(lex, groups, 2, None)[0])
     assert 0 < s.msm_unread < s.postings and s.maxscore_skipped <= s.postings
     assert pool_size() >= 2000 and pool_size(5000) == 10000
+
+
+def test_a_database_without_its_index_is_refused_not_built(tmp_path) -> None:
+    with pytest.raises(SystemExit, match="only reads"):
+        require_built(tmp_path / "none.db")
+    assert not (tmp_path / "none.db").exists()
