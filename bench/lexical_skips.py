@@ -19,7 +19,8 @@ every database given (the growth is read across them):
 - *MaxScore*: the share of postings in the non-essential columns (MaxScore's split: the columns
   of smallest maximum weight whose maxima add up to less than the threshold θ) with θ the k-th
   best score among the matches, an oracle's θ: a real MaxScore starts lower and raises it, so
-  skips at most this. Only the weights' additions can be skipped; the counts remain.
+  skips at most this. Only the weights' additions can be skipped; the counts remain. Beside
+  it, the same at k = 20 (a page), the k of the engines MaxScore is usually measured in.
 - *msm*: the share of postings in the `min_match - 1` longest groups: a paper with `min_match`
   groups has one outside them, so those groups need only be looked up for the papers of the
   others (`msm papers`: how many), and the match set is still exact.
@@ -51,6 +52,7 @@ Groups = list[list[tuple[str, int, float]]]  # (field, term id, boost) per query
 # a column's maxima add up in float64 while the scores add in float32: keep a margin of rounding
 # so that a column is called non-essential only when no paper of it alone can reach θ
 ROUNDING = 1e-5
+PAGE = 20  # a first page's results: the k of the engines MaxScore is known from
 
 
 def pool_size(needed: int = 20) -> int:
@@ -132,7 +134,8 @@ class Skips:
 
     postings: int
     matches: int
-    maxscore_skipped: int  # postings MaxScore leaves unadded at the oracle's θ
+    maxscore_skipped: int  # postings MaxScore leaves unadded at the oracle's θ of the pool's k
+    page_skipped: int  # ... of a page's 20 (what MaxScore would skip if the pool were a page)
     msm_unread: int  # postings of the min_match - 1 longest groups
     msm_papers: int  # papers of the other groups, looked up in those
 
@@ -140,7 +143,7 @@ class Skips:
 def skips(lex, groups: Groups, min_match: int, mask: np.ndarray | None, k: int) -> Skips:
     rows, scores, _ = exhaustive(lex, groups, min_match, mask)
     columns = column_maxima(lex, groups)
-    skipped = sum(columns[i][0] for i in non_essential(columns, kth_best(scores, k)))
+    skipped = [sum(columns[i][0] for i in non_essential(columns, kth_best(scores, top))) for top in (k, PAGE)]
     sizes = sorted((sum(len(d) for d, _, _ in cols), g) for g, cols in enumerate(lex.group_columns(groups)))
     longest = [g for _, g in sizes[len(sizes) - (min_match - 1):]] if min_match > 1 else []
     others = [g for _, g in sizes if g not in longest]
@@ -150,7 +153,7 @@ def skips(lex, groups: Groups, min_match: int, mask: np.ndarray | None, k: int) 
             seen[docs] = True
     if mask is not None:
         seen &= mask
-    return Skips(sum(n for n, _ in columns), len(rows), skipped,
+    return Skips(sum(n for n, _ in columns), len(rows), skipped[0], skipped[1],
                  sum(s for s, g in sizes if g in longest), int(seen.sum()))
 
 
@@ -207,15 +210,18 @@ def measure(db: Path, sets: dict[str, list[str]], k: int) -> dict[str, list[tupl
 
 def table(sizes: dict[str, tuple[int, dict]], k: int) -> str:
     lines = ["| corpus | papers | kind | requests | postings p50 | matches p50 | requests with > k matches "
-             "| MaxScore: postings skipped (all / p50 request) | msm: postings unread (all / p50) "
+             "| MaxScore: postings skipped (all / p50 request) | ... if k were 20 (all / p50) "
+             "| msm: postings unread (all / p50) "
              "| msm papers p50 | exhaustive p50 / p95 ms | counts alone p50 / p95 ms | (a) p50 / p95 ms "
              "| (b) p50 / p95 ms |",
-             "|---|---:|---|---:|---:|---:|---:|---|---|---:|---|---|---|---|"]
+             "|---|---:|---|---:|---:|---:|---:|---|---|---|---:|---|---|---|---|"]
     for corpus, (papers, per) in sizes.items():
         for kind, rows in per.items():
             s = [r for r, _ in rows]
             postings = np.array([x.postings for x in s], dtype=float)
             skipped = np.array([x.maxscore_skipped for x in s], dtype=float)
+            page = np.array([x.page_skipped for x in s], dtype=float)
+            page_share = np.divide(page, postings, out=np.zeros_like(page), where=postings > 0)
             unread = np.array([x.msm_unread for x in s], dtype=float)
             total = max(postings.sum(), 1.0)
             share = np.divide(skipped, postings, out=np.zeros_like(skipped), where=postings > 0)
@@ -226,6 +232,7 @@ def table(sizes: dict[str, tuple[int, dict]], k: int) -> str:
                 f"| {corpus} | {papers:,} | {kind} | {len(s)} | {np.median(postings):,.0f} "
                 f"| {np.median([x.matches for x in s]):,.0f} | {np.mean([x.matches > k for x in s]):.0%} "
                 f"| {skipped.sum() / total:.0%} / {np.median(share):.0%} "
+                f"| {page.sum() / total:.0%} / {np.median(page_share):.0%} "
                 f"| {unread.sum() / total:.0%} / {np.median(unread_share):.0%} "
                 f"| {np.median([x.msm_papers for x in s]):,.0f} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
