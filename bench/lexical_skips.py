@@ -255,11 +255,13 @@ def main() -> None:
     out = table(sizes, k) + f"\n\nk = {k}. Load average at the end: {load_average()}.\n"
     print(out)
     if not args.no_write:
-        append_results("What a skipping lexical top-k could skip, at the engine's pool size (issue 33)", (
-            "Per kind, the candidate requests of the first "
-            f"{args.n or 'all'} queries of each dev set's lexical searches, on each database; columns as in "
-            "bench/lexical_skips.py's doc. Produced by `python -m bench.lexical_skips`, `nice`d under the "
-            "timing lock on the shared 2-core machine.\n\n"), out)
+        heading = ("What a skipping lexical top-k could skip, at the engine's pool size (issue 33): "
+                   + ", ".join(sizes))
+        append_results(heading, (
+            f"Per kind, the candidate requests of the first {args.n or 'all'} queries of each dev set's "
+            "lexical searches, on each database; columns as in bench/lexical_skips.py's doc. Produced by "
+            "`python -m bench.lexical_skips`, `nice`d under the timing lock on the shared 2-core "
+            "machine.\n\n") + out)
 
 
 if __name__ == "__main__":
