@@ -8,8 +8,9 @@ name or a rare title word with a few hundred postings. Such a query is scored at
 columns hold alone (their distinct docs, looked up by paperfind.index.retrieval, bit for bit
 the full scoring); every other row scores 0 with no group matched, which is what the full
 arrays hold there. A query with many postings keeps the dense arrays: there one compiled pass
-over its postings (~1 ns each) beats the look-ups (bench.lexical_skips and RESULTS.md, "A
-query's scores at the rows it touches": the two cost the same near 1/64 posting per paper).
+over its postings (~1 ns each) beats the look-ups (bench.lexical_skips and RESULTS.md: at the
+bundled corpus the two cost the same near 1/64 posting per paper), and so do the dense passes
+themselves in a small corpus.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from paperfind.index.retrieval import Resolved, score_rows
 
 # a query is scored at its rows when its columns hold fewer postings than this share of the papers
 SPARSE_POSTINGS_SHARE = 1 / 64
+# ... in a corpus of at least this many: below it the dense passes cost less than the look-ups'
+# own few dozen calls (~0.05 ms; 16.5k papers: 0.03 ms dense against 0.06 at the rows)
+SPARSE_MIN_PAPERS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -60,12 +64,12 @@ class Scored:
         return self.rows[keep]
 
 
-def score_query(lex: LexicalIndex, groups: Resolved,
-                sparse_share: float = SPARSE_POSTINGS_SHARE) -> Scored:
+def score_query(lex: LexicalIndex, groups: Resolved, sparse_share: float = SPARSE_POSTINGS_SHARE,
+                min_papers: int = SPARSE_MIN_PAPERS) -> Scored:
     """`groups` scored over every row, at the rows it touches when its postings are fewer than
-    `sparse_share` of the papers (module doc)."""
+    `sparse_share` of the papers and those are at least `min_papers` (module doc)."""
     docs = [d for columns in lex.group_columns(groups) for d, _, _ in columns]
-    if sum(len(d) for d in docs) >= sparse_share * lex.n_docs:
+    if lex.n_docs < min_papers or sum(len(d) for d in docs) >= sparse_share * lex.n_docs:
         scores, matched = lex.score(groups)
         return Scored(None, scores, matched)
     rows = distinct(np.concatenate(docs)).astype(np.int64) if docs else np.zeros(0, dtype=np.int64)

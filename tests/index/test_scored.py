@@ -32,7 +32,7 @@ def test_rows_touched_score_as_every_row(colt_index) -> None:
     for groups in _small_queries(colt_index) + title_queries(colt_index, 20):
         scores, matched = lex.score(groups)
         for share in (np.inf, 0.0):  # at the rows touched whatever the postings, then dense
-            got = score_query(lex, groups, sparse_share=share)
+            got = score_query(lex, groups, sparse_share=share, min_papers=0)
             sparse_seen += got.rows is not None
             assert (got.rows is None) == (share == 0.0)
             s, m = got.of(every)
@@ -50,16 +50,17 @@ def test_rows_touched_score_as_every_row(colt_index) -> None:
 
 
 def test_the_rule_follows_the_postings(colt_index) -> None:
-    """A query with fewer postings than the share of the papers is scored at its rows alone
-    (the slice has 127 papers: the share is raised to where its rare words fall below it)."""
+    """A query with fewer postings than the share of the papers is scored at its rows alone, in
+    a corpus large enough (the slice has 127 papers: share and size lowered to reach it)."""
     lex = colt_index.lexical
     small = _small_queries(colt_index)[0]
     postings = sum(len(d) for cols in lex.group_columns(small) for d, _, _ in cols)
     assert 0 < postings < lex.n_docs / 2
-    assert score_query(lex, small).rows is None  # at the default share, 127 papers are too few
-    scored = score_query(lex, small, sparse_share=0.5)
+    assert score_query(lex, small).rows is None  # 127 papers: too few for the look-ups to pay
+    assert score_query(lex, small, sparse_share=0.5).rows is None
+    scored = score_query(lex, small, sparse_share=0.5, min_papers=100)
     assert scored.rows is not None and len(scored.rows) <= postings
     broad = [[("venue", lex.term_id("colt"), 1.0)]]  # every paper
-    assert score_query(lex, broad, sparse_share=0.5).rows is None
-    empty = score_query(lex, [[("text", -1, 1.0)]])
+    assert score_query(lex, broad, sparse_share=0.5, min_papers=100).rows is None
+    empty = score_query(lex, [[("text", -1, 1.0)]], min_papers=0)
     assert len(empty.rows) == 0 and len(empty.matching(0)) == 0 and not empty.of(np.arange(5))[1].any()

@@ -1,21 +1,26 @@
 """The local engine's candidates, counts and per-handle scores are the full scoring's whether a
 query is scored over every row or at the rows it touches (paperfind.index.scored), on the real
 slice: rare words (scored at their rows), common ones (dense), min_match with its relaxation,
-a filter, a cut to k."""
+a filter, a cut to k. The slice is smaller than the corpora where scoring at the rows pays
+(`SPARSE_MIN_PAPERS`), so the backend here takes the rule without that floor."""
 
 from __future__ import annotations
+
+from functools import partial
 
 import numpy as np
 import pytest
 
 from paperfind.index.scored import score_query
+from paperfind.search import backend as backend_module
 from paperfind.search.backend import CandidateRequest, IndexBackend, Restriction
 from paperfind.search.filters import Filters
 from paperfind.search.rank import top_order
 
 
-@pytest.fixture(scope="module")
-def backend(searcher) -> IndexBackend:
+@pytest.fixture
+def backend(searcher, monkeypatch) -> IndexBackend:
+    monkeypatch.setattr(backend_module, "score_query", partial(score_query, min_papers=0))
     return IndexBackend(searcher.backend().index)  # its own memo: every request scored here
 
 
@@ -49,7 +54,7 @@ def test_candidates_as_the_full_scoring_gives_them(backend) -> None:
     sparse = 0
     for words in ([rare[0]], rare[1:3], rare[3:6], [rare[6], common[0]], common[:3], rare[7:12]):
         groups = [[("text", w, 1.0), ("authors", w, 0.5)] for w in words]
-        sparse += score_query(backend.index.lexical, backend._resolve(groups)).rows is not None
+        sparse += backend._query_scored(groups).rows is not None
         for fields in ({}, {"min_match": 2}, {"min_match": 2, "relax_below": 50}, {"k": 3},
                        {"restriction": year}, {"restriction": year, "min_match": 2, "k": 2}):
             request = CandidateRequest(groups, **fields)
