@@ -287,7 +287,7 @@ PHASES = (  # (module, owner, function, label); nested phases are inside their c
     ("paperfind.search.engine", "Searcher", "_read", "plan (spelling, people, translation)"),
     ("paperfind.search.engine", "Searcher", "_understand", "institutions named"),
     ("paperfind.search.backend", "IndexBackend", "candidates", "candidates (matching, top k)"),
-    ("paperfind.index.lexical", "LexicalIndex", "score", "  of which: scoring every posting"),
+    ("paperfind.index.lexical", "LexicalIndex", "score_columns", "  of which: scoring every posting"),
     ("paperfind.search.backend", "IndexBackend", "_query_scored",
      "  of which: the query scored (over every row, or at its rows when few)"),
     ("paperfind.search.row_features", None, "features", "second stage features"),

@@ -41,9 +41,9 @@ class Scored:
 
     def of(self, handles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(scores, groups matched) of `handles` (any order, repeats allowed)."""
-        handles = np.asarray(handles, dtype=np.int64)
         if self.rows is None:
             return self.scores[handles], self.matched[handles]
+        handles = np.asarray(handles, dtype=np.int64)
         scores = np.zeros(len(handles), dtype=np.float32)
         matched = np.zeros(len(handles), dtype=np.int16)
         if len(self.rows) and len(handles):
@@ -68,10 +68,12 @@ def score_query(lex: LexicalIndex, groups: Resolved, sparse_share: float = SPARS
                 min_papers: int = SPARSE_MIN_PAPERS) -> Scored:
     """`groups` scored over every row, at the rows it touches when its postings are fewer than
     `sparse_share` of the papers and those are at least `min_papers` (module doc)."""
-    docs = [d for columns in lex.group_columns(groups) for d, _, _ in columns]
-    if lex.n_docs < min_papers or sum(len(d) for d in docs) >= sparse_share * lex.n_docs:
-        scores, matched = lex.score(groups)
+    group_columns = lex.group_columns(groups)
+    if lex.n_docs < min_papers or sum(len(d) for columns in group_columns for d, _, _ in columns
+                                      ) >= sparse_share * lex.n_docs:
+        scores, matched = lex.score_columns(group_columns)
         return Scored(None, scores, matched)
+    docs = [d for columns in group_columns for d, _, _ in columns]
     rows = distinct(np.concatenate(docs)).astype(np.int64) if docs else np.zeros(0, dtype=np.int64)
     scores, matched = score_rows(lex, groups, rows)
     return Scored(rows, scores, matched)
