@@ -9,7 +9,9 @@ Whether that can pay depends on the engine's own numbers, which this bench measu
 every database given (the growth is read across them):
 
 - *postings*: entries of every column the scorer reads for a candidate request (the requests the
-  dev sets' lexical searches make, captured as bench.lexical_engine's growth part does); today
+  dev sets' lexical searches make, captured as bench.lexical_engine's growth part does; with
+  `--requests-from DB`, planned on DB and replayed on every database, so a 1M corpus is read
+  through its memory-mapped index alone, with no searcher); today
   every one is read twice, its weight added and its group counted.
 - *matches*: papers with at least `min_match` of the groups that the restriction lets through.
   The total, the facets and the trend count every one of them, so the group counts (or some pass
@@ -192,12 +194,12 @@ def require_built(db: Path) -> None:
         raise SystemExit(f"{db}: no database with a current index (build it first; this bench only reads)")
 
 
-def measure(db: Path, sets: dict[str, list[str]], k: int) -> dict[str, list[tuple[Skips, dict[str, float]]]]:
-    """Per kind, per scored request: its `Skips` and ms of the three exact paths (best of 3)."""
+def measure(db: Path, requests: list, k: int) -> dict[str, list[tuple[Skips, dict[str, float]]]]:
+    """Per kind, per scored request (kind, CandidateRequest): its `Skips` and ms of each exact
+    path (best of 3), on `db`'s index (opened alone: no searcher, its arrays memory-mapped)."""
     from paperfind.search.backend import IndexBackend
     from paperfind.index.manager import open_index
 
-    requests = small_requests(db, sets)
     index = open_index(ensure_index_of(db)[1])
     backend = IndexBackend(index)
     lex = index.lexical
@@ -263,15 +265,20 @@ def main() -> None:
     ap.add_argument("--db", type=Path, action="append",
                     help="a database (repeat for the growth; default: the cache's default.db and bundled.db)")
     ap.add_argument("--n", type=int, default=60, help="queries per set (0: all)")
+    ap.add_argument("--requests-from", type=Path, help=(
+        "plan the queries on this database alone and replay its requests on every --db (a searcher "
+        "of a 1M corpus needs GBs; the index alone, memory-mapped, does not); default: each "
+        "database plans its own"))
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     dbs = args.db or [CACHE / "default.db", CACHE / "bundled.db"]
-    for db in dbs:
+    for db in dbs + ([args.requests_from] if args.requests_from else []):
         require_built(db)
     sets, k = queries(args.n), pool_size()
     from bench.lexical_engine import _rows
 
-    sizes = {db.stem: (_rows(db), measure(db, sets, k)) for db in dbs}
+    planned = small_requests(args.requests_from, sets) if args.requests_from else None
+    sizes = {db.stem: (_rows(db), measure(db, planned or small_requests(db, sets), k)) for db in dbs}
     out = table(sizes, k) + f"\n\nk = {k}. Load average at the end: {load_average()}.\n"
     print(out)
     if not args.no_write:
@@ -279,7 +286,8 @@ def main() -> None:
                    + ", ".join(sizes))
         append_results(heading, (
             f"Per kind, the candidate requests of the first {args.n or 'all'} queries of each dev set's "
-            "lexical searches, on each database; columns as in bench/lexical_skips.py's doc. Produced by "
+            "lexical searches" + (f" as planned on {args.requests_from.name}" if args.requests_from else "")
+            + ", on each database; columns as in bench/lexical_skips.py's doc. Produced by "
             "`python -m bench.lexical_skips`, `nice`d under the timing lock on the shared 2-core "
             "machine.\n\n") + out)
 
