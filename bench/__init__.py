@@ -77,6 +77,11 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "search's time goes; in-process latency per kind against a base tree",
               "~15 min on the bundled corpus at load 5-7 (RESULTS); --phases ~1 min, --base-tree ~2 min "
               "(RESULTS)", "[--db DB --small-db DB] [--n 0] [--phases | --base-tree BASE]", "timing"),
+        Bench("lexical_skips", "what a MaxScore / minimum-should-match top-k could leave unread at the "
+              "engine's pool size (share of postings per kind, at each corpus size given), and the time of "
+              "exact look-up paths against the exhaustive kernel, each checked equal to it",
+              "~2 min at the 16.5k and 156k corpora, 60 queries a set (RESULTS)",
+              "[--db DB ...] [--n 60]", "timing"),
     )),
     ("a change against its base: quality and latency together", (
         Bench("parity", "a change against a base ref in one run: every dev set (lexical, hybrid, similar) "

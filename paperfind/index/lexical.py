@@ -134,9 +134,15 @@ class LexicalIndex:
         the second array counts, per doc, how many groups matched at all, for
         minimum-should-match. `mask` (bool per doc) zeroes filtered-out docs.
         """
+        return self.score_columns(self.group_columns(groups), mask)
+
+    def score_columns(self, group_columns: list[list[tuple[np.ndarray, np.ndarray, float]]],
+                      mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """`score` of the groups' columns as `group_columns` gives them (read once by a caller
+        that also needs their lengths, paperfind.index.scored)."""
         scores = np.zeros(self.n_docs, dtype=np.float32)
         counts = np.zeros(self.n_docs, dtype=np.float32)  # groups matched (small whole numbers)
-        for columns in self.group_columns(groups):
+        for columns in group_columns:
             for docs, weights, boost in columns:
                 self.adder.add(scores, docs, weights, boost)
             self._count_group(counts, [docs for docs, _, _ in columns])

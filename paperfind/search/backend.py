@@ -23,6 +23,7 @@ from paperfind.index.distinct import distinct, union
 from paperfind.index.manager import IndexVersion
 from paperfind.index.names import PersonMatch
 from paperfind.index.retrieval import score_handles
+from paperfind.index.scored import Scored, score_query
 from paperfind.index.rare_pairs import RarePairs
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.filters import Filters
@@ -296,6 +297,11 @@ class IndexBackend:
 
         return self._remember(key, lambda: self.index.lexical.score(self._resolve(groups), None))
 
+    def _query_scored(self, groups: list[TermGroup]) -> Scored:
+        """`_scored`, at the rows the query touches when its postings are few (paperfind.index.scored)."""
+        key = ("scored", tuple(tuple(g) for g in groups))
+        return self._remember(key, lambda: score_query(self.index.lexical, self._resolve(groups)))
+
     def _resolve(self, groups: list[TermGroup]) -> list[list[tuple[str, int, float]]]:
         return [[(f, self.term_id(t), b) for f, t, b in g] for g in groups]
 
@@ -338,19 +344,16 @@ class IndexBackend:
         return mask
 
     # -- candidates ---------------------------------------------------------------------------
-    def _matches(self, request: CandidateRequest) -> tuple[np.ndarray, np.ndarray | None,
-                                                           np.ndarray | None, np.ndarray]:
-        """(matching rows in row order, BM25 per row, groups matched per row, the people's rows)."""
+    def _matches(self, request: CandidateRequest) -> tuple[np.ndarray, Scored | None, np.ndarray]:
+        """(matching rows in row order, the query's scores, the people's rows)."""
         def match():
             mask = self._mask(request.restriction)
             if not request.groups:
-                return (np.flatnonzero(mask) if mask is not None else _EMPTY_ROWS), None, None, _EMPTY_ROWS
-            scores, matched = self._scored(request.groups)
-            if mask is not None:
-                scores, matched = np.where(mask, scores, 0), np.where(mask, matched, 0)
-            rows = np.flatnonzero((matched >= request.min_match) & (scores > 0))
+                return (np.flatnonzero(mask) if mask is not None else _EMPTY_ROWS), None, _EMPTY_ROWS
+            scored = self._query_scored(request.groups)
+            rows = scored.matching(request.min_match, mask)
             if len(rows) < request.relax_below and request.min_match > 1:
-                rows = np.flatnonzero(scores > 0)
+                rows = scored.matching(0, mask)
             named = self._people_rows(request.people, mask)
             if request.papers:
                 papers = np.asarray(request.papers, dtype=np.int64)
@@ -358,7 +361,7 @@ class IndexBackend:
                 named = union(named, papers[mask[papers]] if mask is not None else papers)
             if len(named):
                 rows = union(rows, named)
-            return rows, scores, matched, named
+            return rows, scored, named
         return self._remember(("matches", request.cache_key()), match)
 
     def _people_rows(self, author_ids, mask: np.ndarray | None) -> np.ndarray:
@@ -368,16 +371,17 @@ class IndexBackend:
         return rows[mask[rows]] if mask is not None else rows
 
     def candidates(self, request: CandidateRequest) -> Candidates:
-        rows, scores, matched, named = self._matches(request)
+        rows, scored, named = self._matches(request)
         total = len(rows)
         if request.k is not None and request.k < len(rows):  # ties at the cut: by handle
-            best = rows[top_order(rows, scores[rows], request.k)] if scores is not None else rows[:request.k]
+            best = (rows[top_order(rows, scored.of(rows)[0], request.k)] if scored is not None
+                    else rows[:request.k])
             rows = union(best, named)
         docs = self.index.docs
-        if scores is None:
+        if scored is None:
             s, m = np.zeros(len(rows), dtype=np.float32), np.zeros(len(rows), dtype=np.int16)
         else:
-            s, m = scores[rows], matched[rows]
+            s, m = scored.of(rows)
         return Candidates(rows.astype(np.int64), s, m, np.asarray(docs.work[rows], dtype=np.int64),
                           np.asarray(docs.year[rows], dtype=np.int64),
                           np.asarray(docs.citations[rows], dtype=np.int64), total)
@@ -404,9 +408,12 @@ class IndexBackend:
     def scores(self, groups: list[TermGroup], handles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Looked up for `handles` alone (paperfind.index.retrieval), unless this query's scoring
         over every row is at hand already."""
-        memo = self._memo.get(("scores", tuple(tuple(g) for g in groups)))
-        if memo is not None:
-            return memo[0][handles], memo[1][handles]
+        key = tuple(tuple(g) for g in groups)
+        scored, dense = self._memo.get(("scored", key)), self._memo.get(("scores", key))
+        if scored is not None:
+            return scored.of(handles)
+        if dense is not None:
+            return dense[0][handles], dense[1][handles]
         return score_handles(self.index.lexical, self._resolve(groups), handles)
 
     def sequences(self, handles: np.ndarray, field: str, terms: list[str]) -> TermSequences:
