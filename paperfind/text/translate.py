@@ -25,6 +25,7 @@ from pathlib import Path
 from paperfind.text.fold import HAN, has_han
 from paperfind.text.phrases import PhraseCounts, chains, choose_senses, phrase_counts
 from paperfind.text.senses import compound_senses
+from paperfind.text.sounds import SoundReader, pinyin_syllables, read_name_sounds
 from paperfind.text.stopwords import STOPWORDS
 
 _RUNS = re.compile(f"([{HAN}]+)|([A-Za-z0-9][A-Za-z0-9\\-+.']*)")
@@ -45,6 +46,9 @@ _LOOKUP_MAX_CHARS = 8
 # "reconciled" (7) are not the field's; 5 and 200 measured the same on the zh dev set
 SENSE_MIN_COUNT = 50
 _SENSE_FILLER = frozenset("a an the of to in on for by with one's sb sth".split())
+# a name's adjectives, as the field writes them: Laplace → Laplacian, Euclid → Euclidean,
+# Jacobi → Jacobian, Riemann → Riemannian (the field writes "Riemann" 22 times, "Riemannian" 1,146)
+_NAME_ADJECTIVES = (("", "ian"), ("", "ean"), ("e", "ian"), ("i", "ian"), ("", "an"))
 
 
 @dataclass(frozen=True)
@@ -143,10 +147,13 @@ class ZhEnTranslator:
 
     def __init__(self, glossary_path: Path | None = None, cedict_path: Path | None = None,
                  max_senses: int = 2, word_count: Callable[[str], int] | None = None,
-                 phrases: bool = True, phrase_counts: PhraseCounts | None = None) -> None:
+                 phrases: bool = True, phrase_counts: PhraseCounts | None = None,
+                 names_by_sound: bool = True) -> None:
         """`word_count` says how often the field writes an English word (default: the shipped
         counts, `field_counts`); senses are chosen by it. With `phrases`, a word's sense is
-        chosen by its neighbours' (`phrase_counts`, default: the shipped pair counts)."""
+        chosen by its neighbours' (`phrase_counts`, default: the shipped pair counts). With
+        `names_by_sound`, a foreign name no dictionary has is read by its sound as the field's
+        word (`sounds.SoundReader`: 香农 Shannon) when the shipped counts are used."""
         self._glossary_path = glossary_path or default_glossary_path()
         self._cedict_path = cedict_path
         self.max_senses = max_senses
@@ -157,6 +164,8 @@ class ZhEnTranslator:
         self._lock = threading.Lock()
         self._loaded: tuple[dict, dict, object] | None = None
         self._counts: Callable[[str], int] | None = None
+        self.names_by_sound = names_by_sound
+        self._sounds: SoundReader | None = None
 
     def _load(self) -> tuple[dict[str, tuple[str, ...]], dict[str, list[str]], object]:
         with self._lock:
@@ -174,6 +183,11 @@ class ZhEnTranslator:
                 for term in glossary:
                     tokenizer.add_word(term, freq=100000)
                 self._counts = self._word_count or field_counts()
+                if self.names_by_sound and self._word_count is None:
+                    from paperfind.text.joins import vocabulary
+
+                    self._sounds = SoundReader(read_name_sounds(self._cedict_path or default_cedict_path()),
+                                               vocabulary().counts)
                 if self.phrases:  # read now, not at the first query
                     self._compound_senses = compound_senses(cedict)
                     self._phrase_counts = self._phrase_counts or phrase_counts()
@@ -280,11 +294,11 @@ class ZhEnTranslator:
             if latin:
                 terms.append((latin, (latin,)))
                 continue
-            for segment in self._segments(han):
-                for part, renderings in self._translate_segment(segment):
-                    if renderings is None:
-                        untranslated.append(part)
-                    terms.append((part, renderings or ()))
+            parts = [part for segment in self._segments(han) for part in self._translate_segment(segment)]
+            for part, renderings in self._names_by_sound(parts):
+                if renderings is None:
+                    untranslated.append(part)
+                terms.append((part, self._with_adjectives(renderings) if renderings else ()))
         if self.phrases:
             terms = self._by_phrases(terms)
         words: list[str] = []
@@ -294,6 +308,51 @@ class ZhEnTranslator:
                     words.append(rendering)
         return Translation(query, " ".join(words), tuple(terms), tuple(untranslated))
 
+
+    def _names_by_sound(self, parts: list[tuple[str, tuple[str, ...] | None]]
+                        ) -> list[tuple[str, tuple[str, ...] | None]]:
+        """`parts` with each run of characters read one by one (no dictionary has the run as a
+        word) that are all transliteration characters read as the name they sound like, when
+        the field writes one (`sounds.SoundReader`: 伊 辛 "that hard" is 伊辛 "Ising")."""
+        if self._sounds is None:
+            return parts
+        glossary, _, _ = self._load()
+        reader = self._sounds
+
+        def is_name_part(part: str) -> bool:
+            return len(part) == 1 and reader.is_name_character(part) and glossary.get(part) != ()
+
+        out: list[tuple[str, tuple[str, ...] | None]] = []
+        i = 0
+        while i < len(parts):
+            end = i
+            while end < len(parts) and is_name_part(parts[end][0]):
+                end += 1
+            run = "".join(part for part, _ in parts[i:end])
+            name = reader.read(run, pinyin_syllables(run)) if end - i >= 2 else None
+            if name:
+                out.append((run, (name,)))
+                i = end
+            else:
+                out.append(parts[i])
+                i += 1
+        return out
+
+    def _with_adjectives(self, renderings: tuple[str, ...]) -> tuple[str, ...]:
+        """A proper name's renderings with its adjectives the field writes (Laplace, Laplacian):
+        papers write "Laplacian smoothing" and "Riemannian manifold" more than the name."""
+        assert self._counts is not None
+        out = list(renderings)
+        for rendering in renderings:
+            if not rendering[:1].isupper() or not rendering.isalpha():
+                continue
+            for drop, suffix in _NAME_ADJECTIVES:
+                if drop and not rendering.endswith(drop):
+                    continue
+                adjective = rendering[:len(rendering) - len(drop)] + suffix
+                if adjective not in out and self._counts(adjective) >= SENSE_MIN_COUNT:
+                    out.append(adjective)
+        return tuple(out)
 
     def _by_phrases(self, terms: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
         """`terms` with each CC-CEDICT word's sense chosen by its neighbours: where the field

@@ -1,0 +1,245 @@
+"""Foreign names a dictionary lacks, read back from their sound: 香农 is Shannon, 伊辛 Ising.
+
+Chinese writes a foreign name with characters chosen for their sound (拉普拉斯 Laplace). CC-CEDICT
+knows many such names but not the field's (哈密顿, 香农, 伊辛 are missing), and read character by
+character they become nonsense ("that hard" for 伊辛). A run of such characters is read in pinyin
+and matched to the field's own words by a consonant skeleton with the usual Mandarin
+correspondences: the English sh, ch, s, z, j and x are all one sound class, as are b~p, d~t, g~k~c,
+f~v~ph, n~ng, l~r (Chinese often drops an English r or l: 薛定谔 Schrödinger, 哈密顿 Hamilton, so
+l/r are left out of the comparison), vowels and the glides y, w are not compared. A reading is
+kept only when one word of the field clearly wins: no ordinary English word (one CC-CEDICT uses in
+its everyday glosses) can be a name read this way, and acronyms (no vowels) are not names.
+
+Which characters are transliteration characters is read from CC-CEDICT itself: those that occur
+in many of its entries glossed as a foreign name (a proper name whose gloss is not the
+headword's own pinyin, as a Chinese person's or place's would be).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+# a character is a transliteration character when this many of CC-CEDICT's foreign names use it
+# (斯 693, 尔 522, 伊 80, 辛 24, 香 21, 农 12; 模 2, 量 0, 随 0)
+MIN_FOREIGN_NAMES = 8
+MIN_RUN = 2
+MAX_RUN = 6
+# the field's word must be written this often, and this many times more than the next candidate
+MIN_COUNT = 50
+MIN_LEAD = 2.0
+# the vowels must agree but for this many edits (`vowel_distance`)
+MAX_VOWEL_DISTANCE = 1.0
+
+_CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+_NAME = re.compile(r"^(?:[A-Z][\w.'-]*\s+){0,3}([A-Z][a-z][\w'-]*)\s*(?:,|$)")
+_PAREN = re.compile(r"\([^)]*\)")
+_GLOSS_WORD = re.compile(r"[a-z]+")
+
+# pinyin initials, longest first, to their sound class ("" for the glides)
+_PINYIN_INITIALS = (("zh", "S"), ("ch", "S"), ("sh", "S"), ("b", "P"), ("p", "P"), ("d", "T"), ("t", "T"),
+                    ("g", "K"), ("k", "K"), ("f", "F"), ("h", "H"), ("j", "S"), ("q", "S"), ("x", "S"),
+                    ("z", "S"), ("c", "S"), ("s", "S"), ("l", "L"), ("r", "L"), ("m", "M"), ("n", "N"),
+                    ("y", ""), ("w", ""))
+# English letters and groups, longest first, to the same classes
+_ENGLISH_GROUPS = (("sch", "S"), ("tch", "S"), ("sh", "S"), ("ch", "S"), ("th", "T"), ("ph", "F"),
+                   ("ck", "K"), ("gh", ""), ("ng", "N"), ("tz", "S"), ("ts", "S"), ("dt", "T"), ("qu", "K"),
+                   ("x", "KS"), ("ce", "S"), ("ci", "S"), ("cy", "S"), ("b", "P"), ("p", "P"), ("d", "T"),
+                   ("t", "T"), ("g", "K"), ("k", "K"), ("q", "K"), ("c", "K"), ("f", "F"), ("v", "F"),
+                   ("h", "H"), ("j", "S"), ("s", "S"), ("z", "S"), ("l", "L"), ("r", "L"), ("m", "M"),
+                   ("n", "N"), ("w", ""), ("y", ""))
+_VOWELS = re.compile(r"[aeiouy]+")
+
+
+def _collapse(classes: Iterable[str]) -> str:
+    """The sound classes with l/r left out but at the start, repeats merged (Shannon's nn is one
+    n); "V" marks a word that starts with a vowel (Ising, 伊辛)."""
+    out: list[str] = []
+    for c in classes:
+        if c and (c != "L" or not out) and (not out or out[-1] != c):
+            out.append(c)
+    return "".join(out)
+
+
+def pinyin_skeleton(syllables: Iterable[str]) -> str:
+    """The consonant skeleton of toneless pinyin syllables: 哈密顿 ha mi dun is "HMTN"."""
+    classes: list[str] = []
+    for index, syllable in enumerate(syllables):
+        rest = syllable.lower()
+        if not index and (rest[:1] in "aeiouyw"):
+            classes.append("V")
+        if rest == "er":  # 尔: an English r or l
+            classes.append("L")
+            continue
+        for initial, cls in _PINYIN_INITIALS:
+            if rest.startswith(initial):
+                classes.append(cls)
+                rest = rest[len(initial):]
+                break
+        if rest.endswith("ng") or rest.endswith("n"):
+            classes.append("N")
+        elif rest.endswith("r"):
+            classes.append("L")
+    return _collapse(classes)
+
+
+def fold_letters(word: str) -> str:
+    """Lower-case ASCII letters of `word` (ö is o)."""
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(ch for ch in decomposed if "a" <= ch <= "z")
+
+
+def english_skeleton(word: str) -> str:
+    """The consonant skeleton of an English word by the same classes: Hamilton is "HMTN"."""
+    rest = fold_letters(word)
+    classes: list[str] = ["V"] if rest[:1] in ("a", "e", "i", "o", "u", "y", "w") else []
+    while rest:
+        for group, cls in _ENGLISH_GROUPS:
+            if rest.startswith(group):
+                classes.extend(cls)
+                # "ce"/"ci"/"cy": the vowel stays to be read as one
+                rest = rest[1:] if group in ("ce", "ci", "cy") else rest[len(group):]
+                break
+        else:
+            rest = rest[1:]  # a vowel
+    return _collapse(classes)
+
+
+def vowel_groups(word: str) -> int:
+    return len(_VOWELS.findall(fold_letters(word)))
+
+
+def _vowel_class(vowels: str) -> str:
+    """A: a; E: e, i, y; O: o, u (the first letter of a vowel group decides: "au" is A)."""
+    return "A" if vowels[0] == "a" else "O" if vowels[0] in "ou" else "E"
+
+
+def english_vowels(word: str) -> str:
+    """The vowel classes of an English word's vowel groups: Shannon "AO"."""
+    return "".join(_vowel_class(v) for v in _VOWELS.findall(fold_letters(word)))
+
+
+def pinyin_vowels(syllables: Iterable[str]) -> str:
+    """The vowel class of each syllable's main vowel (none for 尔 er): 香农 xiang nong "AO"."""
+    out = []
+    for syllable in syllables:
+        rest = syllable.lower()
+        for initial, _ in _PINYIN_INITIALS:
+            if rest.startswith(initial) and len(rest) > len(initial):
+                rest = rest[len(initial):]
+                break
+        if rest in ("er", ""):
+            continue
+        if rest in ("ian", "ie", "ui", "v", "ve", "ue"):
+            out.append("E")
+        elif "a" in rest:
+            out.append("A")
+        elif "o" in rest or rest in ("u", "un", "iu"):
+            out.append("O")
+        else:
+            out.append("E")
+    return "".join(out)
+
+
+def vowel_distance(pinyin: str, english: str) -> float:
+    """Edits from the pinyin's vowels to the English word's: a pinyin vowel the English lacks
+    costs 0.5 (Chinese adds a vowel after a consonant: 斯 si for s), as does an English vowel
+    after the pinyin's last (the adjective's -ian: Hamiltonian), any other edit 1."""
+    previous = [j * 1.0 for j in range(len(english) + 1)]
+    for i, p in enumerate(pinyin, 1):
+        last = i == len(pinyin)
+        current = [i * 0.5]
+        for j, e in enumerate(english, 1):
+            current.append(min(previous[j] + 0.5, current[j - 1] + (0.5 if last else 1.0),
+                               previous[j - 1] + (0.0 if p == e else 1.0)))
+        previous = current
+    return previous[-1]
+
+
+@dataclass(frozen=True)
+class NameSounds:
+    """What reading names by sound needs from CC-CEDICT: its transliteration characters and the
+    everyday English words of its glosses (no name is one of them)."""
+
+    characters: frozenset[str]
+    everyday_words: frozenset[str]
+
+
+def read_name_sounds(cedict_path: Path, min_foreign_names: int = MIN_FOREIGN_NAMES) -> NameSounds:
+    """The transliteration characters and everyday gloss words of the CC-CEDICT file."""
+    foreign: Counter[str] = Counter()
+    everyday: set[str] = set()
+    with open(cedict_path, encoding="utf-8") as fh:
+        for line in fh:
+            match = _CEDICT_LINE.match(line)
+            if not match:
+                continue
+            simplified, pinyin, senses = match.group(2), match.group(3), match.group(4)
+            if not pinyin[:1].isupper():
+                everyday.update(_GLOSS_WORD.findall(_PAREN.sub("", senses)))
+                continue
+            name = _NAME.match(_PAREN.sub("", senses.split("/")[0]).strip())
+            if len(simplified) < 2 or not name:
+                continue
+            spelled = re.sub(r"[^a-z]", "", pinyin.lower())
+            if fold_letters(name.group(1)) in spelled:
+                continue  # a Chinese name, glossed in its own pinyin
+            foreign.update(set(simplified))
+    return NameSounds(frozenset(ch for ch, n in foreign.items() if n >= min_foreign_names),
+                      frozenset(everyday))
+
+
+class SoundReader:
+    """Reads a run of transliteration characters as the field word it sounds like, or None."""
+
+    def __init__(self, sounds: NameSounds, counts: dict[str, int], min_count: int = MIN_COUNT,
+                 min_lead: float = MIN_LEAD) -> None:
+        """`counts`: how often the field writes each word (lower case). Only words written
+        `min_count` times, not everyday English and with a vowel, can be read."""
+        self.sounds = sounds
+        self.min_lead = min_lead
+        import Stemmer
+
+        stem = Stemmer.Stemmer("english").stemWord
+        # an inflection of an everyday word is everyday too (searching, labels); a short stem
+        # says little ("ise" of Ising)
+        everyday = {stem(word) for word in sounds.everyday_words}
+        everyday = {s for s in everyday if len(s) >= 4}
+        by_skeleton: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for word, count in counts.items():
+            if (count >= min_count and len(word) >= 4 and word.isalpha()
+                    and word not in sounds.everyday_words and stem(word) not in everyday):
+                skeleton = english_skeleton(word)
+                if len(skeleton) >= 2:
+                    by_skeleton[skeleton].append((count, word))
+        self._by_skeleton = {k: sorted(v, reverse=True) for k, v in by_skeleton.items()}
+
+    def is_name_character(self, character: str) -> bool:
+        return character in self.sounds.characters
+
+    def read(self, run: str, syllables: list[str]) -> str | None:
+        """The field word `run` (read as `syllables`, toneless pinyin) sounds like, capitalised
+        as a name, when one clearly wins; None otherwise."""
+        if not MIN_RUN <= len(run) <= MAX_RUN or not all(map(self.is_name_character, run)):
+            return None
+        vowels = pinyin_vowels(syllables)
+        found = sorted((vowel_distance(vowels, english_vowels(word)), -count, word)
+                       for count, word in self._by_skeleton.get(pinyin_skeleton(syllables), ())
+                       if (len(syllables) + 1) // 2 <= vowel_groups(word) <= len(syllables) + 1)
+        found = [f for f in found if f[0] <= MAX_VOWEL_DISTANCE]
+        if not found:
+            return None
+        if len(found) > 1 and found[1][0] == found[0][0] and -found[0][1] < self.min_lead * -found[1][1]:
+            return None
+        return found[0][2].capitalize()
+
+
+def pinyin_syllables(text: str) -> list[str]:
+    """Toneless pinyin of `text`, a syllable a character (pypinyin's commonest reading)."""
+    from pypinyin import Style, lazy_pinyin
+
+    return lazy_pinyin(text, style=Style.NORMAL)
