@@ -17,6 +17,7 @@ headword's own pinyin, as a Chinese person's or place's would be).
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections import Counter, defaultdict
@@ -33,25 +34,27 @@ MAX_RUN = 6
 MIN_COUNT = 50
 MIN_LEAD = 2.0
 # the vowels must agree but for this many edits (`vowel_distance`)
-MAX_VOWEL_DISTANCE = 1.0
+MAX_VOWEL_DISTANCE = 0.75
+# a candidate this close to the best one's vowels is a rival (`MIN_LEAD`)
+CLOSE_SECOND = 0.25
 
 _CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 _NAME = re.compile(r"^(?:[A-Z][\w.'-]*\s+){0,3}([A-Z][a-z][\w'-]*)\s*(?:,|$)")
 _PAREN = re.compile(r"\([^)]*\)")
-_GLOSS_WORD = re.compile(r"[a-z]+")
+_GLOSS_WORD = re.compile(r"(?<![A-Za-z])[a-z]+(?![A-Za-z])")  # lower-case words: not "Wise" as "ise"
 
 # pinyin initials, longest first, to their sound class ("" for the glides)
 _PINYIN_INITIALS = (("zh", "S"), ("ch", "S"), ("sh", "S"), ("b", "P"), ("p", "P"), ("d", "T"), ("t", "T"),
                     ("g", "K"), ("k", "K"), ("f", "F"), ("h", "H"), ("j", "S"), ("q", "S"), ("x", "S"),
                     ("z", "S"), ("c", "S"), ("s", "S"), ("l", "L"), ("r", "L"), ("m", "M"), ("n", "N"),
-                    ("y", ""), ("w", ""))
+                    ("y", ""), ("w", "F"))
 # English letters and groups, longest first, to the same classes
 _ENGLISH_GROUPS = (("sch", "S"), ("tch", "S"), ("sh", "S"), ("ch", "S"), ("th", "T"), ("ph", "F"),
                    ("ck", "K"), ("gh", ""), ("ng", "N"), ("tz", "S"), ("ts", "S"), ("dt", "T"), ("qu", "K"),
                    ("x", "KS"), ("ce", "S"), ("ci", "S"), ("cy", "S"), ("b", "P"), ("p", "P"), ("d", "T"),
                    ("t", "T"), ("g", "K"), ("k", "K"), ("q", "K"), ("c", "K"), ("f", "F"), ("v", "F"),
                    ("h", "H"), ("j", "S"), ("s", "S"), ("z", "S"), ("l", "L"), ("r", "L"), ("m", "M"),
-                   ("n", "N"), ("w", ""), ("y", ""))
+                   ("n", "N"), ("w", "F"), ("y", ""))
 _VOWELS = re.compile(r"[aeiouy]+")
 
 
@@ -65,19 +68,31 @@ def _collapse(classes: Iterable[str]) -> str:
     return "".join(out)
 
 
-def pinyin_skeleton(syllables: Iterable[str]) -> str:
-    """The consonant skeleton of toneless pinyin syllables: 哈密顿 ha mi dun is "HMTN"."""
+def pinyin_skeletons(syllables: list[str]) -> set[str]:
+    """The consonant skeletons of toneless pinyin syllables: 哈密顿 ha mi dun is "HMTN". The
+    initials j, q, x write an English s, sh, ch, j, but ji, qi, xi also a k or g (吉布斯 Gibbs,
+    欧几里得 Euclid): each reading is one skeleton."""
+    palatal = [i for i, syllable in enumerate(syllables) if syllable in ("ji", "qi", "xi")]
+    out = set()
+    for hard in itertools.product((False, True), repeat=min(len(palatal), 3)):
+        hardened = set(i for i, h in zip(palatal, hard) if h)
+        out.add(pinyin_skeleton(syllables, hardened))
+    return out
+
+
+def pinyin_skeleton(syllables: Iterable[str], hardened: set[int] | frozenset[int] = frozenset()) -> str:
+    """One skeleton: the syllables at `hardened` read with a k for their j, q or x."""
     classes: list[str] = []
     for index, syllable in enumerate(syllables):
         rest = syllable.lower()
-        if not index and (rest[:1] in "aeiouyw"):
+        if not index and (rest[:1] in "aeiouy"):
             classes.append("V")
         if rest == "er":  # 尔: an English r or l
             classes.append("L")
             continue
         for initial, cls in _PINYIN_INITIALS:
             if rest.startswith(initial):
-                classes.append(cls)
+                classes.append("K" if index in hardened else cls)
                 rest = rest[len(initial):]
                 break
         if rest.endswith("ng") or rest.endswith("n"):
@@ -96,7 +111,7 @@ def fold_letters(word: str) -> str:
 def english_skeleton(word: str) -> str:
     """The consonant skeleton of an English word by the same classes: Hamilton is "HMTN"."""
     rest = fold_letters(word)
-    classes: list[str] = ["V"] if rest[:1] in ("a", "e", "i", "o", "u", "y", "w") else []
+    classes: list[str] = ["V"] if rest[:1] in ("a", "e", "i", "o", "u", "y") else []
     while rest:
         for group, cls in _ENGLISH_GROUPS:
             if rest.startswith(group):
@@ -118,15 +133,28 @@ def _vowel_class(vowels: str) -> str:
     return "A" if vowels[0] == "a" else "O" if vowels[0] in "ou" else "E"
 
 
+_R_VOWEL = re.compile(r"[aeiouy]+(?=r)")
+
+
 def english_vowels(word: str) -> str:
-    """The vowel classes of an English word's vowel groups: Shannon "AO"."""
-    return "".join(_vowel_class(v) for v in _VOWELS.findall(fold_letters(word)))
+    """The vowel classes of an English word's vowel groups: Shannon "AO". A vowel before r is
+    "R", which any pinyin vowel matches (Bernoulli's "ber" is 伯 bo, Schrödinger's "ger" 谔 e)."""
+    letters = fold_letters(word)
+    return "".join("R" if _R_VOWEL.match(letters, m.start()) else _vowel_class(m.group())
+                   for m in _VOWELS.finditer(letters))
+
+
+# syllables whose vowel Chinese adds after a consonant that closes an English syllable or a
+# cluster (吉布斯 ji bu si, Gibbs; 马尔可夫 Markov): their vowel is left out cheaply
+_EPENTHETIC = frozenset("si zi ci shi zhi chi ri fu bu pu mu du tu ku gu lu te de ke ge le".split())
 
 
 def pinyin_vowels(syllables: Iterable[str]) -> str:
-    """The vowel class of each syllable's main vowel (none for 尔 er): 香农 xiang nong "AO"."""
+    """The vowel class of each syllable's main vowel (none for 尔 er), lower case where the vowel
+    is an added one (`_EPENTHETIC`): 香农 xiang nong "AO", 吉布斯 ji bu si "Eoe"."""
     out = []
     for syllable in syllables:
+        epenthetic = syllable.lower() in _EPENTHETIC
         rest = syllable.lower()
         for initial, _ in _PINYIN_INITIALS:
             if rest.startswith(initial) and len(rest) > len(initial):
@@ -135,27 +163,33 @@ def pinyin_vowels(syllables: Iterable[str]) -> str:
         if rest in ("er", ""):
             continue
         if rest in ("ian", "ie", "ui", "v", "ve", "ue"):
-            out.append("E")
+            cls = "E"
         elif "a" in rest:
-            out.append("A")
+            cls = "A"
         elif "o" in rest or rest in ("u", "un", "iu"):
-            out.append("O")
+            cls = "O"
         else:
-            out.append("E")
+            cls = "E"
+        out.append(cls.lower() if epenthetic else cls)
     return "".join(out)
 
 
 def vowel_distance(pinyin: str, english: str) -> float:
-    """Edits from the pinyin's vowels to the English word's: a pinyin vowel the English lacks
-    costs 0.5 (Chinese adds a vowel after a consonant: 斯 si for s), as does an English vowel
-    after the pinyin's last (the adjective's -ian: Hamiltonian), any other edit 1."""
+    """Edits from the pinyin's vowels (`pinyin_vowels`) to the English word's (`english_vowels`):
+    a pinyin vowel the English lacks costs 0.5, 0.25 when Chinese added it (斯 si for s); an
+    English vowel after the pinyin's last 0.5 (the adjective's -ian: Hamiltonian); "R" matches
+    any vowel; any other edit 1."""
+    def drop(p: str) -> float:
+        return 0.25 if p.islower() else 0.5
+
     previous = [j * 1.0 for j in range(len(english) + 1)]
     for i, p in enumerate(pinyin, 1):
         last = i == len(pinyin)
-        current = [i * 0.5]
+        current = [previous[0] + drop(p)]
         for j, e in enumerate(english, 1):
-            current.append(min(previous[j] + 0.5, current[j - 1] + (0.5 if last else 1.0),
-                               previous[j - 1] + (0.0 if p == e else 1.0)))
+            same = e == "R" or p.upper() == e
+            current.append(min(previous[j] + drop(p), current[j - 1] + (0.5 if last else 1.0),
+                               previous[j - 1] + (0.0 if same else 1.0)))
         previous = current
     return previous[-1]
 
@@ -205,10 +239,8 @@ class SoundReader:
         import Stemmer
 
         stem = Stemmer.Stemmer("english").stemWord
-        # an inflection of an everyday word is everyday too (searching, labels); a short stem
-        # says little ("ise" of Ising)
-        everyday = {stem(word) for word in sounds.everyday_words}
-        everyday = {s for s in everyday if len(s) >= 4}
+        # an inflection of an everyday word is everyday too (searching, labels, summing)
+        everyday = {s for s in map(stem, sounds.everyday_words) if len(s) >= 3}
         by_skeleton: dict[str, list[tuple[int, str]]] = defaultdict(list)
         for word, count in counts.items():
             if (count >= min_count and len(word) >= 4 and word.isalpha()
@@ -227,13 +259,18 @@ class SoundReader:
         if not MIN_RUN <= len(run) <= MAX_RUN or not all(map(self.is_name_character, run)):
             return None
         vowels = pinyin_vowels(syllables)
-        found = sorted((vowel_distance(vowels, english_vowels(word)), -count, word)
-                       for count, word in self._by_skeleton.get(pinyin_skeleton(syllables), ())
-                       if (len(syllables) + 1) // 2 <= vowel_groups(word) <= len(syllables) + 1)
+        words = {word: count for skeleton in pinyin_skeletons(syllables)
+                 for count, word in self._by_skeleton.get(skeleton, ())
+                 if (len(syllables) + 1) // 2 <= vowel_groups(word) <= len(syllables) + 1}
+        found = sorted((vowel_distance(vowels, english_vowels(word)), -count, word) for word, count in words.items())
         found = [f for f in found if f[0] <= MAX_VOWEL_DISTANCE]
         if not found:
             return None
-        if len(found) > 1 and found[1][0] == found[0][0] and -found[0][1] < self.min_lead * -found[1][1]:
+        # a close second that the field writes nearly as often: no clear winner (伯努利 sounds
+        # like Bernoulli, and Boolean nearly as well)
+        best_distance, best_count = found[0][0], -found[0][1]
+        if any(distance <= best_distance + CLOSE_SECOND and self.min_lead * -count > best_count
+               for distance, count, _ in found[1:]):
             return None
         return found[0][2].capitalize()
 

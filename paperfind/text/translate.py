@@ -298,9 +298,12 @@ class ZhEnTranslator:
             for part, renderings in self._names_by_sound(parts):
                 if renderings is None:
                     untranslated.append(part)
-                terms.append((part, self._with_adjectives(renderings) if renderings else ()))
+                terms.append((part, renderings or ()))
         if self.phrases:
             terms = self._by_phrases(terms)
+        # a person's name has two characters or more (欧 alone is "Europe", no name)
+        terms = [(part, self._with_adjectives(renderings) if len(part) > 1 and has_han(part) else renderings)
+                 for part, renderings in terms]
         words: list[str] = []
         for _, renderings in terms:
             for rendering in renderings:
@@ -332,10 +335,9 @@ class ZhEnTranslator:
             name = reader.read(run, pinyin_syllables(run)) if end - i >= 2 else None
             if name:
                 out.append((run, (name,)))
-                i = end
-            else:
-                out.append(parts[i])
-                i += 1
+            else:  # the whole run or nothing: its tail alone is no name (几里得 of 欧几里得)
+                out.extend(parts[i:max(end, i + 1)])
+            i = max(end, i + 1)
         return out
 
     def _with_adjectives(self, renderings: tuple[str, ...]) -> tuple[str, ...]:
