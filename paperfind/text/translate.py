@@ -36,6 +36,9 @@ _NAME_SENSE = re.compile(r"^(?:[A-Z][\w.'-]*\s+){0,3}([A-Z][a-z][\w'-]*)\s*(?:,|
 _SKIP_SENSE = ("variant of", "surname", "CL:", "abbr.", "see ", "used in", "pr.", "old ", "also written",
                "Taiwan pr", "classifier", "radical", "(bound form)", "interjection", "particle")
 _MAX_SENSE_WORDS = 3
+# "flat and smooth" (平滑), "thin and soft" (细): two senses, each the word's alone (as one
+# sense, a paper on "smoothing" matched half of 平滑)
+_PAIR_SENSE = re.compile(r"^([a-z]+) and ([a-z]+)$")
 # the candidates of a word whose sense its neighbours choose: of its own entry's senses, of those
 # it has in compounds (`senses.compound_senses`)
 _OWN_CANDIDATES = 6
@@ -101,7 +104,9 @@ def clean_senses(raw: str, proper: bool = False) -> list[str]:
             sense = name.group(1)
         if sense.startswith("to "):
             sense = sense[3:]
-        if sense and len(sense.split()) <= _MAX_SENSE_WORDS and sense.isascii():
+        if (pair := _PAIR_SENSE.match(sense)) and pair.group(1) != pair.group(2):
+            senses.extend(word for word in pair.groups() if word not in senses)
+        elif sense and len(sense.split()) <= _MAX_SENSE_WORDS and sense.isascii():
             senses.append(sense)
     return senses
 
