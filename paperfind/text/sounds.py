@@ -28,6 +28,9 @@ from pathlib import Path
 # a character is a transliteration character when this many of CC-CEDICT's foreign names use it
 # (斯 693, 尔 522, 伊 80, 辛 24, 香 21, 农 12; 模 2, 量 0, 随 0)
 MIN_FOREIGN_NAMES = 8
+# and at least this share of the CC-CEDICT entries that use it are foreign names: 不 (in 不列颠
+# Britain) is no name's character, 香 (21 of 256) is
+MIN_FOREIGN_SHARE = 0.05
 MIN_RUN = 2
 MAX_RUN = 6
 # the field's word must be written this often, and this many times more than the next candidate
@@ -206,6 +209,7 @@ class NameSounds:
 def read_name_sounds(cedict_path: Path, min_foreign_names: int = MIN_FOREIGN_NAMES) -> NameSounds:
     """The transliteration characters and everyday gloss words of the CC-CEDICT file."""
     foreign: Counter[str] = Counter()
+    entries: Counter[str] = Counter()
     everyday: set[str] = set()
     with open(cedict_path, encoding="utf-8") as fh:
         for line in fh:
@@ -213,6 +217,7 @@ def read_name_sounds(cedict_path: Path, min_foreign_names: int = MIN_FOREIGN_NAM
             if not match:
                 continue
             simplified, pinyin, senses = match.group(2), match.group(3), match.group(4)
+            entries.update(set(simplified))
             if not pinyin[:1].isupper():
                 everyday.update(_GLOSS_WORD.findall(_PAREN.sub("", senses)))
                 continue
@@ -223,7 +228,8 @@ def read_name_sounds(cedict_path: Path, min_foreign_names: int = MIN_FOREIGN_NAM
             if fold_letters(name.group(1)) in spelled:
                 continue  # a Chinese name, glossed in its own pinyin
             foreign.update(set(simplified))
-    return NameSounds(frozenset(ch for ch, n in foreign.items() if n >= min_foreign_names),
+    return NameSounds(frozenset(ch for ch, n in foreign.items()
+                                if n >= min_foreign_names and n >= MIN_FOREIGN_SHARE * entries[ch]),
                       frozenset(everyday))
 
 

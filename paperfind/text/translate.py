@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from paperfind.text.fold import HAN, has_han
+from paperfind.text.fold import HAN, has_han, strip_accents
 from paperfind.text.phrases import PhraseCounts, chains, choose_senses, phrase_counts
 from paperfind.text.senses import compound_senses
 from paperfind.text.sounds import SoundReader, pinyin_syllables, read_name_sounds
@@ -99,7 +99,9 @@ def clean_senses(raw: str, proper: bool = False) -> list[str]:
     for sense in raw.split("/"):
         if not sense or any(mark in sense for mark in _SKIP_SENSE):
             continue
-        sense = _PAREN.sub("", sense).strip(" ,;.")
+        # "Erwin Schrödinger": a sense with an accent was dropped as not ASCII (薛定谔, 庞加莱
+        # Poincaré); the analyzer folds the corpus's accents the same way
+        sense = strip_accents(_PAREN.sub("", sense).strip(" ,;."))
         if proper and (name := _NAME_SENSE.match(sense)):
             sense = name.group(1)
         if sense.startswith("to "):

@@ -109,3 +109,8 @@ def test_a_custom_word_count_reads_no_names_by_sound():
     counts = {"sound": 900, "agriculture": 900}
     plain = ZhEnTranslator(word_count=lambda word: counts.get(word, 0))
     assert "Shannon" not in plain.translate("香农").english
+
+
+def test_a_character_common_outside_names_is_not_a_names(sounds):
+    """不 is in a few foreign names (不列颠 Britain) but in hundreds of other words."""
+    assert "不" not in sounds.characters and "香" in sounds.characters
