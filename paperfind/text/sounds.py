@@ -28,9 +28,9 @@ from pathlib import Path
 # a character is a transliteration character when this many of CC-CEDICT's foreign names use it
 # (斯 693, 尔 522, 伊 80, 辛 24, 香 21, 农 12; 模 2, 量 0, 随 0)
 MIN_FOREIGN_NAMES = 8
-# and at least this share of the CC-CEDICT entries that use it are foreign names: 不 (in 不列颠
-# Britain) is no name's character, 香 (21 of 256) is
-MIN_FOREIGN_SHARE = 0.05
+# and at least this share of the CC-CEDICT entries that use it are foreign names: 不 (18 of 2,143: 不列颠
+# Britain) is no name's character, 可 (18 of 396: 马尔可夫) is
+MIN_FOREIGN_SHARE = 0.04
 MIN_RUN = 2
 MAX_RUN = 6
 # the field's word must be written this often, and this many times more than the next candidate
@@ -59,6 +59,8 @@ _ENGLISH_GROUPS = (("sch", "S"), ("tch", "S"), ("sh", "S"), ("ch", "S"), ("th", 
                    ("h", "H"), ("j", "S"), ("s", "S"), ("z", "S"), ("l", "L"), ("r", "L"), ("m", "M"),
                    ("n", "N"), ("w", "F"), ("y", ""))
 _VOWELS = re.compile(r"[aeiouy]+")
+# a name's adjective has a vowel more than the name (Hamiltonian, 哈密顿)
+_ADJECTIVE = re.compile(r"[ei]an$")
 
 
 def _collapse(classes: Iterable[str]) -> str:
@@ -136,12 +138,13 @@ def _vowel_class(vowels: str) -> str:
     return "A" if vowels[0] == "a" else "O" if vowels[0] in "ou" else "E"
 
 
-_R_VOWEL = re.compile(r"[aeiouy]+(?=r)")
+_R_VOWEL = re.compile(r"[eiuy]+(?=r)")
 
 
 def english_vowels(word: str) -> str:
-    """The vowel classes of an English word's vowel groups: Shannon "AO". A vowel before r is
-    "R", which any pinyin vowel matches (Bernoulli's "ber" is 伯 bo, Schrödinger's "ger" 谔 e)."""
+    """The vowel classes of an English word's vowel groups: Shannon "AO". An e, i, u or y before
+    r is "R", which any pinyin vowel matches (Bernoulli's "ber" is 伯 bo, Schrödinger's "ger" 谔
+    e); an a or o before r keeps its class."""
     letters = fold_letters(word)
     return "".join("R" if _R_VOWEL.match(letters, m.start()) else _vowel_class(m.group())
                    for m in _VOWELS.finditer(letters))
@@ -267,7 +270,7 @@ class SoundReader:
         vowels = pinyin_vowels(syllables)
         words = {word: count for skeleton in pinyin_skeletons(syllables)
                  for count, word in self._by_skeleton.get(skeleton, ())
-                 if (len(syllables) + 1) // 2 <= vowel_groups(word) <= len(syllables) + 1}
+                 if 1 <= vowel_groups(word) <= len(syllables) + (_ADJECTIVE.search(word) is not None)}
         found = sorted((vowel_distance(vowels, english_vowels(word)), -count, word) for word, count in words.items())
         found = [f for f in found if f[0] <= MAX_VOWEL_DISTANCE]
         if not found:

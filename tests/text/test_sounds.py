@@ -114,3 +114,14 @@ def test_a_custom_word_count_reads_no_names_by_sound():
 def test_a_character_common_outside_names_is_not_a_names(sounds):
     """不 is in a few foreign names (不列颠 Britain) but in hundreds of other words."""
     assert "不" not in sounds.characters and "香" in sounds.characters
+
+
+def test_a_name_has_no_more_vowels_than_syllables_but_its_adjective(sounds):
+    """伊藤 (two syllables) is not "ideation" (three vowel groups); 哈密顿 may be Hamiltonian."""
+    assert _read(_reader(sounds, {"ideation": 58}), "伊藤") is None
+    assert _read(_reader(sounds, {"gibbs": 429}), "吉布斯") == "Gibbs"  # one vowel for three syllables
+
+
+def test_only_e_i_u_before_r_match_any_vowel():
+    assert english_vowels("sparser") == "AR"  # the a keeps its class: 吉布斯 is no "sparser"
+    assert vowel_distance(pinyin_vowels(["ji", "bu", "si"]), english_vowels("sparser")) > 0.75
