@@ -44,6 +44,7 @@ CLOSE_SECOND = 0.25
 _CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 _NAME = re.compile(r"^(?:[A-Z][\w.'-]*\s+){0,3}([A-Z][a-z][\w'-]*)\s*(?:,|$)")
 _PAREN = re.compile(r"\([^)]*\)")
+_PAREN_IN_LINE = re.compile(r"\([^)\n]*\)")
 _GLOSS_WORD = re.compile(r"(?<![A-Za-z])[a-z]+(?![A-Za-z])")  # lower-case words: not "Wise" as "ise"
 
 # pinyin initials, longest first, to their sound class ("" for the glides)
@@ -210,19 +211,24 @@ class NameSounds:
 
 
 def read_name_sounds(cedict_path: Path, min_foreign_names: int = MIN_FOREIGN_NAMES) -> NameSounds:
-    """The transliteration characters and everyday gloss words of the CC-CEDICT file."""
+    """The transliteration characters and everyday gloss words of the CC-CEDICT file (read with
+    splits, not a pattern a line, and the everyday glosses searched for words once: this runs at
+    the translator's start-up)."""
     foreign: Counter[str] = Counter()
     entries: Counter[str] = Counter()
-    everyday: set[str] = set()
+    everyday: list[str] = []
     with open(cedict_path, encoding="utf-8") as fh:
         for line in fh:
-            match = _CEDICT_LINE.match(line)
-            if not match:
+            if line.startswith("#"):
                 continue
-            simplified, pinyin, senses = match.group(2), match.group(3), match.group(4)
+            parts = line.split(" ", 2)
+            if len(parts) < 3 or not parts[2].startswith("["):
+                continue
+            simplified, rest = parts[1], parts[2]
+            pinyin, _, senses = rest[1:].partition("] /")
             entries.update(set(simplified))
             if not pinyin[:1].isupper():
-                everyday.update(_GLOSS_WORD.findall(_PAREN.sub("", senses)))
+                everyday.append(senses)
                 continue
             name = _NAME.match(_PAREN.sub("", senses.split("/")[0]).strip())
             if len(simplified) < 2 or not name:
@@ -231,9 +237,10 @@ def read_name_sounds(cedict_path: Path, min_foreign_names: int = MIN_FOREIGN_NAM
             if fold_letters(name.group(1)) in spelled:
                 continue  # a Chinese name, glossed in its own pinyin
             foreign.update(set(simplified))
+    words = _GLOSS_WORD.findall(_PAREN_IN_LINE.sub("", "\n".join(everyday)))
     return NameSounds(frozenset(ch for ch, n in foreign.items()
                                 if n >= min_foreign_names and n >= MIN_FOREIGN_SHARE * entries[ch]),
-                      frozenset(everyday))
+                      frozenset(words))
 
 
 class SoundReader:
