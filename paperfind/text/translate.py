@@ -26,6 +26,7 @@ from paperfind.text.fold import HAN, has_han, strip_accents
 from paperfind.text.phrases import PhraseCounts, chains, choose_senses, phrase_counts
 from paperfind.text.senses import compound_senses
 from paperfind.text.sounds import SoundReader, pinyin_syllables, read_name_sounds
+from paperfind.text.suffixes import SUFFIX_ENDINGS, derived_forms
 from paperfind.text.stopwords import STOPWORDS
 
 _RUNS = re.compile(f"([{HAN}]+)|([A-Za-z0-9][A-Za-z0-9\\-+.']*)")
@@ -308,6 +309,7 @@ class ZhEnTranslator:
                 terms.append((part, renderings or ()))
         if self.phrases:
             terms = self._by_phrases(terms)
+        terms = self._with_suffixes(terms)
         # a person's name has two characters or more (欧 alone is "Europe", no name)
         terms = [(part, self._with_adjectives(renderings) if len(part) > 1 and has_han(part) else renderings)
                  for part, renderings in terms]
@@ -345,6 +347,25 @@ class ZhEnTranslator:
             else:  # the whole run or nothing: its tail alone is no name (几里得 of 欧几里得)
                 out.extend(parts[i:max(end, i + 1)])
             i = max(end, i + 1)
+        return out
+
+    def _with_suffixes(self, terms: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
+        """`terms` with a suffix character read alone (化, 性, 度, 器, 式) joined to the word
+        before it as the English derivative the field writes (`suffixes.derived_forms`):
+        稀疏 化 "sparse, transform" is 稀疏化 "sparsification, sparsify, sparse"."""
+        assert self._counts is not None
+        glossary, _, _ = self._load()
+        out: list[tuple[str, tuple[str, ...]]] = []
+        for part, renderings in terms:
+            previous = out[-1] if out else None
+            if (part in SUFFIX_ENDINGS and part not in glossary and previous and len(previous[0]) > 1
+                    and has_han(previous[0]) and previous[1]):
+                derived = [form for sense in previous[1]
+                           for form in derived_forms(sense, part, self._counts, SENSE_MIN_COUNT)]
+                if derived:
+                    out[-1] = (previous[0] + part, tuple(dict.fromkeys(derived + list(previous[1]))))
+                    continue
+            out.append((part, renderings))
         return out
 
     def _with_adjectives(self, renderings: tuple[str, ...]) -> tuple[str, ...]:
