@@ -1,8 +1,8 @@
-"""Foreign names a dictionary lacks, read back from their sound: 香农 is Shannon, 伊辛 Ising.
+"""Foreign names a dictionary lacks, read back from their sound: 香农 is Shannon, 哈密顿 Hamiltonian.
 
-Chinese writes a foreign name with characters chosen for their sound (拉普拉斯 Laplace). CC-CEDICT
-knows many such names but not the field's (哈密顿, 香农, 伊辛 are missing), and read character by
-character they become nonsense ("that hard" for 伊辛). A run of such characters is read in pinyin
+Chinese writes a foreign name with characters chosen for their sound (玻尔兹曼 Boltzmann). CC-CEDICT
+knows many such names but not the field's (哈密顿, 香农, 李雅普诺夫 are missing), and read character by
+character they become nonsense ("sound agriculture" for 香农). A run of such characters is read in pinyin
 and matched to the field's own words by a consonant skeleton with the usual Mandarin
 correspondences: the English sh, ch, s, z, j and x are all one sound class, as are b~p, d~t, g~k~c,
 f~v~ph, n~ng, l~r (Chinese often drops an English r or l: 薛定谔 Schrödinger, 哈密顿 Hamilton, so
@@ -66,7 +66,7 @@ _ADJECTIVE = re.compile(r"[ei]an$")
 
 def _collapse(classes: Iterable[str]) -> str:
     """The sound classes with l/r left out but at the start, repeats merged (Shannon's nn is one
-    n); "V" marks a word that starts with a vowel (Ising, 伊辛)."""
+    n); "V" marks a word that starts with a vowel (Euler, 欧拉)."""
     out: list[str] = []
     for c in classes:
         if c and (c != "L" or not out) and (not out or out[-1] != c):

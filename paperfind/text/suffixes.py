@@ -1,4 +1,4 @@
-"""Chinese word-forming suffixes read as the English word the field derives: 稀疏化 "sparsification".
+"""Chinese word-forming suffixes read as the English word the field derives: 线性化 "linearization".
 
 Chinese makes a field's terms with a few suffix characters: 化 (-ize, -ization), 性 and 度 (-ity,
 -ness), 器 (-er, -or), 式 (-ive, -al). Where no dictionary has the whole word, the translator read

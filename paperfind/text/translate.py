@@ -325,7 +325,7 @@ class ZhEnTranslator:
                         ) -> list[tuple[str, tuple[str, ...] | None]]:
         """`parts` with each run of characters read one by one (no dictionary has the run as a
         word) that are all transliteration characters read as the name they sound like, when
-        the field writes one (`sounds.SoundReader`: 伊 辛 "that hard" is 伊辛 "Ising")."""
+        the field writes one (`sounds.SoundReader`: 香 农 "sound agriculture" is 香农 "Shannon")."""
         if self._sounds is None:
             return parts
         glossary, _, _ = self._load()
@@ -352,7 +352,7 @@ class ZhEnTranslator:
     def _with_suffixes(self, terms: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
         """`terms` with a suffix character read alone (化, 性, 度, 器, 式) joined to the word
         before it as the English derivative the field writes (`suffixes.derived_forms`):
-        稀疏 化 "sparse, transform" is 稀疏化 "sparsification, sparsify, sparse"."""
+        线性 化 "linear, transform" is 线性化 "linearization, linear"."""
         assert self._counts is not None
         glossary, _, _ = self._load()
         out: list[tuple[str, tuple[str, ...]]] = []
@@ -369,8 +369,8 @@ class ZhEnTranslator:
         return out
 
     def _with_adjectives(self, renderings: tuple[str, ...]) -> tuple[str, ...]:
-        """A proper name's renderings with its adjectives the field writes (Laplace, Laplacian):
-        papers write "Laplacian smoothing" and "Riemannian manifold" more than the name."""
+        """A proper name's renderings with its adjectives the field writes (Riemann, Riemannian):
+        papers write "Riemannian manifold" and "Lagrangian relaxation" more than the name."""
         assert self._counts is not None
         out = list(renderings)
         for rendering in renderings:
