@@ -29,7 +29,7 @@ from pathlib import Path
 # (斯 693, 尔 522, 伊 80, 辛 24, 香 21, 农 12; 模 2, 量 0, 随 0)
 MIN_FOREIGN_NAMES = 8
 # and at least this share of the CC-CEDICT entries that use it are foreign names: 不 (18 of 2,143: 不列颠
-# Britain) is no name's character, 可 (18 of 396: 马尔可夫) is
+# Britain) is no name's character, 可 (18 of 396) is
 MIN_FOREIGN_SHARE = 0.04
 MIN_RUN = 2
 MAX_RUN = 6
@@ -152,7 +152,7 @@ def english_vowels(word: str) -> str:
 
 
 # syllables whose vowel Chinese adds after a consonant that closes an English syllable or a
-# cluster (吉布斯 ji bu si, Gibbs; 马尔可夫 Markov): their vowel is left out cheaply
+# cluster (吉布斯 ji bu si, Gibbs; 切比雪夫 Chebyshev): their vowel is left out cheaply
 _EPENTHETIC = frozenset("si zi ci shi zhi chi ri fu bu pu mu du tu ku gu lu te de ke ge le".split())
 
 
