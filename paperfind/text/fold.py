@@ -23,6 +23,13 @@ def fold(text: str) -> str:
     return _COMBINING.sub("", unicodedata.normalize("NFKD", text)).casefold()
 
 
+def strip_accents(text: str) -> str:
+    """Diacritics removed, case kept (Schrödinger → Schrodinger)."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", _COMBINING.sub("", unicodedata.normalize("NFKD", text)))
+
+
 def has_han(text: str) -> bool:
     return bool(_HAS_HAN.search(text))
 

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from paperfind.text.fold import HAN, has_han
+from paperfind.text.fold import HAN, has_han, strip_accents
 from paperfind.text.phrases import PhraseCounts, chains, choose_senses, phrase_counts
 from paperfind.text.senses import compound_senses
+from paperfind.text.sounds import SoundReader, pinyin_syllables, read_name_sounds
+from paperfind.text.suffixes import SUFFIX_ENDINGS, derived_forms
 from paperfind.text.stopwords import STOPWORDS
 
 _RUNS = re.compile(f"([{HAN}]+)|([A-Za-z0-9][A-Za-z0-9\\-+.']*)")
@@ -35,6 +37,9 @@ _NAME_SENSE = re.compile(r"^(?:[A-Z][\w.'-]*\s+){0,3}([A-Z][a-z][\w'-]*)\s*(?:,|
 _SKIP_SENSE = ("variant of", "surname", "CL:", "abbr.", "see ", "used in", "pr.", "old ", "also written",
                "Taiwan pr", "classifier", "radical", "(bound form)", "interjection", "particle")
 _MAX_SENSE_WORDS = 3
+# "flat and smooth" (平滑), "thin and soft" (细): two senses, each the word's alone (as one
+# sense, a paper on "smoothing" matched half of 平滑)
+_PAIR_SENSE = re.compile(r"^([a-z]+) and ([a-z]+)$")
 # the candidates of a word whose sense its neighbours choose: of its own entry's senses, of those
 # it has in compounds (`senses.compound_senses`)
 _OWN_CANDIDATES = 6
@@ -45,6 +50,9 @@ _LOOKUP_MAX_CHARS = 8
 # "reconciled" (7) are not the field's; 5 and 200 measured the same on the zh dev set
 SENSE_MIN_COUNT = 50
 _SENSE_FILLER = frozenset("a an the of to in on for by with one's sb sth".split())
+# a name's adjectives, as the field writes them: Laplace → Laplacian, Euclid → Euclidean,
+# Jacobi → Jacobian, Riemann → Riemannian (the field writes "Riemann" 22 times, "Riemannian" 1,146)
+_NAME_ADJECTIVES = (("", "ian"), ("", "ean"), ("e", "ian"), ("i", "ian"), ("", "an"))
 
 
 @dataclass(frozen=True)
@@ -92,12 +100,16 @@ def clean_senses(raw: str, proper: bool = False) -> list[str]:
     for sense in raw.split("/"):
         if not sense or any(mark in sense for mark in _SKIP_SENSE):
             continue
-        sense = _PAREN.sub("", sense).strip(" ,;.")
+        # "Erwin Schrödinger": a sense with an accent was dropped as not ASCII (薛定谔, 庞加莱
+        # Poincaré); the analyzer folds the corpus's accents the same way
+        sense = strip_accents(_PAREN.sub("", sense).strip(" ,;."))
         if proper and (name := _NAME_SENSE.match(sense)):
             sense = name.group(1)
         if sense.startswith("to "):
             sense = sense[3:]
-        if sense and len(sense.split()) <= _MAX_SENSE_WORDS and sense.isascii():
+        if (pair := _PAIR_SENSE.match(sense)) and pair.group(1) != pair.group(2):
+            senses.extend(word for word in pair.groups() if word not in senses)
+        elif sense and len(sense.split()) <= _MAX_SENSE_WORDS and sense.isascii():
             senses.append(sense)
     return senses
 
@@ -143,10 +155,13 @@ class ZhEnTranslator:
 
     def __init__(self, glossary_path: Path | None = None, cedict_path: Path | None = None,
                  max_senses: int = 2, word_count: Callable[[str], int] | None = None,
-                 phrases: bool = True, phrase_counts: PhraseCounts | None = None) -> None:
+                 phrases: bool = True, phrase_counts: PhraseCounts | None = None,
+                 names_by_sound: bool = True) -> None:
         """`word_count` says how often the field writes an English word (default: the shipped
         counts, `field_counts`); senses are chosen by it. With `phrases`, a word's sense is
-        chosen by its neighbours' (`phrase_counts`, default: the shipped pair counts)."""
+        chosen by its neighbours' (`phrase_counts`, default: the shipped pair counts). With
+        `names_by_sound`, a foreign name no dictionary has is read by its sound as the field's
+        word (`sounds.SoundReader`: 香农 Shannon) when the shipped counts are used."""
         self._glossary_path = glossary_path or default_glossary_path()
         self._cedict_path = cedict_path
         self.max_senses = max_senses
@@ -157,6 +172,8 @@ class ZhEnTranslator:
         self._lock = threading.Lock()
         self._loaded: tuple[dict, dict, object] | None = None
         self._counts: Callable[[str], int] | None = None
+        self.names_by_sound = names_by_sound
+        self._sounds: SoundReader | None = None
 
     def _load(self) -> tuple[dict[str, tuple[str, ...]], dict[str, list[str]], object]:
         with self._lock:
@@ -174,6 +191,11 @@ class ZhEnTranslator:
                 for term in glossary:
                     tokenizer.add_word(term, freq=100000)
                 self._counts = self._word_count or field_counts()
+                if self.names_by_sound and self._word_count is None:
+                    from paperfind.text.joins import vocabulary
+
+                    self._sounds = SoundReader(read_name_sounds(self._cedict_path or default_cedict_path()),
+                                               vocabulary().counts)
                 if self.phrases:  # read now, not at the first query
                     self._compound_senses = compound_senses(cedict)
                     self._phrase_counts = self._phrase_counts or phrase_counts()
@@ -280,13 +302,17 @@ class ZhEnTranslator:
             if latin:
                 terms.append((latin, (latin,)))
                 continue
-            for segment in self._segments(han):
-                for part, renderings in self._translate_segment(segment):
-                    if renderings is None:
-                        untranslated.append(part)
-                    terms.append((part, renderings or ()))
+            parts = [part for segment in self._segments(han) for part in self._translate_segment(segment)]
+            for part, renderings in self._names_by_sound(parts):
+                if renderings is None:
+                    untranslated.append(part)
+                terms.append((part, renderings or ()))
         if self.phrases:
             terms = self._by_phrases(terms)
+        terms = self._with_suffixes(terms)
+        # a person's name has two characters or more (欧 alone is "Europe", no name)
+        terms = [(part, self._with_adjectives(renderings) if len(part) > 1 and has_han(part) else renderings)
+                 for part, renderings in terms]
         words: list[str] = []
         for _, renderings in terms:
             for rendering in renderings:
@@ -294,6 +320,69 @@ class ZhEnTranslator:
                     words.append(rendering)
         return Translation(query, " ".join(words), tuple(terms), tuple(untranslated))
 
+
+    def _names_by_sound(self, parts: list[tuple[str, tuple[str, ...] | None]]
+                        ) -> list[tuple[str, tuple[str, ...] | None]]:
+        """`parts` with each run of characters read one by one (no dictionary has the run as a
+        word) that are all transliteration characters read as the name they sound like, when
+        the field writes one (`sounds.SoundReader`: 香 农 "sound agriculture" is 香农 "Shannon")."""
+        if self._sounds is None:
+            return parts
+        glossary, _, _ = self._load()
+        reader = self._sounds
+
+        def is_name_part(part: str) -> bool:
+            return len(part) == 1 and reader.is_name_character(part) and glossary.get(part) != ()
+
+        out: list[tuple[str, tuple[str, ...] | None]] = []
+        i = 0
+        while i < len(parts):
+            end = i
+            while end < len(parts) and is_name_part(parts[end][0]):
+                end += 1
+            run = "".join(part for part, _ in parts[i:end])
+            name = reader.read(run, pinyin_syllables(run)) if end - i >= 2 else None
+            if name:
+                out.append((run, (name,)))
+            else:  # the whole run or nothing: its tail alone is no name (几里得 of 欧几里得)
+                out.extend(parts[i:max(end, i + 1)])
+            i = max(end, i + 1)
+        return out
+
+    def _with_suffixes(self, terms: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
+        """`terms` with a suffix character read alone (化, 性, 度, 器, 式) joined to the word
+        before it as the English derivative the field writes (`suffixes.derived_forms`):
+        线性 化 "linear, transform" is 线性化 "linearization, linear"."""
+        assert self._counts is not None
+        glossary, _, _ = self._load()
+        out: list[tuple[str, tuple[str, ...]]] = []
+        for part, renderings in terms:
+            previous = out[-1] if out else None
+            if (part in SUFFIX_ENDINGS and part not in glossary and previous and len(previous[0]) > 1
+                    and has_han(previous[0]) and previous[1]):
+                derived = [form for sense in previous[1]
+                           for form in derived_forms(sense, part, self._counts, SENSE_MIN_COUNT)]
+                if derived:
+                    out[-1] = (previous[0] + part, tuple(dict.fromkeys(derived + list(previous[1]))))
+                    continue
+            out.append((part, renderings))
+        return out
+
+    def _with_adjectives(self, renderings: tuple[str, ...]) -> tuple[str, ...]:
+        """A proper name's renderings with its adjectives the field writes (Riemann, Riemannian):
+        papers write "Riemannian manifold" and "Lagrangian relaxation" more than the name."""
+        assert self._counts is not None
+        out = list(renderings)
+        for rendering in renderings:
+            if not rendering[:1].isupper() or not rendering.isalpha():
+                continue
+            for drop, suffix in _NAME_ADJECTIVES:
+                if drop and not rendering.endswith(drop):
+                    continue
+                adjective = rendering[:len(rendering) - len(drop)] + suffix
+                if adjective not in out and self._counts(adjective) >= SENSE_MIN_COUNT:
+                    out.append(adjective)
+        return tuple(out)
 
     def _by_phrases(self, terms: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
         """`terms` with each CC-CEDICT word's sense chosen by its neighbours: where the field

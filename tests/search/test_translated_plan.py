@@ -49,3 +49,9 @@ def test_a_paper_with_both_senses_has_matched_one_word(searcher):
 def test_the_searcher_reads_a_chinese_query_by_its_words(searcher):
     query = searcher._read(searcher.backend(), parse_query("精度"), Filters(), "lexical")
     assert query.plan.translation and _translated(query.plan) == [{"precis", "accuraci"}]
+
+
+def test_a_names_adjective_is_a_sense_of_the_same_word(searcher):
+    # 黎曼 is "Riemann, Riemannian": one word of the query, the adjective an alternative
+    groups = _translated(_plan(searcher, "黎曼"))
+    assert groups == [{"riemann", "riemannian"}]

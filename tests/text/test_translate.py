@@ -131,3 +131,18 @@ def test_the_query_encoder_embeds_english_when_the_translation_is_complete(trans
     assert encoder.texts("graph neural networks") == ["graph neural networks"]
     assert encoder.texts("图神经网络") == ["graph neural network"]
     assert encoder.texts("䶵的图神经网络") == ["䶵的图神经网络", "graph neural network"]
+
+
+def test_a_coordinated_sense_is_two_senses():
+    """平滑 is "flat and smooth": either word is its sense, and a paper on smoothing has matched
+    the whole Chinese word, not half of it."""
+    assert clean_senses("flat and smooth/level") == ["flat", "smooth", "level"]
+    assert clean_senses("again and again") == ["again and again"]  # one sense, kept whole
+    assert ZhEnTranslator().translate("平滑").terms == (("平滑", ("flat", "smooth")),)
+
+
+def test_a_name_with_an_accent_is_read_without_it(bare):
+    """"Jules Henri Poincaré (1854-1912), French mathematician": dropped as not ASCII before, and
+    the characters then read one by one."""
+    assert clean_senses("Jules Henri Poincaré (1854-1912), French mathematician", proper=True) == ["Poincare"]
+    assert bare.translate("庞加莱").english == "Poincare"
