@@ -17,6 +17,7 @@ import numpy as np
 
 from paperfind.index.analysis import (KEYWORD_BREAK, Ragged, TextTerms, concat_rows, ragged,
                                       terms_of_texts)
+from paperfind.index.distinct import distinct, union
 from paperfind.index.docs import IndexSource
 from paperfind.index.doctable import save_params
 from paperfind.index.lexical import (FIELD_PARAMS, TEXT_FIELD_PARAMS, TEXT_K1, FieldMatrix,
@@ -104,7 +105,8 @@ def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | Non
            "keywords": text.keywords.where(text.keywords.ids != KEYWORD_BREAK)}
     added = {"title": text.title_plus, "abstract": text.abstract_plus,
              "keywords": text.keywords_plus}
-    used = np.unique(np.concatenate([r.ids for r in (*own.values(), *added.values())]))
+    # the terms the rows use, by a sort (np.unique hashes first: ~15x slower on these ~10^8 ids at 1M)
+    used = distinct(np.concatenate([r.ids for r in (*own.values(), *added.values())]))
     used_terms = [text.terms[i] for i in used.tolist()]
     vocab = sorted(set(used_terms).union(*author_terms, *venue_terms.values()))
     term_ids = {t: i for i, t in enumerate(vocab)}
@@ -190,7 +192,8 @@ def build_paper_name_files(docs: list[IndexDoc], root: Path, an: Analyzer, text:
             forms = [f for f in (token, token[:-1]) if f in exact] if plural else [token]
             if token in exact:
                 rows = [written.papers(f) for f in forms]
-                columns.append(rows[0] if len(rows) == 1 else np.union1d(*rows))
+                # by a sort: np.union1d hashes first, 20x slower (a fifth of the mining at 1M)
+                columns.append(rows[0] if len(rows) == 1 else union(*rows))
                 continue
             for term in an.terms(token):
                 if term not in term_ids:
