@@ -131,3 +131,16 @@ def test_the_query_encoder_embeds_english_when_the_translation_is_complete(trans
     assert encoder.texts("graph neural networks") == ["graph neural networks"]
     assert encoder.texts("图神经网络") == ["graph neural network"]
     assert encoder.texts("䶵的图神经网络") == ["䶵的图神经网络", "graph neural network"]
+
+
+def test_a_kept_rendering_is_the_one_made_afresh():
+    """Issue 33: a translator keeps its last renderings (a default-mode Chinese query is
+    rendered by the searcher and by the query encoder's thread); the kept one is what a fresh
+    translator gives, and switching the phrases off is not answered from the phrases' rendering."""
+    kept = ZhEnTranslator()
+    first = kept.translate("平均场 博弈")
+    assert kept.translate("平均场 博弈") is first and first.english == "mean field game"
+    kept.phrases = False
+    assert kept.translate("平均场 博弈") == ZhEnTranslator(phrases=False).translate("平均场 博弈") != first
+    kept.phrases = True
+    assert kept.translate("平均场 博弈") is first
