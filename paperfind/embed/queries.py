@@ -79,9 +79,10 @@ class QueryPrefetch:
     """
 
     keep = 16
-    # The most a `start` waits for an idle worker to take the job (seconds): a safety bound; the
-    # worker takes it in ~0.1 ms once it can run Python.
-    handoff_s = 0.02
+    # The most a `start` waits for an idle worker to take the job (seconds). On a free core the
+    # worker takes it in ~0.1 ms; on a loaded machine it may not run for a while, and the
+    # caller then goes on (a certain title never takes its vector, so its wait is all loss).
+    handoff_s = 0.003
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
