@@ -50,14 +50,16 @@ class CardDrafts:
         return int(handle) in self._made
 
     def draft(self, handles: Iterable[int], go_on: Callable[[], bool] = lambda: True,
-              at_least: int = 0) -> None:
-        """Make the cards of `handles` in their order: the first `at_least` whatever happens,
-        then each while `go_on()` (the vector still being made: work after it ends would
-        delay the answer instead of filling a wait)."""
-        for i, handle in enumerate(handles):
-            if i >= at_least and not go_on():
+              at_least: int = 0, batch: int = 10) -> None:
+        """Make the cards of `handles` in their order, `batch` at a time (one versions request
+        each: a Milvus backend's is a round trip): the first `at_least` whatever happens, then
+        each batch while `go_on()` (the vector still being made: work after it ends would delay
+        the answer instead of filling a wait)."""
+        handles = [int(h) for h in handles]
+        for start in range(0, len(handles), max(1, batch)):
+            if start >= at_least and not go_on():
                 return
-            self._make([int(handle)])
+            self._make(handles[start:start + max(1, batch)])
 
     def results(self, handles: list[int], scores: list[float]) -> tuple[list[dict], list[list[Version]]]:
         """The results of the page's `handles` with their `scores`, and each one's versions;

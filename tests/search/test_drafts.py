@@ -76,10 +76,12 @@ def test_drafting_stops_when_the_vector_arrives(searcher):
     handles = _handles(searcher, "learning", 6)
     drafts = CardDrafts(backend, Restriction(Filters()), _marker(Analyzer(), "learning"))
     asked = []
-    drafts.draft(handles, lambda: asked.append(1) or len(asked) <= 2)  # pending twice, then ready
+    drafts.draft(handles, lambda: asked.append(1) or len(asked) <= 2, batch=1)  # pending twice, then ready
     assert len(drafts) == 2 and all(drafts.drafted(h) for h in handles[:2])
-    drafts.draft(handles[2:], lambda: False, at_least=1)
+    drafts.draft(handles[2:], lambda: False, at_least=1, batch=1)
     assert len(drafts) == 3 and drafts.drafted(handles[2])
+    drafts.draft(handles, lambda: asked.append(1) or len(asked) <= 5, batch=2)  # two batches more
+    assert len(drafts) == 4 and not drafts.drafted(handles[4])
 
 
 def test_a_draft_belongs_to_its_own_query(searcher):
