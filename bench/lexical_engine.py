@@ -293,7 +293,7 @@ PHASES = (  # (module, owner, function, label); nested phases are inside their c
     ("paperfind.search.row_features", None, "features", "second stage features"),
     ("paperfind.search.backend", "IndexBackend", "facets", "total, facets, trend counts"),
     ("paperfind.search.backend", "IndexBackend", "work_versions", "versions of the page's works"),
-    ("paperfind.search.engine", None, "hit", "cards and highlights"),
+    ("paperfind.search.drafts", None, "unscored_hit", "cards and highlights"),
     ("paperfind.search.engine", "Searcher", "_name_cards", "names of the page's papers"),
     ("paperfind.search.engine", None, "trend", "trend drawn"),
 )

@@ -79,6 +79,10 @@ class QueryPrefetch:
     """
 
     keep = 16
+    # The most a `start` waits for an idle worker to take the job (seconds). On a free core the
+    # worker takes it in ~0.1 ms; on a loaded machine it may not run for a while, and the
+    # caller then goes on (a certain title never takes its vector, so its wait is all loss).
+    handoff_s = 0.003
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -86,17 +90,44 @@ class QueryPrefetch:
         self._worker: ThreadPoolExecutor | None = None
 
     def start(self, text: str, encode: Callable[[str], np.ndarray]) -> None:
+        """Submit `text`'s encoding and, when the worker is idle, wait until it has taken it.
+
+        The worker needs the GIL to take the job and to run the encoder's Python part (the
+        Chinese rendering, the tokenizer: ~1 ms) before the model runs without it. The caller
+        goes on with the lexical route, in Python too, and would keep the GIL for the
+        interpreter's switch interval (5 ms) before the worker got it: profiled on the bundled
+        corpus, the job waited 2-4 ms at p50 and 6-12 ms at p90 before it began (bench/RESULTS.md,
+        issue 33, fast33d). Waiting here (without the GIL) lets it begin at once; the caller
+        then resumes when the model run releases the GIL. A busy worker (another query's
+        embedding) is not waited for."""
         with self._lock:
             if text in self._pending:
                 return
             if self._worker is None:
                 self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperfind-embed")
-            self._pending[text] = self._worker.submit(encode, text)
+            idle = all(f.done() for f in self._pending.values())
+            taken = threading.Event()
+            self._pending[text] = self._worker.submit(_signalled, taken, encode, text)
             while len(self._pending) > self.keep:
                 self._pending.popitem(last=False)
+        if idle:
+            taken.wait(self.handoff_s)
+
+    def pending(self, text: str) -> bool:
+        """Whether `text`'s vector was started and is not made yet (what the caller could do
+        meanwhile without delaying its answer)."""
+        with self._lock:
+            future = self._pending.get(text)
+        return future is not None and not future.done()
 
     def take(self, text: str, encode: Callable[[str], np.ndarray]) -> np.ndarray:
         """The vector of `text`: the prefetched one if it was started, else encoded now."""
         with self._lock:
             future = self._pending.pop(text, None)
         return future.result() if future is not None else encode(text)
+
+
+def _signalled(taken: threading.Event, encode: Callable[[str], np.ndarray], text: str) -> np.ndarray:
+    """`encode(text)`, saying first that the worker has taken the job (`QueryPrefetch.start`)."""
+    taken.set()
+    return encode(text)

@@ -95,6 +95,10 @@ class SemanticRetriever:
             return
         self._prefetch.start(text, self._encode)
 
+    def pending(self, text: str) -> bool:
+        """Whether `text`'s prefetched vector is still being made."""
+        return self._prefetch.pending(text)
+
     def _encode(self, text: str) -> np.ndarray:
         return self._query_encoder().vector(text)
 

@@ -410,6 +410,9 @@ class MilvusBackend:
             return
         self._prefetch.start(text, self._encoder.vector)
 
+    def vector_pending(self, text: str) -> bool:
+        return self._prefetch.pending(text)
+
     def nearest(self, text: str, restriction: Restriction, k: int) -> Candidates:
         """The `k` nearest papers by the stored e5 vectors (exact inner product of unit
         vectors: the cosine), best first, ties by handle."""

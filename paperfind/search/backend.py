@@ -172,6 +172,9 @@ class SearchBackend(Protocol):
     def prefetch_vector(self, text: str) -> None:
         """A hint: `text` will be asked of `nearest` soon (embed it meanwhile)."""
         ...
+    def vector_pending(self, text: str) -> bool:
+        """Whether `text`'s prefetched embedding is still running (`nearest` would wait)."""
+        ...
     def scores(self, groups: list[TermGroup], handles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(BM25 as float32, groups matched as int16) of `groups` for each of `handles`,
         whether or not they match, regardless of any restriction."""
@@ -404,6 +407,9 @@ class IndexBackend:
     def prefetch_vector(self, text: str) -> None:
         if self.semantic is not None:
             self.semantic.prefetch(text)
+
+    def vector_pending(self, text: str) -> bool:
+        return self.semantic is not None and self.semantic.pending(text)
 
     def scores(self, groups: list[TermGroup], handles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Looked up for `handles` alone (paperfind.index.retrieval), unless this query's scoring

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from paperfind.cards import best_first, version_order
+from paperfind.cards import best_first
 from paperfind.index.docs import IndexSource
 from paperfind.text.analyze import Analyzer
 from paperfind.text.fold import has_han
@@ -27,6 +27,7 @@ from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE
 from paperfind.search.backend import CandidateRequest, Candidates, Clause, Restriction, SearchBackend
 from paperfind.search.cache import ResultCache, request_key
 from paperfind.search.filters import Filters, merge_filters
+from paperfind.search.drafts import CardDrafts
 from paperfind.search.highlight import Marker
 from paperfind.search.fusion import classify_query
 from paperfind.search.hybrid import FUSION_DEPTH, fuse_rows
@@ -41,7 +42,7 @@ from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import top_order
 from paperfind.search.row_features import QueryFeatures
 from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchResponse, author_card,
-                                       hit, suggestion_text)
+                                       suggestion_text)
 from paperfind.search.second_stage import (certain_title, phrase_share, query_terms,
                                            weighted, with_phrases)
 from paperfind.search.settings import SearchSettings
@@ -249,18 +250,22 @@ class Searcher:
         return Query(q, plan, restriction)
 
     def _ranked(self, backend: SearchBackend, query: Query, offset: int, limit: int, sort: str,
-                mode: str, explain: bool) -> tuple[Ranking, np.ndarray, dict[int, list]]:
+                mode: str, explain: bool,
+                drafts: CardDrafts | None = None) -> tuple[Ranking, np.ndarray, dict[int, list]]:
         """The ranking, the page (positions into its pool) and what decided the learned
         model's order (with `explain`). From the engine's best candidates: every candidate
         below those ranks below them too, so the page is the same unless it reaches down
-        there (a deep page), and then it is made from every match."""
+        there (a deep page), and then it is made from every match. `drafts`: the page's cards,
+        which a fused query drafts for its lexical leaders while it waits for its vector."""
         needed = offset + limit
+        if sort != "relevance" or offset:  # the lexical leaders are a first page's likely results
+            drafts = None
         k = None  # the date and citations orders, and filter-only queries, sort every match
         if sort == "relevance" and query.plan.groups:
             k = max(self.settings.phrase_check_depth, FUSION_DEPTH + self.settings.rerank_depth,
                     2 * needed)
         while True:
-            ranking = self._rank(backend, query, needed, mode, k)
+            ranking = self._rank(backend, query, needed, mode, k, drafts)
             explained: dict[int, list] = {}
             if ranking.stage is not None and sort == "relevance" \
                     and ranking.stage.kind in self.settings.learned_kinds:
@@ -298,15 +303,13 @@ class Searcher:
         q, understood = self._understand(backend, q, request.filters)
         query = self._read(backend, q, request.filters, mode)
         plan, restriction = query.plan, query.restriction
-        ranking, page, explained = self._ranked(backend, query, offset, limit, sort, mode,
-                                                request.explain)
-        pool = ranking.pool
         stems = {s for g in plan.groups for s, _ in g.stems} | {s for p in plan.phrases for s in p}
-        marker = Marker(stems, self.analyzer, {g.word for g in plan.groups})
-        handles = [int(pool.handles[j]) for j in page]
-        works = backend.work_versions(handles, restriction)
-        results = [self._result(versions, float(pool.relevance[j]), marker)
-                   for j, versions in zip(page, works)]
+        drafts = CardDrafts(backend, restriction, Marker(stems, self.analyzer, {g.word for g in plan.groups}))
+        ranking, page, explained = self._ranked(backend, query, offset, limit, sort, mode,
+                                                request.explain, drafts)
+        pool = ranking.pool
+        results, works = drafts.results([int(pool.handles[j]) for j in page],
+                                        [float(pool.relevance[j]) for j in page])
         self._name_cards(backend, results, {v.doc["key"]: v.handle for vs in works for v in vs})
         if explained:
             for j, result in zip(page, results):
@@ -406,15 +409,6 @@ class Searcher:
         return n if n <= 2 else n - 1 if n <= 4 else math.ceil(self.settings.min_match_share * n)
 
     @staticmethod
-    def _result(versions, score: float, marker: Marker) -> dict:
-        """The result of a work found by its first version: shown by its best version
-        (paperfind.cards: accepted before under review before rejected, newest acceptance
-        first) among those the filters let through, the others folded under it."""
-        allowed = [v for i, v in enumerate(versions) if i == 0 or v.allowed]
-        shown = min(allowed, key=lambda v: version_order(v.doc))
-        return hit(shown.doc, score, marker, [v.doc for v in versions if v is not shown])
-
-    @staticmethod
     def _prefetch_query_vector(backend: SearchBackend, q: ParsedQuery, plan: QueryPlan, mode: str) -> None:
         """Embed the query on a worker thread while the lexical route runs, when `_rank` will need it."""
         if not backend.vectors_ready() or mode == "lexical" or not q.text.strip() or not plan.groups:
@@ -446,9 +440,10 @@ class Searcher:
         return Restriction(filters, tuple(people), tuple(require), tuple(exclude))
 
     def _rank(self, backend: SearchBackend, query: Query, needed: int, mode: str,
-              k: int | None) -> Ranking:
+              k: int | None, drafts: CardDrafts | None = None) -> Ranking:
         """The matching candidates and their relevance (not yet ordered), the mode used, and
-        what retrieval computed (for the learned ranker) when the query was fused (hybrid)."""
+        what retrieval computed (for the learned ranker) when the query was fused (hybrid);
+        with `drafts`, the cards of the lexical leaders drafted while the vector is made."""
         q, plan, restriction = query.q, query.plan, query.restriction
         if not plan.groups:
             if restriction.empty():
@@ -487,6 +482,12 @@ class Searcher:
                 # features of the lexical leaders, most of the fused top it will order
                 kept.prepare(pool.handles[top_order(pool.handles, relevance,
                                                     min(len(pool.handles), self.settings.learned_depth))])
+            if mode == "hybrid" and drafts is not None and self.settings.draft_cards:
+                # then, while it is still being made, the cards of the likeliest results: the
+                # first page's number of lexical leaders (~4 in 5 of them are on it)
+                leaders = pool.handles[top_order(pool.handles, relevance,
+                                                 min(len(pool.handles), needed, self.settings.draft_cards))]
+                drafts.draft(leaders.tolist(), lambda: backend.vector_pending(q.text))
             near = backend.nearest(q.text, restriction, self.settings.rerank_depth)
             if len(near) and request is not None and mode == "hybrid":
                 more = lexical_matches_among(backend, request, found, near)

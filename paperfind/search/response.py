@@ -62,9 +62,21 @@ class SearchResponse:
 def hit(doc: dict, score: float, marker: Marker, versions: list[dict] | None = None) -> dict:
     """One result of the JSON contract: the card (paperfind.cards) of a stored doc, with its
     work's other versions best first, its score and its highlights."""
-    return {**stored_card(doc, versions), "score": round(float(score), 6),
-            "highlights": {"title": marker.mark(doc["title"]),
-                           "abstract": marker.snippet(doc["abstract"]) if doc["abstract"] else ""}}
+    return scored_hit(unscored_hit(doc, marker, versions), score)
+
+
+def unscored_hit(doc: dict, marker: Marker, versions: list[dict] | None = None) -> tuple[dict, dict]:
+    """(the card, the highlights) of `hit`: all of a result but its score, which a query's
+    ranking settles later than its text (paperfind.search.drafts)."""
+    return stored_card(doc, versions), {
+        "title": marker.mark(doc["title"]),
+        "abstract": marker.snippet(doc["abstract"]) if doc["abstract"] else ""}
+
+
+def scored_hit(unscored: tuple[dict, dict], score: float) -> dict:
+    """The result of an `unscored_hit` with its score (the keys in `hit`'s order)."""
+    card, highlights = unscored
+    return {**card, "score": round(float(score), 6), "highlights": highlights}
 
 
 def stored_card(doc: dict, versions: list[dict] | None = None) -> dict:

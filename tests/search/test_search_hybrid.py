@@ -144,3 +144,58 @@ def test_the_learned_order_from_kept_features_is_the_fresh_one(hybrid_searcher):
     fresh = searcher._learned_order(backend, query.plan, ranking.stage, ranking.pool, True)
     np.testing.assert_array_equal(kept[0], fresh[0])
     assert kept[1] == fresh[1]
+
+
+FUSED_QUERIES = ("how to get low regret when the losses are chosen by an adversary",
+                 "bandit algorithms with partial feedback and adversarial rewards",
+                 "online convex optimization regret bounds",
+                 "learning with expert advice when experts are strategic")
+
+
+def test_cards_drafted_while_the_vector_is_made_give_the_undrafted_answers(hybrid_searcher, slice_store):
+    """Issue 33: a fused query drafts its lexical leaders' cards while its vector is made; the
+    answers, cards, scores, highlights and versions, are those of a searcher that drafts none,
+    whatever query came before (a draft of another query's would show here), on the first page
+    and on the next (not drafted)."""
+    from paperfind.search.settings import SearchSettings
+
+    searcher, embedded = hybrid_searcher
+    store, index_root = slice_store
+    drafting, undrafted = (open_searcher(index_root, store, vector_dir=searcher.live.vector_dir,
+                                         settings=SearchSettings(draft_cards=n, result_cache=0))
+                           for n in (SearchSettings().draft_cards, 0))
+    fused_in = set()
+    for q in FUSED_QUERIES + FUSED_QUERIES[::-1]:
+        for offset in (0, 5):
+            semantic = drafting.live._semantic
+            if semantic is not None and semantic._encoder is not None:
+                semantic._encoder._cache.clear()  # each search waits for its vector
+            a = drafting.search(SearchRequest(q=q, limit=5, offset=offset, mode="hybrid")).to_json()
+            b = undrafted.search(SearchRequest(q=q, limit=5, offset=offset, mode="hybrid")).to_json()
+            a.pop("took_ms"), b.pop("took_ms")
+            assert a["mode"] == "hybrid" and a == b
+            lexical = undrafted.search(SearchRequest(q=q, limit=5, offset=offset, mode="lexical"))
+            fused_in |= {r["key"] for r in a["results"]} - {r["key"] for r in lexical.results}
+    assert fused_in  # fusion put papers on pages that the lexical leaders (the drafts) were not
+
+
+def test_a_fused_query_drafts_its_leaders_while_it_waits(hybrid_searcher):
+    """The drafts are made before the vector is taken (while the worker embeds) and only of
+    the first page's number of lexical leaders."""
+    from paperfind.search.drafts import CardDrafts
+    from paperfind.search.filters import Filters
+    from paperfind.search.highlight import Marker
+    from paperfind.search.query import parse_query
+
+    searcher, _ = hybrid_searcher
+    backend = searcher.backend()
+    drafted = []
+    searcher.search(SearchRequest(q="why does the adversary win", mode="hybrid"))  # the query model loaded
+    for text in FUSED_QUERIES * 2:  # the vector may rarely be made before the lexical route ends
+        searcher.live._semantic._encoder._cache.clear()
+        query = searcher._read(backend, parse_query(text), Filters(), "hybrid")
+        drafts = CardDrafts(backend, query.restriction, Marker(set(), searcher.analyzer))
+        searcher._rank(backend, query, 4, "hybrid", None, drafts)
+        assert len(drafts) <= 4
+        drafted.append(len(drafts))
+    assert max(drafted) > 0

@@ -146,3 +146,16 @@ def test_a_name_with_an_accent_is_read_without_it(bare):
     the characters then read one by one."""
     assert clean_senses("Jules Henri Poincaré (1854-1912), French mathematician", proper=True) == ["Poincare"]
     assert bare.translate("庞加莱").english == "Poincare"
+
+
+def test_a_kept_rendering_is_the_one_made_afresh():
+    """Issue 33: a translator keeps its last renderings (a default-mode Chinese query is
+    rendered by the searcher and by the query encoder's thread); the kept one is what a fresh
+    translator gives, and switching the phrases off is not answered from the phrases' rendering."""
+    kept = ZhEnTranslator()
+    first = kept.translate("平均场 博弈")
+    assert kept.translate("平均场 博弈") is first and first.english == "mean field game"
+    kept.phrases = False
+    assert kept.translate("平均场 博弈") == ZhEnTranslator(phrases=False).translate("平均场 博弈") != first
+    kept.phrases = True
+    assert kept.translate("平均场 博弈") is first
