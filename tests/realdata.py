@@ -50,3 +50,19 @@ def pick(records: list[dict], ids: set[str], extra: int = 0) -> list[dict]:
     chosen = [r for r in records if r.get("id") in ids]
     others = [r for r in records if r.get("id") not in ids][:extra]
     return chosen + others
+
+
+def indexed_slice(root: Path, ids_by_file: dict[tuple[str, int], set[str]], extra: int = 20):
+    """A store and index at `root` of these papers of the real data, each venue-year file with its
+    first `extra` other records (the slices that a search test reads through the product's own
+    ingest and index build)."""
+    from paperfind.index.manager import build_index
+    from paperfind.ingest.run import ingest_paths
+    from paperfind.store import Store
+
+    paths = [write_slice(root / "data", venue, year, pick(load_paperlist(venue, year), ids, extra=extra))
+             for (venue, year), ids in ids_by_file.items()]
+    store = Store(root / "slice.db")
+    ingest_paths(store, paths, progress=False)
+    build_index(store, root / "slice.db.index")
+    return store

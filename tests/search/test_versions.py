@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from paperfind.index.manager import build_index
-from paperfind.ingest.run import ingest_paths
 from paperfind.search.engine import Searcher, open_searcher
 from paperfind.search.response import SearchRequest
-from paperfind.store import Store
-from tests.realdata import load_paperlist, pick, write_slice
+from tests.realdata import indexed_slice
 
 PAIRS = {"iclr2017:B1-Hhnslg": "nips2017:9188", "iclr2017:rkmDI85ge": "icml2017:762"}
 SLICE = {("iclr", 2017): {"B1-Hhnslg", "rkmDI85ge", "rJY0-Kcll"},
@@ -25,12 +22,7 @@ SLICE = {("iclr", 2017): {"B1-Hhnslg", "rkmDI85ge", "rJY0-Kcll"},
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory) -> Searcher:
     root = tmp_path_factory.mktemp("versions")
-    paths = [write_slice(root / "data", v, y, pick(load_paperlist(v, y), ids, extra=20))
-             for (v, y), ids in SLICE.items()]
-    store = Store(root / "slice.db")
-    ingest_paths(store, paths, progress=False)
-    build_index(store, root / "slice.db.index")
-    return open_searcher(root / "slice.db.index", store)
+    return open_searcher(root / "slice.db.index", indexed_slice(root, SLICE))
 
 
 @pytest.mark.parametrize("query", ["Prototypical Networks for Few-shot Learning",
