@@ -295,7 +295,8 @@ class IndexBackend:
         return tid
 
     def _scored(self, groups: list[TermGroup]) -> tuple[np.ndarray, np.ndarray]:
-        """(BM25 per row, groups matched per row) of `groups` over every row, unfiltered."""
+        """(BM25 per row, groups matched per row) of `groups` over every row, unfiltered: the
+        require / exclude clauses' masks (a query's own scoring is `_query_scored`)."""
         key = ("scores", tuple(tuple(g) for g in groups))
 
         return self._remember(key, lambda: self.index.lexical.score(self._resolve(groups), None))
@@ -414,12 +415,9 @@ class IndexBackend:
     def scores(self, groups: list[TermGroup], handles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Looked up for `handles` alone (paperfind.index.retrieval), unless this query's scoring
         over every row is at hand already."""
-        key = tuple(tuple(g) for g in groups)
-        scored, dense = self._memo.get(("scored", key)), self._memo.get(("scores", key))
+        scored = self._memo.get(("scored", tuple(tuple(g) for g in groups)))
         if scored is not None:
             return scored.of(handles)
-        if dense is not None:
-            return dense[0][handles], dense[1][handles]
         return score_handles(self.index.lexical, self._resolve(groups), handles)
 
     def sequences(self, handles: np.ndarray, field: str, terms: list[str]) -> TermSequences:
