@@ -16,18 +16,23 @@ _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\u
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 
+def _without_marks(text: str) -> str:
+    """`text` decomposed (NFKD) with its combining marks removed."""
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+
+
 def fold(text: str) -> str:
     """Lower-case, strip diacritics (Rocktäschel → rocktaschel); Han characters are kept."""
     if text.isascii():  # most titles and abstracts: nothing to decompose
         return text.lower()
-    return _COMBINING.sub("", unicodedata.normalize("NFKD", text)).casefold()
+    return _without_marks(text).casefold()
 
 
 def strip_accents(text: str) -> str:
     """Diacritics removed, case kept (Schrödinger → Schrodinger)."""
     if text.isascii():
         return text
-    return unicodedata.normalize("NFC", _COMBINING.sub("", unicodedata.normalize("NFKD", text)))
+    return unicodedata.normalize("NFC", _without_marks(text))
 
 
 def has_han(text: str) -> bool:
