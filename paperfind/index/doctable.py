@@ -1,7 +1,7 @@
 """Per-paper arrays beside the BM25 matrices: filter and facet values, term sequences, stored fields.
 
-Filters and facets are array operations over all rows (a bincount per facet), so they cost the
-same for a query matching 10 papers or 80,000. Term sequences (title, abstract, keywords as
+Filters are array operations over all rows; facets are counted over the matches alone, from
+per-row cells and the matches' institutions (paperfind.index.facet_counts). Term sequences (title, abstract, keywords as
 term ids in order) let the re-ranker test phrases and proximity without re-tokenising text.
 The stored fields make a result page renderable from the index alone, consistent with the
 version of the data the ranking used.
