@@ -82,6 +82,11 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "exact look-up paths against the exhaustive kernel, each checked equal to it",
               "~2 min at the 16.5k and 156k corpora, 60 queries a set (RESULTS)",
               "[--db DB ...] [--n 60]", "timing"),
+        Bench("facet_counts", "the facets and the trend's works of real match sets counted by a base "
+              "tree and this one, in turns: the same counts, and the counting's CPU time per kind (at "
+              "1M papers a common-word query's 60k-580k matches)",
+              "~1-2 min on the bundled corpus, ~3 min at 1M (RESULTS)",
+              "--db DB --base-tree BASE [--n 60]", "heavy"),
     )),
     ("a change against its base: quality and latency together", (
         Bench("parity", "a change against a base ref in one run: every dev set (lexical, hybrid, similar) "

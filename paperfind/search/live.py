@@ -79,6 +79,7 @@ class LiveIndex:
             if index is not None:
                 if self._kernel:
                     index.lexical.load_kernel()
+                    index.docs.load_kernel()
                 if self._serving:
                     index.paper_names.load_all()
                 self._backend = IndexBackend(index)
@@ -119,6 +120,7 @@ class LiveIndex:
         backend = self._backend
         if backend is not None:
             backend.index.lexical.load_kernel()
+            backend.index.docs.load_kernel()
 
     def load_for_serving(self) -> None:
         """What a process that answers many queries (a server) loads once, at its start, rather

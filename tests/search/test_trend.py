@@ -86,3 +86,21 @@ def test_the_counter_counts_distinct_works_and_dates_from_the_first_year():
         assert {y for _, y in counts.per_venue_year} <= {1987, 2003, 2026}
     undated = WorkCounter(np.array([1, 2]), np.array([0, 0]), np.array([0, 0]), ["a"])
     assert undated.counted(np.arange(2)) == (WorkCounts({}, {}, {"a": 2}), 2)
+
+
+def test_match_sets_of_one_version_works_only_or_shared_works_only():
+    """The one-version works are counted by their cells and the shared ones found by the same
+    bincount's last bin: a set with none of either counts as the sets say."""
+    works = np.array([0, 1, 1, 2, 3, 3, 3, 4])
+    years = np.array([2020, 2020, 2021, 2021, 2020, 2020, 0, 2022])
+    venues = np.array([0, 0, 1, 1, 0, 1, 1, 0])
+    counter = WorkCounter(works, years, venues, ["a", "b"])
+    solo, shared = np.array([0, 3, 7]), np.array([1, 2, 4, 5, 6])
+    assert counter.counted(solo) == (WorkCounts({2020: 1, 2021: 1, 2022: 1},
+                                                {("a", 2020): 1, ("b", 2021): 1, ("a", 2022): 1},
+                                                {"a": 2, "b": 1}), 3)
+    assert counter.counted(shared) == (WorkCounts({2020: 2, 2021: 1},
+                                                  {("a", 2020): 2, ("b", 2021): 1, ("b", 2020): 1},
+                                                  {"a": 2, "b": 2}), 2)
+    counts, total = counter.counted(np.arange(8))
+    assert total == 5 and counts.per_venue == {"a": 4, "b": 3}

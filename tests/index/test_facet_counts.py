@@ -1,0 +1,122 @@
+"""Facets counted from cells and gathered institutions (paperfind.index.facet_counts) are the
+counts of each facet read alone, on a real index of several venues and years, with numpy's
+gather and with the compiled one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from paperfind.index.doctable import FACETS, DocTable, FacetCells, _top_pairs, load_params
+from paperfind.index.facet_counts import (
+    MAX_CELLS, EntryGatherer, cell_codes, institution_entries, year_codes)
+from paperfind.index.manager import build_index, open_index
+from paperfind.ingest.run import ingest_paths
+from paperfind.store import Store
+from tests.realdata import PAPERLISTS
+
+SLICES = [("aistats", 2001), ("colt", 2019), ("corl", 2022), ("iclr", 2017), ("iclr", 2018),
+          ("icml", 2017), ("uai", 2019)]
+
+
+@pytest.fixture(scope="module")
+def index_path(tmp_path_factory):
+    root = tmp_path_factory.mktemp("facets")
+    store = Store(root / "facets.db")
+    ingest_paths(store, [PAPERLISTS / v / f"{v}{y}.json.gz" for v, y in SLICES], progress=False)
+    build_index(store, root / "facets.db.index")
+    index = open_index(root / "facets.db.index")
+    assert index is not None
+    return index.path
+
+
+def doc_table(path, compiled: bool) -> DocTable:
+    docs = DocTable(path, load_params(path))
+    if compiled:
+        assert docs.load_kernel()
+        assert docs.institutions.compiled
+    return docs
+
+
+def reference(docs: DocTable, rows: np.ndarray, top: int = 20) -> dict[str, list[list]]:
+    """Each facet counted alone: its column read at the rows, the institutions row by row."""
+    out: dict[str, list[list]] = {}
+    for facet in FACETS:
+        if facet == "year":
+            years = docs.year[rows]
+            counts = np.bincount(years[years > 0]) if len(rows) else np.zeros(0, int)
+            out["year"] = [[int(y), int(counts[y])] for y in np.flatnonzero(counts)[::-1]]
+            continue
+        if facet == "institution":
+            codes = [int(c) for r in rows.tolist()
+                     for c in docs.inst[docs.inst_indptr[r]:docs.inst_indptr[r + 1]]]
+            codes = np.asarray(codes, dtype=np.int64)
+        else:
+            codes = {"venue": docs.venue, "status": docs.status, "area": docs.area}[facet][rows]
+        labels = docs.labels[facet]
+        counts = np.bincount(codes, minlength=len(labels)) if len(codes) else np.zeros(0, int)
+        out[facet] = _top_pairs(counts, labels, top)
+    return out
+
+
+def row_sets(docs: DocTable) -> list[np.ndarray]:
+    rng = np.random.default_rng(7)
+    n = docs.n
+    out = [np.zeros(0, dtype=np.int64), np.arange(n), np.array([n - 1]), np.array([0])]
+    out += [rng.choice(n, size, replace=False) for size in (3, 40, n // 3, n - 5)]  # any order
+    out.append(np.flatnonzero(docs.venue == docs.venue[0]))  # one venue's papers
+    out.append(np.flatnonzero(np.diff(docs.inst_indptr) == 0))  # papers without an institution
+    out.append(np.flatnonzero(np.diff(docs.inst_indptr) > 1))  # with several
+    return [np.asarray(rows, dtype=np.int64) for rows in out]
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_facets_are_each_facet_counted_alone(index_path, compiled):
+    docs = doc_table(index_path, compiled)
+    assert len(docs.labels["venue"]) > 3 and len(set(docs.year.tolist())) > 3
+    for rows in row_sets(docs):
+        got = docs.facets(rows)
+        assert got == reference(docs, rows)
+        assert list(got) == list(FACETS)  # the JSON's key order too
+
+
+def test_facets_without_cells_count_the_same(index_path):
+    """A corpus whose grids would be too large counts one facet at a time: same answers."""
+    docs = doc_table(index_path, False)
+    docs._facet_cells = FacetCells(None, None, docs.facet_cells().first_year)
+    for rows in row_sets(docs):
+        assert docs.facets(rows) == reference(docs, rows)
+
+
+def test_compiled_gather_is_numpys(index_path):
+    plain, compiled = doc_table(index_path, False), doc_table(index_path, True)
+    for rows in row_sets(plain):
+        assert plain.institutions.gather(rows).tolist() == compiled.institutions.gather(rows).tolist()
+
+
+def test_institution_entries_are_each_rows_entries_in_turn():
+    indptr = np.array([0, 2, 2, 2, 5, 6, 6, 9], dtype=np.int64)  # rows 1, 2 and 5 hold none
+    for rows in ([], [1], [1, 2], [0], [6, 0, 3], [2, 4, 1, 6], list(range(7)), [5, 3, 1]):
+        expected = [p for r in rows for p in range(indptr[r], indptr[r + 1])]
+        assert institution_entries(indptr, np.asarray(rows, dtype=np.int64)).tolist() == expected
+
+
+def test_an_entry_gatherer_refuses_what_its_kernel_cannot_read():
+    wide = EntryGatherer(np.array([0, 1]), np.array([3], dtype=np.int64))
+    assert not wide.load() and not wide.compiled
+    assert wide.gather(np.array([0])).tolist() == [3]
+
+
+def test_rows_without_a_year_fall_in_no_year():
+    codes, first = year_codes(np.array([2019, 0, 2021, 2019, 0], dtype=np.int32))
+    assert first == 2019 and codes.tolist() == [1, 0, 3, 1, 0]
+    assert year_codes(np.zeros(3, dtype=np.int32))[0].tolist() == [0, 0, 0]
+
+
+def test_a_grid_too_large_is_not_made():
+    a = np.array([0, 5], dtype=np.int32)
+    assert cell_codes(a, np.array([0, MAX_CELLS], dtype=np.int32)) is None
+    cells = cell_codes(a, np.array([2, 0], dtype=np.int32), min_b=4)
+    assert cells is not None and (cells.span_a, cells.span_b) == (6, 4)
+    assert cells.cells.tolist() == [2, 20]
+    assert cells.grid(np.array([0, 1, 1])).tolist()[5] == [2, 0, 0, 0]
