@@ -21,6 +21,10 @@ class ExpertSettings:
     # and .405 with either alone: retired bench/experts_tune.py, bench/RESULTS.md; 4 papers of 200)
     depth: int = 5000
     max_terms: int = 128
+    # each of those terms weighs its count in the query (True) or counts once (False: dev R@10
+    # .425 -> .470, dev2 .330 -> .365 in process; an abstract's repeated topic words drowned the
+    # rarer words of its method, bench/RESULTS.md)
+    term_counts: bool = False
     query_vector_words: int = 64  # the query's first words embedded (papers: title + 24 words)
     top_papers: int = 5  # a person's best works that count ...
     decay: float = 0.7  # ... the i-th best at decay ** i
@@ -36,6 +40,13 @@ class ExpertSettings:
     phrase_weight: float = 0.3
     phrase_max_df: int = 20
     phrase_depth: int = 100
+    # coverage (paperfind.search.expert_coverage): the voting's first `coverage_depth` people
+    # gain `coverage_weight` x the best vote x their share of the best coverage among them, the
+    # query's lexical score of their best `coverage_papers` (<= `evidence`) papers taken as one
+    # text (each term's best BM25F among them); 0 = off
+    coverage_weight: float = 0.0
+    coverage_papers: int = 3
+    coverage_depth: int = 200
     conflict_years: int = 3  # exclude=KEY: co-authors of the paper's people from its year - this on
     # a lambdarank model re-orders the voting's first people (paperfind.search.expert_learned;
     # PAPERFIND_EXPERTS_LEARNED=1). Off: trained on 2,760 leave-one-out queries of other
