@@ -27,7 +27,6 @@ import numpy as np
 
 from paperfind.index.distinct import union
 from paperfind.index.profiles import PersonProfiles
-from paperfind.search.expert_coverage import by_coverage
 from paperfind.search.expert_learned import ExpertRanker, expert_ranker, learned_order, person_features
 from paperfind.search.expert_phrases import QueryPairs, by_phrases, query_pairs
 from paperfind.search.backend import IndexBackend, Restriction
@@ -156,13 +155,12 @@ def paper_weights(backend: IndexBackend, rows: np.ndarray, reference_year: int,
 def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperScores,
                 reference_year: int, settings: ExpertSettings,
                 exclude: frozenset[int] = frozenset(), needed: int = 0,
-                pairs: QueryPairs | None = None, eligible: np.ndarray | None = None,
-                terms: list[tuple[str, float]] | None = None) -> tuple[list[Expert], int]:
+                pairs: QueryPairs | None = None, eligible: np.ndarray | None = None
+                ) -> tuple[list[Expert], int]:
     """The best `needed` (at least `spread_depth`) people with an eligible matching paper, best
-    first (ties by author id), and how many people have one. With the query's lexical `terms`
-    the first of them are re-ordered by how much of the query their evidence covers together
-    (paperfind.search.expert_coverage), then, with its rare word `pairs`, by their signature
-    phrases among the `eligible` rows (paperfind.search.expert_phrases), before the group spread."""
+    first (ties by author id), and how many people have one. With the query's rare word `pairs`
+    the first of them are re-ordered by their signature phrases among the `eligible` rows
+    (paperfind.search.expert_phrases) before the group spread."""
     docs = backend.index.docs
     score = papers.combined(settings) * paper_weights(backend, papers.rows, reference_year, settings)
     keep = score > 0
@@ -204,8 +202,6 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
         best = paper[lo:min(hi, lo + settings.evidence)]
         experts.append(Expert(int(ids[i]), float(totals[i]), [int(rows[p]) for p in best],
                               [round(float(v), SCORE_DECIMALS) for v in value[lo:lo + len(best)]]))
-    if terms:
-        experts = by_coverage(backend, experts, terms, settings)
     if pairs is not None:
         experts = by_phrases(backend, profiles, experts, pairs, eligible, settings)
     return spread_groups(experts, settings), len(ids)
@@ -295,7 +291,7 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
     papers = merge_routes(text_rows, standardised(text), meaning_rows, standardised(cosines), cosines)
     pairs = query_pairs(local, analyzer, query.lexical_text or query.text, settings)
     experts, total = rank_people(local, profiles, papers, reference_year, settings,
-                                 query.exclude_people, needed, pairs, eligible, terms)
+                                 query.exclude_people, needed, pairs, eligible)
     if settings.learned and experts:
         ranker = expert_ranker(settings.learned_model)
         if ranker is not None:

@@ -13,7 +13,9 @@ class ExpertSettings:
     """Who works on this (paperfind.search.experts): the blend of paper scores and how a
     person's papers add up, chosen on bench/experts_dev.jsonl (bench/experts.py)."""
 
-    text_weight: float = 2.0  # BM25F of the query's strongest terms (standard scores over `depth`)
+    # BM25F of the query's strongest terms (standard scores over `depth`); 3 with each term once
+    # (`term_counts`): dev R@10 .470 -> .480, dev2 .365 -> .385 against 2 (bench/RESULTS.md)
+    text_weight: float = 3.0
     vector_weight: float = 1.0  # e5 cosine (standard scores over the nearest `depth`)
     # papers each route contributes, and the query's strongest terms (count x idf) that make its
     # lexical query: a whole abstract's less common words and the people further down each route
@@ -40,13 +42,6 @@ class ExpertSettings:
     phrase_weight: float = 0.3
     phrase_max_df: int = 20
     phrase_depth: int = 100
-    # coverage (paperfind.search.expert_coverage): the voting's first `coverage_depth` people
-    # gain `coverage_weight` x the best vote x their share of the best coverage among them, the
-    # query's lexical score of their best `coverage_papers` (<= `evidence`) papers taken as one
-    # text (each term's best BM25F among them); 0 = off
-    coverage_weight: float = 0.0
-    coverage_papers: int = 3
-    coverage_depth: int = 200
     conflict_years: int = 3  # exclude=KEY: co-authors of the paper's people from its year - this on
     # a lambdarank model re-orders the voting's first people (paperfind.search.expert_learned;
     # PAPERFIND_EXPERTS_LEARNED=1). Off: trained on 2,760 leave-one-out queries of other
