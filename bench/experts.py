@@ -262,7 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["Dev sets (rules in bench/experts_dev.md): dev = bench/experts_dev.jsonl, 200 papers of NeurIPS "
              "2022, ICLR 2023, ICML 2023; dev2 = bench/experts_dev2.jsonl, 200 papers of NeurIPS 2024, "
              "ICLR 2025, ICML 2025; the abstract is the query, before = its year. Database "
-             f"{args.db.name}, through the HTTP API, one server, the baseline in the same run.", "",
+             f"{args.db.name}, through the HTTP API, one server"
+             + (f" per tree (this tree and {args.base_tree}, asked in turns)" if args.base_tree else "")
+             + ", the baseline in the same run.", "",
              "| method | set | R@10 | MRR@10 | nDCG@10 | p50 ms | p95 ms |", "|---|---|---|---|---|---|---|"]
     methods = (("search voting (top 50 of /api/search, 1/rank votes)", run["voting"]),
                *((f"/api/experts ({label})", runs) for label, runs in run["experts"].items()))

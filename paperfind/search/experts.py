@@ -3,8 +3,8 @@
 The voting model of expert search (Balog et al. 2006, "Model 2"), over paper scores made the
 way paperfind matches papers: each paper eligible for the query (published before `before`,
 within the venue / institution / year filters) gets a score in [0, 1] from two routes, the
-lexical one (BM25F of the query's strongest terms, `similar.weighted_terms`, over the whole
-index) and the semantic one (cosine of the query's e5 vector with the stored paper vectors),
+lexical one (BM25F of the query's strongest terms, `similar.weighted_terms`, each counted once,
+over the whole index) and the semantic one (cosine of the query's e5 vector with the stored paper vectors),
 each as standard scores over the `depth` papers it found, weighed and summed. A person's score is a decaying sum over their best `top_papers` works among them (a
 work's versions count once), each weighed up when recent (relative to the query's own time)
 and when they are the first or last author; the first people are then re-ordered by the
