@@ -1,12 +1,14 @@
 """Who works on this (issue 30): people for an abstract, through the HTTP API, against search voting.
 
     flock /tmp/paperfind-heavy.lock nice .venv/bin/python -m bench.experts --db DB [--build] [--no-write]
+        [--base-tree DIR]
 
 `--build` (re)writes the dev sets `bench/experts_dev.jsonl` and `bench/experts_dev2.jsonl` from
 the store of DB by the rules in `bench/experts_dev.md` (read from the store alone: no index, no
 search). Then, on DB (a database of the bundled corpus with its vectors), in one run:
 
-- both dev sets through the HTTP API of one `paperfind serve`: /api/experts?q=ABSTRACT&before=YEAR
+- both dev sets through the HTTP API of one `paperfind serve` (and, with `--base-tree DIR`, of a
+  second serving DIR's code beside it, the two asked in turns): /api/experts?q=ABSTRACT&before=YEAR
   against the baseline, search voting (the authors of /api/search's top 50 for the abstract,
   year 1900..YEAR-1, each result voting 1/rank for each of its people): R@10 (one of the paper's
   own authors with >= 3 earlier works in the top 10), MRR@10, nDCG@10 (every such author relevant);
@@ -36,7 +38,7 @@ import httpx
 
 from bench.metrics import p50_p95, reciprocal_rank
 from bench.results import append_results
-from bench.server import free_port, start_server, stop_server
+from bench.server import REPO, free_port, start_server, stop_server
 
 HERE = Path(__file__).parent
 DEV = HERE / "experts_dev.jsonl"
@@ -89,6 +91,9 @@ def ndcg(ranked: list[str], relevant: set[str], k: int = 10) -> float:
     return gain / ideal if ideal else 0.0
 
 
+THIS, BASE = "this tree", "base tree"
+
+
 def scores_of(runs: list[list[str]], items: list[dict]) -> dict[str, float]:
     """R@10, MRR@10 and nDCG@10 of `runs` (ids, best first), one per item."""
     rel = [set(i["relevant"]) for i in items]
@@ -98,15 +103,21 @@ def scores_of(runs: list[list[str]], items: list[dict]) -> dict[str, float]:
             "nDCG@10": sum(ndcg(r, s) for r, s in zip(runs, rel)) / n}
 
 
-def experts_run(client: httpx.Client, items: list[dict]) -> tuple[list[list[str]], list[float]]:
-    runs, took = [], []
-    for item in items:
-        started = time.perf_counter()
-        response = client.get("/api/experts", params={"q": item["query"], "before": item["before"], "size": 10})
-        took.append(1000 * (time.perf_counter() - started))
-        response.raise_for_status()
-        runs.append([p["id"] for p in response.json()["results"]])
-    return runs, took
+def experts_run(clients: dict[str, httpx.Client], items: list[dict]
+                ) -> dict[str, tuple[list[list[str]], list[float]]]:
+    """Each item through /api/experts of every server, the servers taking turns first (so the
+    machine's load falls on them alike): per server, its runs and client times."""
+    out: dict[str, tuple[list[list[str]], list[float]]] = {label: ([], []) for label in clients}
+    labels = list(clients)
+    for i, item in enumerate(items):
+        for label in (labels if i % 2 == 0 else labels[::-1]):
+            started = time.perf_counter()
+            response = clients[label].get("/api/experts", params={"q": item["query"], "before": item["before"],
+                                                                  "size": 10})
+            out[label][1].append(1000 * (time.perf_counter() - started))
+            response.raise_for_status()
+            out[label][0].append([p["id"] for p in response.json()["results"]])
+    return out
 
 
 def voting_run(client: httpx.Client, items: list[dict]) -> tuple[list[list[str]], list[float]]:
@@ -127,12 +138,15 @@ def voting_run(client: httpx.Client, items: list[dict]) -> tuple[list[list[str]]
     return runs, took
 
 
-def topic_latency(client: httpx.Client, topics: list[str]) -> list[float]:
-    took = []
-    for topic in topics:
-        started = time.perf_counter()
-        client.get("/api/experts", params={"q": topic}).raise_for_status()
-        took.append(1000 * (time.perf_counter() - started))
+def topic_latency(clients: dict[str, httpx.Client], topics: list[str]) -> dict[str, list[float]]:
+    """Client time of /api/experts per topic and server, the servers taking turns first."""
+    took: dict[str, list[float]] = {label: [] for label in clients}
+    labels = list(clients)
+    for i, topic in enumerate(topics):
+        for label in (labels if i % 2 == 0 else labels[::-1]):
+            started = time.perf_counter()
+            clients[label].get("/api/experts", params={"q": topic}).raise_for_status()
+            took[label].append(1000 * (time.perf_counter() - started))
     return took
 
 
@@ -142,7 +156,11 @@ ABLATION = (("both (the product)", {}), ("text only", {"vector_weight": 0.0}),
             ("no group spread", {"group_discount": 0.0}),
             ("no signature phrases", {"phrase_weight": 0.0}),
             ("the query's first 32 words embedded (not 64)", {"query_vector_words": 32}),
-            ("vectors at the text's weight (2 and 2)", {"vector_weight": 2.0}),
+            ("query terms at their counts, text weight 2 (main c992223's ranking)",
+             {"term_counts": True, "text_weight": 2.0}),
+            ("query terms at their counts (text weight 3)", {"term_counts": True}),
+            ("text weight 2 (not 3)", {"text_weight": 2.0}),
+            ("vectors at the text's weight (3 and 3)", {"vector_weight": 3.0}),
             ("recency half-life 2 years (not 4)", {"recency_half_life_years": 2.0}),
             ("a person's best 3 works count (not 5)", {"top_papers": 3}))
 
@@ -186,21 +204,31 @@ def ablation(db: Path, sets: list[tuple[str, list[dict]]], model: Path | None
     return rows, build_ms, profiles.nbytes
 
 
-def served(db: Path, sets: list[tuple[str, list[dict]]], topics: list[str]) -> dict:
-    """One `paperfind serve`: each dev set through /api/experts and search voting, and the
-    topics' latency."""
-    port = free_port()
-    server = start_server(db, port)
+def served(db: Path, sets: list[tuple[str, list[dict]]], topics: list[str],
+           base_tree: Path | None = None) -> dict:
+    """One `paperfind serve` of this tree (and one of `base_tree`'s code beside it): each dev set
+    through /api/experts of each, search voting on this tree's, and the topics' latency."""
+    trees = {THIS: REPO, **({BASE: base_tree} if base_tree else {})}
+    servers: dict[str, object] = {}
     out: dict = {"experts": {}, "voting": {}}
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
+        for label, tree in trees.items():
+            port = free_port()
+            servers[label] = (start_server(db, port, cwd=tree), port)
+        clients = {label: httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120)
+                   for label, (_, port) in servers.items()}
+        for client in clients.values():
             client.get("/api/experts", params={"q": "warm up the query model"}).raise_for_status()
-            for name, items in sets:
-                out["voting"][name] = voting_run(client, items)
-                out["experts"][name] = experts_run(client, items)
-            out["topics"] = topic_latency(client, topics)
+        for name, items in sets:
+            out["voting"][name] = voting_run(clients[THIS], items)
+            for label, run in experts_run(clients, items).items():
+                out["experts"].setdefault(label, {})[name] = run
+        out["topics"] = topic_latency(clients, topics)
+        for client in clients.values():
+            client.close()
     finally:
-        stop_server(server)
+        for proc, _ in servers.values():
+            stop_server(proc)
     return out
 
 
@@ -213,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, help="a model of python -m paperfind.rank.train_experts, "
                         "measured in process beside the product")
     parser.add_argument("--limit", type=int, help="only each set's first N papers (a smoke run; never recorded)")
+    parser.add_argument("--base-tree", type=Path, help="another checkout (a base ref's) whose server "
+                        "answers beside this tree's, the two taking turns")
     parser.add_argument("--heading", default="experts (issue 30): a second dev set, the learned ranking of people measured",
                         help="the section of RESULTS.md the run is recorded in")
     args = parser.parse_args(argv)
@@ -228,14 +258,16 @@ def main(argv: list[str] | None = None) -> int:
     from bench.inst_topic import TOPICS
 
     topics = [english for english, _ in TOPICS]
-    run = served(args.db, sets, topics)
+    run = served(args.db, sets, topics, args.base_tree)
     lines = ["Dev sets (rules in bench/experts_dev.md): dev = bench/experts_dev.jsonl, 200 papers of NeurIPS "
              "2022, ICLR 2023, ICML 2023; dev2 = bench/experts_dev2.jsonl, 200 papers of NeurIPS 2024, "
              "ICLR 2025, ICML 2025; the abstract is the query, before = its year. Database "
-             f"{args.db.name}, through the HTTP API, one server, the baseline in the same run.", "",
+             f"{args.db.name}, through the HTTP API, one server"
+             + (f" per tree (this tree and {args.base_tree}, asked in turns)" if args.base_tree else "")
+             + ", the baseline in the same run.", "",
              "| method | set | R@10 | MRR@10 | nDCG@10 | p50 ms | p95 ms |", "|---|---|---|---|---|---|---|"]
     methods = (("search voting (top 50 of /api/search, 1/rank votes)", run["voting"]),
-               ("/api/experts", run["experts"]))
+               *((f"/api/experts ({label})", runs) for label, runs in run["experts"].items()))
     for label, runs in methods:
         for name, items in sets:
             found, took = runs[name]
@@ -246,9 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     lines += ["", "/api/experts latency, client wall time, a topic of a few words "
               f"({len(topics)} field topics) and a whole abstract (the {sum(len(i) for _, i in sets)} of both dev sets):", "",
               "| server | topic p50 ms | topic p95 ms | abstract p50 ms | abstract p95 ms |", "|---|---|---|---|---|"]
-    for label, run in (("/api/experts", run),):
-        abstracts = [t for name, _ in sets for t in run["experts"][name][1]]
-        lines.append(f"| {label} | {p50_p95(run['topics'])[0]:.0f} | {p50_p95(run['topics'])[1]:.0f} | "
+    for label, runs in run["experts"].items():
+        abstracts = [t for name, _ in sets for t in runs[name][1]]
+        topic = p50_p95(run["topics"][label])
+        lines.append(f"| /api/experts ({label}) | {topic[0]:.0f} | {topic[1]:.0f} | "
                      f"{p50_p95(abstracts)[0]:.0f} | {p50_p95(abstracts)[1]:.0f} |")
     record_file = args.model.with_suffix(".json") if args.model else None
     record = json.loads(record_file.read_text(encoding="utf-8")) if record_file and record_file.exists() else None

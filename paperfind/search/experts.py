@@ -3,8 +3,8 @@
 The voting model of expert search (Balog et al. 2006, "Model 2"), over paper scores made the
 way paperfind matches papers: each paper eligible for the query (published before `before`,
 within the venue / institution / year filters) gets a score in [0, 1] from two routes, the
-lexical one (BM25F of the query's strongest terms, `similar.weighted_terms`, over the whole
-index) and the semantic one (cosine of the query's e5 vector with the stored paper vectors),
+lexical one (BM25F of the query's strongest terms, `similar.weighted_terms`, each counted once,
+over the whole index) and the semantic one (cosine of the query's e5 vector with the stored paper vectors),
 each as standard scores over the `depth` papers it found, weighed and summed. A person's score is a decaying sum over their best `top_papers` works among them (a
 work's versions count once), each weighed up when recent (relative to the query's own time)
 and when they are the first or last author; the first people are then re-ordered by the
@@ -91,8 +91,13 @@ class PaperScores:
 
 def query_terms(backend: IndexBackend, analyzer: Analyzer, text: str,
                 settings: ExpertSettings) -> list[tuple[str, float]]:
-    """The query's lexical terms, weighted as `similar` weighs a paper's (count x idf, the strongest)."""
-    return weighted_terms(backend, analyzer, "", text, SimilarSettings(max_terms=settings.max_terms))
+    """The query's lexical terms: its `max_terms` strongest by count x idf, as `similar` chooses a
+    paper's, each at its count in the query when `settings.term_counts`, else once (BM25's idf
+    alone weighs it). An abstract repeats its topic's words ("graph" six times), which then
+    outweigh the rarer words of its method and setting that tell its authors' own papers apart
+    (once: dev R@10 .425 -> .470, dev2 .330 -> .365, bench/RESULTS.md)."""
+    terms = weighted_terms(backend, analyzer, "", text, SimilarSettings(max_terms=settings.max_terms))
+    return terms if settings.term_counts else [(term, 1.0) for term, _ in terms]
 
 
 def text_route(backend: IndexBackend, terms: list[tuple[str, float]], eligible: np.ndarray | None,

@@ -13,7 +13,9 @@ class ExpertSettings:
     """Who works on this (paperfind.search.experts): the blend of paper scores and how a
     person's papers add up, chosen on bench/experts_dev.jsonl (bench/experts.py)."""
 
-    text_weight: float = 2.0  # BM25F of the query's strongest terms (standard scores over `depth`)
+    # BM25F of the query's strongest terms (standard scores over `depth`); 3 with each term once
+    # (`term_counts`): dev R@10 .470 -> .480, dev2 .365 -> .385 against 2 (bench/RESULTS.md)
+    text_weight: float = 3.0
     vector_weight: float = 1.0  # e5 cosine (standard scores over the nearest `depth`)
     # papers each route contributes, and the query's strongest terms (count x idf) that make its
     # lexical query: a whole abstract's less common words and the people further down each route
@@ -21,6 +23,10 @@ class ExpertSettings:
     # and .405 with either alone: retired bench/experts_tune.py, bench/RESULTS.md; 4 papers of 200)
     depth: int = 5000
     max_terms: int = 128
+    # each of those terms weighs its count in the query (True) or counts once (False: dev R@10
+    # .425 -> .470, dev2 .330 -> .365 in process; an abstract's repeated topic words drowned the
+    # rarer words of its method, bench/RESULTS.md)
+    term_counts: bool = False
     query_vector_words: int = 64  # the query's first words embedded (papers: title + 24 words)
     top_papers: int = 5  # a person's best works that count ...
     decay: float = 0.7  # ... the i-th best at decay ** i
