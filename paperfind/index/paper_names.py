@@ -224,10 +224,18 @@ def _capitalised_word(name: str) -> bool:
     return name.isalpha() and len(name) > 2 and name[0].isupper() and name[1:].islower()
 
 
+def capitalised_pattern(name: str) -> str:
+    """The pattern of the word `name` or its plural: "\\bStems?\\b", written word first with its
+    \\b looked for behind it. A pattern that opens with its word is searched for that word (a
+    fast scan); one that opens with \\b is tried at every letter, ~15x slower on abstracts, and
+    the mentions of the mined names scan millions of them at a million papers."""
+    stem = re.escape(name[:-1] if name.endswith("s") else name)
+    return stem + r"(?<=\b" + stem + r")s?\b"
+
+
 def _writes_capitalised(text: str, name: str) -> bool:
     """Whether `text` writes the word `name` (or its plural) capitalised inside a sentence."""
-    stem = name[:-1] if name.endswith("s") else name
-    for m in re.finditer(r"\b" + re.escape(stem) + r"s?\b", text):
+    for m in re.finditer(capitalised_pattern(name), text):
         before = text[:m.start()].rstrip()
         if before and before[-1] not in ".!?:;":
             return True

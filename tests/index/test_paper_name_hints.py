@@ -41,3 +41,22 @@ def test_the_names_found_are_the_patterns_own() -> None:
     assert own_names("A Title", OUR_NEW[0]) == ["Focal Loss"]
     assert own_names("A Title", CODE[2]) == ["pix2pix"]
     assert own_names("A Title", NOT_CODE[0] + " " + NOT_OUR_NEW[2]) == []
+
+
+def test_a_capitalised_word_is_found_where_the_word_bounded_pattern_finds_it(colt_store: Store) -> None:
+    """`capitalised_pattern` opens with the word (searched for it, not tried at every letter) and
+    matches where "\\bStems?\\b" does, on real abstracts and at the edges of words."""
+    import re
+
+    from paperfind.index.paper_names import capitalised_pattern
+
+    abstracts = [d.abstract for d in colt_store.iter_index_docs()] + [
+        "xBandit Bandits", "the Bandit_x Bandit.", "A. Bandit", "é Bandits, de", "Banditss Bandit s", "Bandit",
+        "Regret regret. Regrets", "(Regret)"]
+    for name in ("Bandit", "Bandits", "Regret", "Learning", "Algorithm", "Online"):
+        pattern = capitalised_pattern(name)
+        assert pattern.startswith(re.escape(name.rstrip("s")))
+        reference = r"\b" + re.escape(name[:-1] if name.endswith("s") else name) + r"s?\b"
+        for text in abstracts:
+            assert [m.span() for m in re.finditer(pattern, text)] == \
+                [m.span() for m in re.finditer(reference, text)]
