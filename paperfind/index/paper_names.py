@@ -325,8 +325,8 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
         """Whether a name `used` by its rows was new with `row`: few papers of earlier years use
         it. A capitalised word ("Performers") counts only where earlier abstracts write it so
         inside a sentence: "the best performer" was no earlier use of the name."""
-        if not used.exact:  # a phrase (never a capitalised word): its earlier writers, as few as tell
-            rows = used.candidates
+        if not used.exact and not _capitalised_word(name):  # a phrase: its earlier writers, as few as tell
+            rows = used.candidates  # (a capitalised word may share a phrase's uses: "Auto-Encoders", "Autoencoders")
             return not used.more_than(MAX_PRIOR_USES, (years[rows] < years[row]) & (works[rows] != works[row]))
         rows = used.rows()
         earlier = np.flatnonzero((years[rows] < years[row]) & (works[rows] != works[row]))

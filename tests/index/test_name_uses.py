@@ -71,3 +71,18 @@ def test_a_name_of_one_word_is_its_candidates_unread(texts):
     assert uses.more_than(10) is False and uses.more_than(9.5) and uses.rows().tolist() == list(range(10))
     assert uses.more_than(2, np.arange(10) < 2) is False and uses.more_than(1, np.arange(10) < 2)
     assert reader.reads == 0
+
+
+def test_a_capitalised_word_sharing_a_phrases_uses_is_judged_by_who_writes_it_so() -> None:
+    """"Auto Encoders" and "Autoencoders" are one name (one folded form, so one `_Uses`, made by
+    the phrase seen first); the capitalised word is new where earlier papers wrote only the
+    lower-case phrase, which the phrase's count alone would not tell."""
+    from tests.index.test_paper_names import _mine
+
+    earlier = [(f"Study {i}", f"We train auto encoders on task {i}.", 2015 + i % 3, -1) for i in range(4)]
+    found = _mine(earlier + [
+        ("Auto Encoders: A Review", "A review of auto encoders.", 2018, -1),
+        ("Autoencoders: Learning Codes", "We introduce Autoencoders for codes.", 2019, -1),
+    ])
+    assert found.names[5] == ["Autoencoders"]
+    assert found.names[4] == []  # the phrase itself: four earlier papers wrote it
