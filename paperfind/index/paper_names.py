@@ -436,10 +436,12 @@ class _Uses:
     ~200k candidates, a common phrase whose answer was known after a tenth of them)."""
 
     def __init__(self, candidates: np.ndarray, phrase: str | None, plain: Callable[[int], str]) -> None:
-        self.candidates = candidates
         self.phrase = phrase
         self.plain = plain
         self.exact = phrase is None or len(candidates) == 0
+        # held until every candidate is read, for every phrase the mining met (~10^8 rows at a
+        # million papers, where main kept only the uses): int32 halves them (rows < 2^31)
+        self.candidates = candidates if self.exact else candidates.astype(np.int32)
         # per candidate: 1 writes the phrase, 0 does not, -1 not read yet
         self.marks = None if self.exact else np.full(len(candidates), -1, dtype=np.int8)
         self._used = 0  # candidates read and found writing it
@@ -448,7 +450,7 @@ class _Uses:
         """Every row that uses the name, ascending (every unread candidate read once)."""
         if not self.exact:
             self._read(np.flatnonzero(self.marks < 0))
-            self.candidates = self.candidates[self.marks == 1]
+            self.candidates = self.candidates[self.marks == 1].astype(np.int64)
             self.exact, self.marks = True, None
         return self.candidates
 

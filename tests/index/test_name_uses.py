@@ -86,3 +86,14 @@ def test_a_capitalised_word_sharing_a_phrases_uses_is_judged_by_who_writes_it_so
     ])
     assert found.names[5] == ["Autoencoders"]
     assert found.names[4] == []  # the phrase itself: four earlier papers wrote it
+
+
+def test_unread_candidates_are_held_in_half_the_bytes_and_the_uses_given_as_int64(texts):
+    """A phrase's candidates wait, unread, for every phrase the mining meets (at a million papers
+    ~10^8 rows, where main held only the uses): int32 while held, the rows int64 as before."""
+    phrase = _phrase_of("online learning")
+    candidates = _candidates(texts, ["online"])
+    uses = _Uses(candidates, phrase, Reader(texts))
+    assert uses.candidates.dtype == np.int32 and uses.candidates.tolist() == candidates.tolist()
+    rows = uses.rows()
+    assert rows.dtype == np.int64 and rows.tolist() == [r for r in candidates.tolist() if phrase in texts[r]]
