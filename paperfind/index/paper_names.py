@@ -80,6 +80,11 @@ _SOFTWARE = re.compile(r"\b(?:[Oo]ur\s+(" + NAME + r")\s+" + _CODE + r"|the\s+("
                        + r"\s+(?:associated with|accompanying|of|for)\s+this\s+(?:paper|work))\b")
 # "Our novel Focal Loss focuses training on ...": a name in capitals after "our novel/new/proposed"
 _OUR_NEW = re.compile(r"\b[Oo]ur\s+(?:novel|new|proposed)\s+((?:[A-Z][\w-]*\s+){0,2}[A-Z][\w-]*)\b")
+# what every match of `_SOFTWARE` and `_OUR_NEW` holds, found by a scan that skips to a space or
+# to "ur": the two patterns try their leading word at every letter of an abstract, a fifth of
+# `own_names` (of 20k abstracts, 13% hold the first and 5% the second)
+_SOFTWARE_HINT = re.compile(r"\s(?:software|code|library|toolbox|package|implementation)")
+_OUR_NEW_HINT = re.compile(r"ur\s+(?:novel|new|proposed)\s")
 # the clause before a parenthesised name introduces something
 _INTRO_BEFORE = re.compile(r"(?:\b(?:[Ww]e|[Tt]his (?:paper|work))\b[^.;()]{0,40}?\b(?:propose|present|introduce|"
                            r"call|name|term|dub)[sd]?\b[^.;()]{0,80}|\b[Oo]ur(?:\s+[\w-]+){1,3}\s*)$")
@@ -152,6 +157,16 @@ def _clean(name: str) -> str:
     return name
 
 
+def may_name_code(abstract: str) -> bool:
+    """Whether `_SOFTWARE` may match: a code word after a space, which each of its matches has."""
+    return _SOFTWARE_HINT.search(abstract) is not None
+
+
+def may_say_our_new(abstract: str) -> bool:
+    """Whether `_OUR_NEW` may match: "ur", spaces and novel/new/proposed, then a space."""
+    return _OUR_NEW_HINT.search(abstract) is not None
+
+
 def own_names(title: str, abstract: str) -> list[str]:
     """The names a paper gives itself, in the order found (the title's lead first)."""
     found: list[str] = []
@@ -177,8 +192,10 @@ def own_names(title: str, abstract: str) -> list[str]:
     if "github.com/" in abstract:
         for m in _REPOSITORY.finditer(abstract):
             found += [w for w in re.split(r"[-_.]", m.group(1)) if _spelt_like_a_name(w)]
-    found += [n for m in _SOFTWARE.finditer(abstract) for n in m.groups() if n and _spelt_like_a_name(n)]
-    found += [m.group(1) for m in _OUR_NEW.finditer(abstract)]
+    if may_name_code(abstract):
+        found += [n for m in _SOFTWARE.finditer(abstract) for n in m.groups() if n and _spelt_like_a_name(n)]
+    if may_say_our_new(abstract):
+        found += [m.group(1) for m in _OUR_NEW.finditer(abstract)]
     if "(" in abstract:
         for m in _PAREN.finditer(abstract):
             if _INTRO_BEFORE.search(abstract, max(0, m.start() - 100), m.start()):
@@ -207,10 +224,18 @@ def _capitalised_word(name: str) -> bool:
     return name.isalpha() and len(name) > 2 and name[0].isupper() and name[1:].islower()
 
 
+def capitalised_pattern(name: str) -> str:
+    """The pattern of the word `name` or its plural: "\\bStems?\\b", written word first with its
+    \\b looked for behind it. A pattern that opens with its word is searched for that word (a
+    fast scan); one that opens with \\b is tried at every letter, ~15x slower on abstracts, and
+    the mentions of the mined names scan millions of them at a million papers."""
+    stem = re.escape(name[:-1] if name.endswith("s") else name)
+    return stem + r"(?<=\b" + stem + r")s?\b"
+
+
 def _writes_capitalised(text: str, name: str) -> bool:
     """Whether `text` writes the word `name` (or its plural) capitalised inside a sentence."""
-    stem = name[:-1] if name.endswith("s") else name
-    for m in re.finditer(r"\b" + re.escape(stem) + r"s?\b", text):
+    for m in re.finditer(capitalised_pattern(name), text):
         before = text[:m.start()].rstrip()
         if before and before[-1] not in ".!?:;":
             return True
@@ -276,13 +301,12 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
     n = len(titles)
     years = np.asarray(years, dtype=np.int64)
     works = np.asarray(works, dtype=np.int64)
-    uses: dict[str, np.ndarray] = {}
+    uses: dict[str, _Uses] = {}
 
-    def used_by(name: str) -> np.ndarray:
+    def used_by(name: str) -> _Uses:
         key = fold_paper_name(name)
         if key not in uses:
-            rows = rows_with(name)
-            uses[key] = _with_phrase(name, rows, plain) if " " in name.strip() else rows
+            uses[key] = _Uses(rows_with(name), _phrase_of(name) if " " in name.strip() else None, plain)
         return uses[key]
 
     texts: dict[int, str] = {}
@@ -297,10 +321,14 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
     # and at 1M papers reading them again for each was half the mining's time.
     capitalised: dict[str, np.ndarray] = {}
 
-    def new_with(row: int, rows: np.ndarray, name: str = "") -> bool:
-        """Whether a name used by `rows` was new with `row`: few papers of earlier years use it.
-        A capitalised word ("Performers") counts only where earlier abstracts write it so inside
-        a sentence: "the best performer" was no earlier use of the name."""
+    def new_with(row: int, used: _Uses, name: str = "") -> bool:
+        """Whether a name `used` by its rows was new with `row`: few papers of earlier years use
+        it. A capitalised word ("Performers") counts only where earlier abstracts write it so
+        inside a sentence: "the best performer" was no earlier use of the name."""
+        if not used.exact and not _capitalised_word(name):  # a phrase: its earlier writers, as few as tell
+            rows = used.candidates  # (a capitalised word may share a phrase's uses: "Auto-Encoders", "Autoencoders")
+            return not used.more_than(MAX_PRIOR_USES, (years[rows] < years[row]) & (works[rows] != works[row]))
+        rows = used.rows()
         earlier = np.flatnonzero((years[rows] < years[row]) & (works[rows] != works[row]))
         if len(earlier) <= MAX_PRIOR_USES or not _capitalised_word(name):
             return len(earlier) <= MAX_PRIOR_USES
@@ -316,20 +344,20 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
     names: list[list[str]] = [[] for _ in range(n)]
     for row in range(n):
         for name in own_names(titles[row], abstracts[row]):
-            rows = used_by(name)
-            if len(rows) == 0:  # the words are not in the index (stop words only): no judging them
+            used = used_by(name)
+            if not used.more_than(0):  # the words are not in the index (stop words only): no judging them
                 continue
-            if len(rows) > max(COMMON_FLOOR, (COMMON_SHARE_NAME if _spelt_like_a_name(name) else COMMON_SHARE) * n):
+            if used.more_than(max(COMMON_FLOOR, (COMMON_SHARE_NAME if _spelt_like_a_name(name) else COMMON_SHARE) * n)):
                 continue
-            if new_with(row, rows, name):
+            if new_with(row, used, name):
                 names[row].append(name)
         for name in _title_tail(titles[row]):  # "... using Deep Ensembles": a name the field took up
-            rows = used_by(name)
-            others = rows[works[rows] != works[row]]
+            used = used_by(name)
+            others = works[used.candidates] != works[row]
             # a method of others the title says it uses ("... with Stable Diffusion") is in use
             # in the paper's own year already; a name it introduces is not
-            if len(others[years[others] > years[row]]) >= MIN_ADOPTED \
-                    and len(others[years[others] <= years[row]]) <= MAX_PRIOR_USES \
+            if used.more_than(MIN_ADOPTED - 1, others & (years[used.candidates] > years[row])) \
+                    and not used.more_than(MAX_PRIOR_USES, others & (years[used.candidates] <= years[row])) \
                     and all(fold_paper_name(a) != fold_paper_name(name) for a in names[row]):
                 names[row].append(name)
     given: dict[tuple[int, str], int] = {}  # (row, name): later papers spelling it with the row's title
@@ -345,17 +373,17 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
         introduced[key].append(row)
     for row, acronym, papers, form in _acronyms_given_by_others(titles, abstracts, years, works, citations,
                                                                 introduced, plain):
-        rows = used_by(acronym)
-        if len(rows) == 0:
+        used = used_by(acronym)
+        if not used.more_than(0):
             continue
-        if new_with(row, rows):
+        if new_with(row, used):
             given[(row, fold_paper_name(acronym))] = papers
             if all(fold_paper_name(a) != fold_paper_name(acronym) for a in names[row]):
                 names[row].append(acronym)
     if cited:
         # "CLIP (Radford et al., 2021)": the citation names the paper, new word or not
         for (row, key), (name, writers) in sorted(cited.items()):
-            if not _clean(name) or len(used_by(name)) == 0:
+            if not _clean(name) or not used_by(name).more_than(0):
                 continue
             given[(row, key)] = given.get((row, key), 0) + len(writers)
             if all(fold_paper_name(a) != key for a in names[row]):
@@ -367,7 +395,7 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
         for name in own:
             for key in lookup_keys(name):
                 table[key].append(row)
-            rows = used_by(name)
+            rows = used_by(name).rows()
             naming = rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist()
             if _capitalised_word(name):  # "Intention" is named by who writes it so, not by "intention"
                 naming = [r for r in naming if _writes_capitalised(abstracts[r], name)]
@@ -390,14 +418,69 @@ def _plain(text: str) -> str:
     return " " + " ".join(_WORD.findall(text.lower())) + " "
 
 
-def _with_phrase(name: str, rows: np.ndarray, plain: Callable[[int], str]) -> np.ndarray:
-    """The rows of `rows` (which hold a name's words) whose title or abstract (`plain`) writes
-    the words together, in the name's order (the last one maybe plural): a name of several words
-    ("spectral normalization") is a phrase, not its words anywhere."""
+def _phrase_of(name: str) -> str | None:
+    """What a title or abstract (`_plain`) writes where it uses a name of several words: the
+    words together, in the name's order (the last one maybe plural), as " w1 w2"; None for a
+    name of one word (its words are its use). "spectral normalization" is a phrase, not its
+    words anywhere."""
     phrase = _plain(name)[:-1]
-    if phrase.count(" ") < 2 or len(rows) == 0:
-        return rows
-    return rows[np.fromiter((phrase in plain(r) for r in rows.tolist()), dtype=bool, count=len(rows))]
+    return phrase if phrase.count(" ") >= 2 else None
+
+
+class _Uses:
+    """The rows that use a name: `candidates` (the rows holding its words, ascending), those of
+    them whose text writes its phrase where it has one (`_phrase_of`). A text is read only when
+    a question needs it: most questions are "more than k of these?" with k of 0, 2, 4 or a
+    common word's count, answered by reading until the k+1-th use (at a million papers, reading
+    every candidate of every phrase was most of the mining's first pass: "language models" has
+    ~200k candidates, a common phrase whose answer was known after a tenth of them)."""
+
+    def __init__(self, candidates: np.ndarray, phrase: str | None, plain: Callable[[int], str]) -> None:
+        self.phrase = phrase
+        self.plain = plain
+        self.exact = phrase is None or len(candidates) == 0
+        # held until every candidate is read, for every phrase the mining met (~10^8 rows at a
+        # million papers, where main kept only the uses): int32 halves them (rows < 2^31)
+        self.candidates = candidates if self.exact else candidates.astype(np.int32)
+        # per candidate: 1 writes the phrase, 0 does not, -1 not read yet
+        self.marks = None if self.exact else np.full(len(candidates), -1, dtype=np.int8)
+        self._used = 0  # candidates read and found writing it
+
+    def rows(self) -> np.ndarray:
+        """Every row that uses the name, ascending (every unread candidate read once)."""
+        if not self.exact:
+            self._read(np.flatnonzero(self.marks < 0))
+            self.candidates = self.candidates[self.marks == 1].astype(np.int64)
+            self.exact, self.marks = True, None
+        return self.candidates
+
+    def more_than(self, limit: float, among: np.ndarray | None = None) -> bool:
+        """Whether more than `limit` rows use the name (of the candidates `among`, a mask over
+        `candidates`, if given), reading unread candidates in row order only until it is known."""
+        if self.exact:
+            return (len(self.candidates) if among is None else int(np.count_nonzero(among))) > limit
+        marks = self.marks if among is None else self.marks[among]
+        used = self._used if among is None else int(np.count_nonzero(marks == 1))
+        if used > limit:
+            return True
+        unread = np.flatnonzero(marks < 0) if among is None else np.flatnonzero(among)[marks < 0]
+        if used + len(unread) <= limit:
+            return False
+        for at in unread.tolist():
+            used += self._read_one(at)
+            if used > limit:
+                return True
+        return False
+
+    def _read(self, at: np.ndarray) -> None:
+        for i in at.tolist():
+            self._read_one(i)
+
+    def _read_one(self, at: int) -> int:
+        found = int(self.phrase in self.plain(int(self.candidates[at])))
+        self.marks[at] = found
+        self._used += found
+        return found
 
 
 def _title_phrases(title: str) -> list[str]:

@@ -9,9 +9,10 @@ earlier papers hold tell the query's authors from the crowd (paperfind.search.ex
 
 Derived from the index's sequences alone, so the table is rebuilt whenever the index is (and
 follows papers added) and is never stale against its rows; made on first use, like the
-person profiles, in one sort of every pair (about 17M at the bundled corpus). Only pairs held
-by at most `max_df` papers are kept, with their paper counts: a pair not in the table is
-either common or unknown, and neither says who wrote a text.
+person profiles, from every paper's distinct pairs (about 17M pairs at the bundled corpus, 110M
+at a million papers), a block of rows at a time (`RarePairs.build`). Only pairs held by at most
+`max_df` papers are kept, with their paper counts: a pair not in the table is either common or
+unknown, and neither says who wrote a text.
 """
 
 from __future__ import annotations
@@ -57,6 +58,50 @@ def _row_pairs(seq: Sequences, rows: np.ndarray, vocab_size: int) -> tuple[np.nd
     return owner[:-1][ok], ids[:-1][ok] * vocab_size + ids[1:][ok]
 
 
+ROWS_PER_BLOCK = 1 << 13  # papers whose pairs are made together (~0.9M pairs at 110 a paper)
+COUNT_BLOCK = 1 << 22  # sorted pairs counted together
+
+
+def _distinct_pairs(sequences: list[Sequences], rows: np.ndarray, vocab_size: int) -> np.ndarray:
+    """The pair keys of `rows` (consecutive), each paper's distinct pairs once, in no set order."""
+    owners, keys = [], []
+    for seq in sequences:
+        owner, key = _row_pairs(seq, rows, vocab_size)
+        owners.append(owner)
+        keys.append(key)
+    owner, key = np.concatenate(owners), np.concatenate(keys)
+    if not len(key):
+        return key
+    span = np.int64(len(rows))
+    combined = key * span + (owner - rows[0])  # (pair, row) in order, a paper's repeats together
+    return distinct(combined) // span
+
+
+def _rare_counts(keys: np.ndarray, filled: int, max_df: int) -> tuple[np.ndarray, np.ndarray]:
+    """(pairs, papers holding each) of the pairs in `keys[:filled]` (a pair once per paper)
+    held at most `max_df` times, the pairs ascending. Sorts `keys[:filled]` in place, counts it a
+    block of whole runs at a time and writes the rare pairs over its front: no copy of the
+    corpus's pairs is made besides the result."""
+    pairs = keys[:filled]
+    pairs.sort()
+    written, at = 0, 0
+    counts = []
+    while at < filled:
+        end = min(at + COUNT_BLOCK, filled)
+        if end < filled:  # a block ends with a pair's last paper
+            end = int(np.searchsorted(pairs, pairs[end - 1], side="right"))
+        block = pairs[at:end]
+        starts = np.flatnonzero(np.r_[True, block[1:] != block[:-1]])
+        df = np.diff(np.r_[starts, len(block)])
+        rare = df <= max_df
+        found = block[starts[rare]]  # a copy: written below `at`, where counted pairs were
+        pairs[written:written + len(found)] = found
+        counts.append(df[rare].astype(np.int32))
+        written += len(found)
+        at = end
+    return keys[:written].copy(), (np.concatenate(counts) if counts else np.zeros(0, dtype=np.int32))
+
+
 @dataclass(frozen=True)
 class RarePairs:
     """The corpus's word pairs held by at most `max_df` papers: `keys` sorted, `df` their counts."""
@@ -69,24 +114,24 @@ class RarePairs:
 
     @classmethod
     def build(cls, sequences: Iterable[Sequences], n_docs: int, vocab_size: int,
-              max_df: int) -> "RarePairs":
-        """From the index's term sequences (titles and abstracts): a paper counts a pair once."""
-        all_rows = np.arange(n_docs, dtype=np.int64)
-        owners, keys = [], []
-        for seq in sequences:
-            owner, key = _row_pairs(seq, all_rows, vocab_size)
-            owners.append(owner)
-            keys.append(key)
-        owner, key = np.concatenate(owners), np.concatenate(keys)
-        if not len(key):
-            return cls(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), vocab_size, n_docs, max_df)
-        combined = key * np.int64(max(n_docs, 1)) + owner
-        combined.sort()  # one sort: (pair, row) in order, so each pair's papers are together
-        per_paper = combined[np.r_[True, combined[1:] != combined[:-1]]] // np.int64(max(n_docs, 1))
-        starts = np.flatnonzero(np.r_[True, per_paper[1:] != per_paper[:-1]])
-        df = np.diff(np.r_[starts, len(per_paper)])
-        rare = df <= max_df
-        return cls(per_paper[starts[rare]], df[rare].astype(np.int32), vocab_size, n_docs, max_df)
+              max_df: int, rows_per_block: int = ROWS_PER_BLOCK) -> "RarePairs":
+        """From the index's term sequences (titles and abstracts): a paper counts a pair once.
+
+        A block of `rows_per_block` rows at a time: its papers' distinct pairs go into one buffer
+        of the corpus's pair count (int64), which is then sorted and counted in place. Made at
+        once, every pair's row, position and key were widened to int64 side by side (~5 GB of
+        a server's start-up at a million papers, its peak); a block's are a few MB."""
+        sequences = list(sequences)
+        capacity = sum(max(int(seq.indptr[n_docs]) - int(seq.indptr[0]) - 1, 0) for seq in sequences) \
+            if n_docs else 0
+        keys = np.empty(capacity, dtype=np.int64)  # every paper's distinct pairs, block by block
+        filled = 0
+        for start in range(0, n_docs, rows_per_block):
+            rows = np.arange(start, min(start + rows_per_block, n_docs), dtype=np.int64)
+            held = _distinct_pairs(sequences, rows, vocab_size)
+            keys[filled:filled + len(held)] = held
+            filled += len(held)
+        return cls(*_rare_counts(keys, filled, max_df), vocab_size, n_docs, max_df)
 
     @property
     def nbytes(self) -> int:
