@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-import pytest
 
 from paperfind.core import Paperfind
 from paperfind.index.rare_pairs import pair_keys
@@ -15,17 +14,6 @@ from paperfind.search.expert_phrases import by_phrases, phrase_scores, query_pai
 from paperfind.search.experts import Expert, ExpertQuery, find_experts
 from paperfind.settings import Settings
 from paperfind.text.analyze import Analyzer
-from tests.realdata import load_paperlist, write_slice
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    root = tmp_path_factory.mktemp("phrases")
-    write_slice(root / "a", "colt", 2018, load_paperlist("colt", 2018)[:40])
-    write_slice(root / "b", "colt", 2019, load_paperlist("colt", 2019)[:40])
-    app = Paperfind(Settings(db_path=root / "p.db", semantic=False))
-    app.ingest([root / "a", root / "b"], progress=False)
-    return app
 
 
 def _paper(local, year: int) -> int:
@@ -38,8 +26,8 @@ def _paper(local, year: int) -> int:
     raise AssertionError("no such paper in the slice")
 
 
-def test_pair_counts_are_papers_holding_the_pair(app):
-    local = app.searcher().backend()
+def test_pair_counts_are_papers_holding_the_pair(colt_years_app):
+    local = colt_years_app.searcher().backend()
     docs = local.index.docs
     pairs = local.rare_pairs(3)
     by_row = [set(pair_keys(docs.title_seq.row(r), local.n_terms).tolist())
@@ -54,11 +42,11 @@ def test_pair_counts_are_papers_holding_the_pair(app):
     assert len(expected) < len(counts)  # some pairs are common here and left out
 
 
-def test_a_person_holds_only_the_pairs_of_their_eligible_papers(app):
-    local = app.searcher().backend()
+def test_a_person_holds_only_the_pairs_of_their_eligible_papers(colt_years_app):
+    local = colt_years_app.searcher().backend()
     docs = local.index.docs
     profiles = local.profiles()
-    settings = app.settings.search.experts
+    settings = colt_years_app.settings.search.experts
     row = _paper(local, 2019)
     pairs = query_pairs(local, Analyzer(), docs.stored_doc(row)["abstract"], settings)
     assert len(pairs.keys)  # an abstract's own wording is rare in 80 papers
@@ -71,10 +59,10 @@ def test_a_person_holds_only_the_pairs_of_their_eligible_papers(app):
     assert all(e < s for e, s in zip(earlier.tolist(), everyone.tolist()))
 
 
-def test_holding_the_query_pairs_lifts_a_person_above_a_better_vote(app):
-    local = app.searcher().backend()
+def test_holding_the_query_pairs_lifts_a_person_above_a_better_vote(colt_years_app):
+    local = colt_years_app.searcher().backend()
     docs = local.index.docs
-    settings = app.settings.search.experts
+    settings = colt_years_app.settings.search.experts
     row = _paper(local, 2019)
     author = next(int(a) for a in docs.authors_of(row) if int(a) > 0)
     other = next(int(a) for r in range(docs.n) for a in docs.authors_of(r)
@@ -90,10 +78,10 @@ def test_holding_the_query_pairs_lifts_a_person_above_a_better_vote(app):
     assert [e.author_id for e in off] == [other, author]
 
 
-def test_the_finder_reads_the_query_phrases(app):
-    local = app.searcher().backend()
+def test_the_finder_reads_the_query_phrases(colt_years_app):
+    local = colt_years_app.searcher().backend()
     docs = local.index.docs
-    settings = app.settings.search.experts
+    settings = colt_years_app.settings.search.experts
     row = _paper(local, 2019)
     query = ExpertQuery(text=docs.stored_doc(row)["abstract"], before=2020)
     on = find_experts(local, query, settings)
@@ -107,8 +95,8 @@ def test_the_finder_reads_the_query_phrases(app):
     assert any(e.score > votes.get(e.author_id, 0) + 1e-6 for e in on.experts)
 
 
-def test_the_start_up_makes_the_pairs_before_any_request(app):
-    fresh = Paperfind(Settings(db_path=app.settings.db_path, semantic=False))
+def test_the_start_up_makes_the_pairs_before_any_request(colt_years_app):
+    fresh = Paperfind(Settings(db_path=colt_years_app.settings.db_path, semantic=False))
     assert "experts" not in fresh.warm_state()  # nothing loaded yet
     assert fresh.warm_up()["experts"] is False  # readiness does not wait for them
     fresh.warm_experts_in_background().join(timeout=60)
@@ -116,5 +104,5 @@ def test_the_start_up_makes_the_pairs_before_any_request(app):
     local = fresh.searcher().backend()
     assert local.experts_ready(fresh.settings.search.experts.phrase_max_df)
     # a backend opened without the warm-up has not made them
-    assert not Paperfind(Settings(db_path=app.settings.db_path, semantic=False)).searcher().backend() \
+    assert not Paperfind(Settings(db_path=colt_years_app.settings.db_path, semantic=False)).searcher().backend() \
         .experts_ready(fresh.settings.search.experts.phrase_max_df)

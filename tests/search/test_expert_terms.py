@@ -5,23 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
-from paperfind.core import Paperfind
 from paperfind.search.experts import ExpertQuery, find_experts, query_terms
-from paperfind.settings import Settings
 from paperfind.text.analyze import Analyzer
-from tests.realdata import load_paperlist, write_slice
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    root = tmp_path_factory.mktemp("terms")
-    write_slice(root / "a", "colt", 2018, load_paperlist("colt", 2018)[:40])
-    write_slice(root / "b", "colt", 2019, load_paperlist("colt", 2019)[:40])
-    app = Paperfind(Settings(db_path=root / "p.db", semantic=False))
-    app.ingest([root / "a", root / "b"], progress=False)
-    return app
 
 
 def _words(local, analyzer: Analyzer) -> tuple[str, str, int]:
@@ -48,24 +33,24 @@ def _words(local, analyzer: Analyzer) -> tuple[str, str, int]:
     raise AssertionError("no rare word apart from the common one in the slice")
 
 
-def test_each_query_term_counts_once(app):
-    local = app.searcher().backend()
+def test_each_query_term_counts_once(colt_years_app):
+    local = colt_years_app.searcher().backend()
     analyzer = Analyzer()
     common, rare, _ = _words(local, analyzer)
     text = " ".join([common] * 6 + [rare])
-    settings = app.settings.search.experts
+    settings = colt_years_app.settings.search.experts
     once = dict(query_terms(local, analyzer, text, settings))
     assert once == {analyzer.terms(common)[0]: 1.0, analyzer.terms(rare)[0]: 1.0}
     counted = dict(query_terms(local, analyzer, text, replace(settings, term_counts=True)))
     assert counted[analyzer.terms(common)[0]] == 6.0 and counted[analyzer.terms(rare)[0]] == 1.0
 
 
-def test_a_repeated_word_does_not_outweigh_a_rarer_one(app):
-    local = app.searcher().backend()
+def test_a_repeated_word_does_not_outweigh_a_rarer_one(colt_years_app):
+    local = colt_years_app.searcher().backend()
     docs = local.index.docs
     common, rare, row = _words(local, Analyzer())
     query = ExpertQuery(text=" ".join([common] * 30 + [rare]))
-    settings = replace(app.settings.search.experts, phrase_weight=0.0, group_discount=0.0)
+    settings = replace(colt_years_app.settings.search.experts, phrase_weight=0.0, group_discount=0.0)
     own = {int(a) for a in docs.authors_of(row) if int(a) > 0}
     first = find_experts(local, query, settings).experts[0]
     assert first.author_id in own and first.evidence[0] == row  # the one paper with the rare word
