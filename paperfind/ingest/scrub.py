@@ -76,10 +76,13 @@ def scrub_prepared(prepared: Prepared, source: str) -> Prepared:
 
 
 def _may_hold(text: str) -> bool:
+    # JSON writes a NUL as its six-character escape, printable: looked for whatever the script
+    if "\\u0000" in text or "\x00" in text:
+        return True
     if ("u00" in text or "U00" in text) and _LOST_ESCAPE_HINT.search(text):
         return True
     if text.isascii():
-        return "\\u0000" in text or "\x00" in text
+        return False
     # every character it strips is a format (Cf) one, which is not printable: the test is 2.5
     # times faster than the search, which it leaves to one text in fifty of the non-ASCII ones
     return not text.isprintable() and _MAY_STRIP.search(text) is not None

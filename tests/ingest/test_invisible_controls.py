@@ -96,6 +96,24 @@ def test_a_real_paperlists_record_is_stored_without_them(raw_record, tmp_path: P
     assert "Stanislaw Szymanowicz" in shown
 
 
+def test_a_nul_beside_other_non_ascii_text_is_taken_out(raw_record, tmp_path: Path) -> None:
+    """JSON writes a NUL as its six-character escape, which is printable: a record with a NUL
+    and any non-ASCII character but no other control was stored with its NUL, and one whose
+    title was NUL alone was stored with that title rather than reported (found by
+    tests/robustness/test_record_fuzz.py)."""
+    item = dict(raw_record("3dv", 2025, "05T81ScPFb"))
+    item["abstract"] = item["abstract"] + " Schr\u00f6dinger\x00"
+    bare = dict(item, title="\x00")
+    path = write_slice(tmp_path / "data", "3dv", 2025, [item, bare])
+
+    prepared = read_source(path, str(path.resolve()))
+    [(record, content, _)] = prepared.stored
+    assert not ANY.search(content), content
+    assert record.abstract.endswith(" Schr\u00f6dinger")
+    assert [bad.index for bad in prepared.skipped] == [1]
+    assert "title" in prepared.skipped[0].reason
+
+
 def test_an_export_line_is_stored_without_them_and_an_id_with_them_is_refused(tmp_path: Path) -> None:
     record = Record(venue="iclr", year=2024, source_id="p1", title="Evil\u0000 title \u202eright",
                     abstract="An \u0000abstract\u2068.", key="iclr2024:p1",
