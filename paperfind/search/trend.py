@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from paperfind.index.distinct import distinct
+from paperfind.index.facet_counts import year_codes
 
 
 @dataclass(frozen=True)
@@ -46,11 +47,9 @@ class WorkCounter:
         years = np.asarray(years, dtype=np.int64)
         self.venues = np.asarray(venues, dtype=np.int64)
         self.labels = venue_labels
-        dated = years[years > 0]
-        self.first_year = int(dated.min()) if len(dated) else 1
-        self.span_y = (int(dated.max()) - self.first_year + 2) if len(dated) else 1  # 0: no year
+        self.year_codes, self.first_year = year_codes(years)  # 0: no year
+        self.span_y = int(self.year_codes.max(initial=0)) + 1
         self.span_v = max(int(self.venues.max()) + 1 if len(self.venues) else 0, len(venue_labels), 1)
-        self.year_codes = np.where(years > 0, years - self.first_year + 1, 0)
         self.cells = self.venues * self.span_y + self.year_codes
         versions = np.bincount(self.works) if len(self.works) else np.zeros(0, dtype=np.int64)
         self.shared = versions[self.works] > 1  # this row's work has other versions
