@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperfind.index.docs import IndexSource
-from paperfind.index.manager import build_index, current_name, open_index
+from paperfind.index.manager import IndexVersion, build_index, current_name, open_index
 from paperfind.search.backend import IndexBackend, SearchBackend
 from paperfind.search.settings import SearchSettings
 
@@ -78,8 +78,7 @@ class LiveIndex:
                 self._current_stamp = None
             if index is not None:
                 if self._kernel:
-                    index.lexical.load_kernel()
-                    index.docs.load_kernel()
+                    _load_kernels(index)
                 if self._serving:
                     index.paper_names.load_all()
                 self._backend = IndexBackend(index)
@@ -119,8 +118,7 @@ class LiveIndex:
         self._kernel = True
         backend = self._backend
         if backend is not None:
-            backend.index.lexical.load_kernel()
-            backend.index.docs.load_kernel()
+            _load_kernels(backend.index)
 
     def load_for_serving(self) -> None:
         """What a process that answers many queries (a server) loads once, at its start, rather
@@ -174,3 +172,10 @@ class LiveIndex:
             state.update(vectors=semantic.coverage > 0, vector_graph=semantic.graph_loaded,
                          encoder=semantic.encoder_loaded)
         return state
+
+
+def _load_kernels(index: IndexVersion) -> None:
+    """The compiled parts an index answers with: the lexical scorer's column kernel
+    (paperfind.index.kernels) and the facets' gather (paperfind.index.facet_counts)."""
+    index.lexical.load_kernel()
+    index.docs.load_kernel()
