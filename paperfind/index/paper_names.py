@@ -393,7 +393,7 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
     for row, own in enumerate(names):
         later: set[int] = set()
         for name in own:
-            for key in lookup_keys(name):
+            for key in sorted(lookup_keys(name)):  # a set's order follows the hash seed
                 table[key].append(row)
             rows = used_by(name).rows()
             naming = rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist()

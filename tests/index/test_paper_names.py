@@ -370,3 +370,41 @@ def test_a_capitalised_names_mentions_are_papers_that_write_it_capitalised() -> 
     ] + later)
     assert found.names[0] == ["Intention"]
     assert found.mentions[0] == 1  # the paper that writes "Intention", not every "intention"
+
+
+_SAVE_NAMES = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+from test_paper_names import MIXUP, _mine
+from paperfind.index.paper_names import save_paper_names
+found = _mine([
+    ("The Lottery Ticket Hypothesis: Finding Sparse, Trainable Neural Networks",  # iclr2019:rJl-b3RcF7
+     "We find that a standard pruning technique uncovers subnetworks.", 2019, 2000),
+    ("Stabilizing the Lottery Ticket Hypothesis", "The Lottery Ticket Hypothesis says that sparse "
+     "subnetworks train well; we test The Lottery Ticket Hypothesis at scale.", 2020, -1),
+    ("Lottery tickets in transformers", "Following the lottery ticket hypothesis, we prune BERT.", 2021, -1),
+    MIXUP + (2018, -1), ("Manifold mixup", "We extend mixup to hidden states.", 2019, -1),
+])
+save_paper_names(found, Path(sys.argv[1]))
+"""
+
+
+def test_the_name_file_is_the_same_whatever_the_hash_seed(tmp_path) -> None:
+    """A name is looked up by two folded forms (with and without its article), a set: the file
+    wrote them in the set's order, which follows the process's hash seed, so two builds of one
+    store differed byte for byte."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    here = Path(__file__).resolve().parent
+    texts = []
+    for seed in ("1", "2", "3", "4"):
+        out = tmp_path / seed
+        out.mkdir()
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run([sys.executable, "-c", _SAVE_NAMES, str(out), str(here)], env=env, check=True, cwd=here)
+        texts.append((out / "paper_names.json").read_text(encoding="utf-8"))
+    assert '"lotterytickethypothesi"' in texts[0] and '"thelotterytickethypothesi"' in texts[0]
+    assert all(t == texts[0] for t in texts[1:])
