@@ -29,6 +29,8 @@ KIND_WEIGHT = {FULL: 1.0, REVERSED: 0.95, JOINED: 0.95, FIRST_LAST: 0.85, INITIA
                SURNAME: 0.5}
 _KIND_WEIGHTS = np.array([KIND_WEIGHT[k] for k in range(len(KIND_WEIGHT))])
 MAX_PINYIN_READINGS = 64
+# a look-up of more forms' entries than this is weighed with arrays (`NameIndex.lookup`)
+ARRAY_LOOKUP_ENTRIES = 48
 # Recency evidence: a person whose last paper is from the index's latest year counts
 # (1 + RECENCY_WEIGHT) times, fading linearly to 1 for RECENCY_HORIZON years of silence.
 # On author_dev "F. Last" the same figures came out for horizons 10-15 and weights 0.5-1.0.
@@ -130,28 +132,59 @@ class NameIndex:
         "H. Zhang", the one with more papers, and then the one still publishing, is the more
         likely target.
 
-        Counted with arrays over the forms' entries: an initial and a common surname ("Z. Wang")
-        holds ~800 people, which a Python step per entry and per person took 6-8 ms to weigh
-        (the slowest author queries over HTTP); the same weights, scores and order.
+        A form held by many entries is weighed with arrays: an initial and a common surname
+        ("Z. Wang") holds ~800 people, which a Python step per entry and per person took 4-8 ms
+        to weigh (the slowest author queries over HTTP); a few entries (nearly every look-up)
+        one at a time, where the arrays' fixed cost is the larger. The same weights, scores
+        and order either way.
         """
         keys = ([(r, PINYIN, w) for r, w in pinyin_readings(query)] if has_han(query)
                 else [(fold_name(query), None, 1.0)])
-        rows, kinds, weights = [], [], []
+        spans = []
         for key, forced_kind, reading_weight in keys:
-            if not key:
-                continue
-            lo, hi = self.forms.range(key)
-            at = np.arange(lo, min(hi, lo + 2000))
-            kind = self.form_kinds[at].astype(np.int64)
+            if key:
+                lo, hi = self.forms.range(key)
+                if hi > lo:  # most look-ups: a window of a query's words that is nobody's name
+                    spans.append((lo, min(hi, lo + 2000), forced_kind, reading_weight))
+        entries = sum(end - lo for lo, end, _, _ in spans)
+        if not entries:
+            return []
+        if entries > ARRAY_LOOKUP_ENTRIES:
+            return self._weighed_as_arrays(spans)
+        best: dict[int, tuple[int, float]] = {}
+        for lo, end, forced_kind, reading_weight in spans:
+            for row, own in zip(self.form_rows[lo:end].tolist(), self.form_kinds[lo:end].tolist()):
+                if forced_kind is not None and own == INITIAL:
+                    continue
+                kind = own if forced_kind is None else forced_kind
+                weight = KIND_WEIGHT[kind] * reading_weight
+                if row not in best or best[row][1] < weight:
+                    best[row] = (kind, weight)
+        out = []
+        for row, (kind, weight) in best.items():
+            count = int(self.paper_counts[row])
+            out.append(PersonMatch(row, int(self.ids[row]), kind, count,
+                                   weight * float(np.log1p(count) + 1.0) * self.recency(row),
+                                   int(self.name_groups[row]), int(self.last_years[row])))
+        out.sort(key=lambda m: (-m.score, m.author_id))
+        return out
+
+    def _weighed_as_arrays(self, spans: list[tuple[int, int, int | None, float]]) -> list[PersonMatch]:
+        """`lookup`'s people of the forms' entries `spans` ((first, end, the kind a Han reading
+        forces or None, the reading's weight)), counted with arrays."""
+        rows, kinds, weights = [], [], []
+        for lo, end, forced_kind, reading_weight in spans:
+            kind = self.form_kinds[lo:end].astype(np.int64)
+            row = self.form_rows[lo:end].astype(np.int64)
             if forced_kind is not None:  # a reading of a Han name: any form but an initial's
-                at = at[kind != INITIAL]
-                kind = np.full(len(at), forced_kind, dtype=np.int64)
-            rows.append(self.form_rows[at].astype(np.int64))
+                row = row[kind != INITIAL]
+                kind = np.full(len(row), forced_kind, dtype=np.int64)
+            rows.append(row)
             kinds.append(kind)
             weights.append(_KIND_WEIGHTS[kind] * reading_weight)
-        if not rows or not sum(len(r) for r in rows):
-            return []
         row, kind, weight = np.concatenate(rows), np.concatenate(kinds), np.concatenate(weights)
+        if not len(row):
+            return []
         # per person, the first of its entries with the highest weight (as a running best
         # replaced only by a higher one)
         order = np.lexsort((np.arange(len(row)), -weight, row))

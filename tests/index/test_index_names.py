@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from paperfind.index import names as names_module
 from paperfind.index.names import FULL, INITIAL, REVERSED, name_forms, pinyin_readings
 from paperfind.text.names import fold_name
 
@@ -76,10 +77,13 @@ def _reference_lookup(names, query: str) -> list[tuple]:
     return sorted(out, key=lambda m: (-m[4], m[1]))
 
 
-def test_lookup_weighs_every_form_as_one_entry_at_a_time(colt_index):
-    """The lookup's arrays give the same people, kinds, scores (to the bit) and order as the
+@pytest.mark.parametrize("array_from", [0, 2, names_module.ARRAY_LOOKUP_ENTRIES])
+def test_lookup_weighs_every_form_as_one_entry_at_a_time(colt_index, monkeypatch, array_from):
+    """The lookup gives the same people, kinds, scores (to the bit) and order as the
     entry-by-entry reference, for every form the index holds (full names, initials shared by
-    many people, reversed forms) and for Han names read as pinyin."""
+    many people, reversed forms) and for Han names read as pinyin, whether it weighs them with
+    arrays (every look-up with `array_from` 0, those of more than two entries with 2) or not."""
+    monkeypatch.setattr(names_module, "ARRAY_LOOKUP_ENTRIES", array_from)
     names = colt_index.names
     queries = sorted({names.forms[i] for i in range(len(names.forms))})
     queries += ["罗海鹏", "王伟", "李明", "欧阳明", "Nobody Atall", ""]
