@@ -37,9 +37,9 @@ work with several versions is shown by its best one. All errors have one shape:
 
 # requests the start-up makes of the app itself, in-process (the page and its JSON twin); the
 # home page first, whose venue-year grid counts the corpus (0.45 s on a first visit otherwise)
-YOUNG_COLLECTION_OBJECTS = 20_000  # gc's first threshold while serving (the lifespan's comment)
 WARM_UP_PATHS = ("/", "/?q=graph+neural+networks", "/api/search?q=%E8%81%94%E9%82%A6%E5%AD%A6%E4%B9%A0",
                  "/?q=venue%3Aiclr+year%3A2023", "/api/search?q=Yann+LeCun")
+YOUNG_COLLECTION_OBJECTS = 20_000  # gc's first threshold while serving (the lifespan says why)
 
 
 async def _get(app: FastAPI, path: str) -> int:
@@ -84,9 +84,9 @@ def create_app(paperfind: Paperfind, on_ready: Callable[[float], None] | None = 
         gc.collect()
         gc.freeze()
         # and the young generation collected every YOUNG_COLLECTION_OBJECTS allocations, not
-        # Python's 700: a search's objects (cards, highlights, counts) die with its answer, and
-        # collected in smaller batches some of them lived on into the older generations' passes;
-        # per query 3% less time at the median, same queries alternating (bench/RESULTS.md, lat33g)
+        # Python's 700: a search's objects (cards, highlights, counts) die with its answer, so
+        # fewer, larger passes find the same garbage; a lexical search took 3% less time at the
+        # median, the same queries searched with each threshold in turn (bench/RESULTS.md, lat33g)
         threshold = gc.get_threshold()
         gc.set_threshold(YOUNG_COLLECTION_OBJECTS, *threshold[1:])
         app.state.experts_warming = paperfind.warm_experts_in_background()
