@@ -84,9 +84,9 @@ def create_app(paperfind: Paperfind, on_ready: Callable[[float], None] | None = 
         gc.collect()
         gc.freeze()
         # and the young generation collected every YOUNG_COLLECTION_OBJECTS allocations, not
-        # Python's 700: a search's objects (cards, highlights, counts) die with its answer, so
-        # fewer, larger passes find the same garbage; a lexical search took 3% less time at the
-        # median, the same queries searched with each threshold in turn (bench/RESULTS.md, lat33g)
+        # Python's 700: a search's objects (cards, highlights, counts) die with its answer, and
+        # 300 lexical searches ran 150 passes (~0.08 ms a search) at 700, none at 20,000; the
+        # same queries took 3% less time at the median (bench/RESULTS.md, lat33g)
         threshold = gc.get_threshold()
         gc.set_threshold(YOUNG_COLLECTION_OBJECTS, *threshold[1:])
         app.state.experts_warming = paperfind.warm_experts_in_background()
