@@ -13,7 +13,7 @@ from __future__ import annotations
 
 
 import itertools
-from dataclasses import dataclass
+from typing import NamedTuple
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +27,10 @@ from paperfind.text.names import fold_name
 FULL, REVERSED, JOINED, FIRST_LAST, INITIAL, PINYIN, SURNAME = range(7)
 KIND_WEIGHT = {FULL: 1.0, REVERSED: 0.95, JOINED: 0.95, FIRST_LAST: 0.85, INITIAL: 0.6, PINYIN: 0.9,
                SURNAME: 0.5}
+_KIND_WEIGHTS = np.array([KIND_WEIGHT[k] for k in range(len(KIND_WEIGHT))])
 MAX_PINYIN_READINGS = 64
+# a look-up of more forms' entries than this is weighed with arrays (`NameIndex.lookup`)
+ARRAY_LOOKUP_ENTRIES = 48
 # Recency evidence: a person whose last paper is from the index's latest year counts
 # (1 + RECENCY_WEIGHT) times, fading linearly to 1 for RECENCY_HORIZON years of silence.
 # On author_dev "F. Last" the same figures came out for horizons 10-15 and weights 0.5-1.0.
@@ -85,8 +88,11 @@ def pinyin_readings(text: str) -> list[tuple[str, float]]:
     return list(out.items())
 
 
-@dataclass(frozen=True)
-class PersonMatch:
+class PersonMatch(NamedTuple):
+    """One person a name query may mean. A named tuple, not a frozen dataclass: "Z. Wang" is
+    ~800 people, whose frozen dataclasses took ~1 ms to make (one `object.__setattr__` per
+    field), a tuple a fifth of it."""
+
     row: int
     author_id: int
     kind: int
@@ -125,19 +131,32 @@ class NameIndex:
         Evidence is the match kind times log paper count times recency: of two people called
         "H. Zhang", the one with more papers, and then the one still publishing, is the more
         likely target.
+
+        A form held by many entries is weighed with arrays: an initial and a common surname
+        ("Z. Wang") holds ~800 people, which a Python step per entry and per person took 4-8 ms
+        to weigh (the slowest author queries over HTTP); a few entries (nearly every look-up)
+        one at a time, where the arrays' fixed cost is the larger. The same weights, scores
+        and order either way.
         """
         keys = ([(r, PINYIN, w) for r, w in pinyin_readings(query)] if has_han(query)
                 else [(fold_name(query), None, 1.0)])
-        best: dict[int, tuple[int, float]] = {}
+        spans = []
         for key, forced_kind, reading_weight in keys:
-            if not key:
-                continue
-            lo, hi = self.forms.range(key)
-            for i in range(lo, min(hi, lo + 2000)):
-                row = int(self.form_rows[i])
-                kind = forced_kind if forced_kind is not None else int(self.form_kinds[i])
-                if forced_kind is not None and int(self.form_kinds[i]) == INITIAL:
+            if key:
+                lo, hi = self.forms.range(key)
+                if hi > lo:  # most look-ups: a window of a query's words that is nobody's name
+                    spans.append((lo, min(hi, lo + 2000), forced_kind, reading_weight))
+        entries = sum(end - lo for lo, end, _, _ in spans)
+        if not entries:
+            return []
+        if entries > ARRAY_LOOKUP_ENTRIES:
+            return self._weighed_as_arrays(spans)
+        best: dict[int, tuple[int, float]] = {}
+        for lo, end, forced_kind, reading_weight in spans:
+            for row, own in zip(self.form_rows[lo:end].tolist(), self.form_kinds[lo:end].tolist()):
+                if forced_kind is not None and own == INITIAL:
                     continue
+                kind = own if forced_kind is None else forced_kind
                 weight = KIND_WEIGHT[kind] * reading_weight
                 if row not in best or best[row][1] < weight:
                     best[row] = (kind, weight)
@@ -149,6 +168,42 @@ class NameIndex:
                                    int(self.name_groups[row]), int(self.last_years[row])))
         out.sort(key=lambda m: (-m.score, m.author_id))
         return out
+
+    def _weighed_as_arrays(self, spans: list[tuple[int, int, int | None, float]]) -> list[PersonMatch]:
+        """`lookup`'s people of the forms' entries `spans` ((first, end, the kind a Han reading
+        forces or None, the reading's weight)), counted with arrays."""
+        rows, kinds, weights = [], [], []
+        for lo, end, forced_kind, reading_weight in spans:
+            kind = self.form_kinds[lo:end].astype(np.int64)
+            row = self.form_rows[lo:end].astype(np.int64)
+            if forced_kind is not None:  # a reading of a Han name: any form but an initial's
+                row = row[kind != INITIAL]
+                kind = np.full(len(row), forced_kind, dtype=np.int64)
+            rows.append(row)
+            kinds.append(kind)
+            weights.append(_KIND_WEIGHTS[kind] * reading_weight)
+        row, kind, weight = np.concatenate(rows), np.concatenate(kinds), np.concatenate(weights)
+        if not len(row):
+            return []
+        # per person, the first of its entries with the highest weight (as a running best
+        # replaced only by a higher one)
+        order = np.lexsort((np.arange(len(row)), -weight, row))
+        first = order[np.r_[True, row[order][1:] != row[order][:-1]]]
+        row, kind, weight = row[first], kind[first], weight[first]
+        count = self.paper_counts[row].astype(np.int64)
+        score = weight * (np.log1p(count) + 1.0) * self.recencies(row)
+        ids = self.ids[row]
+        ranked = np.lexsort((ids, -score))
+        return [PersonMatch(r, i, k, c, s, g, y) for r, i, k, c, s, g, y in zip(
+            row[ranked].tolist(), ids[ranked].tolist(), kind[ranked].tolist(), count[ranked].tolist(),
+            score[ranked].tolist(), self.name_groups[row[ranked]].tolist(),
+            self.last_years[row[ranked]].tolist())]
+
+    def recencies(self, rows: np.ndarray) -> np.ndarray:
+        """`recency` of each of `rows`."""
+        last = self.last_years[rows].astype(np.int64)
+        faded = np.maximum(0.0, 1.0 - (self.latest_year - last) / RECENCY_HORIZON)
+        return np.where(last <= 0, 1.0, 1.0 + RECENCY_WEIGHT * faded)
 
     def by_surname(self, surname: str, min_works: int, max_people: int) -> list[PersonMatch]:
         """The well-known people of a surname alone ("hinton", "bengio"): those with at least

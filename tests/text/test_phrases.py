@@ -100,3 +100,18 @@ def test_two_common_words_side_by_side_are_no_phrase():
     assert counts.association("model", "average") < 5 < counts.association("mean", "field")
     chosen = choose_senses([("model",), ("average", "mean"), ("stage", "field")], counts)
     assert [c.sense for c in chosen] == ["model", "mean", "field"]
+
+
+def test_a_senses_edge_words_are_found_once_and_read_the_same_after():
+    """A sense's content words and edge stems are kept (each sense is weighed against every
+    neighbour's): a later query's pair and association read the same words from the memo."""
+    counts = PhraseCounts({"mean field": 100, "field game": 50}, {"mean": 10, "field": 20}.get, 100_000)
+    first = (counts.pair("the mean", "field of games"), counts.association("the mean", "field of games"),
+             counts.pair("field", "games"))
+    assert counts._edge_words["the mean"] == ("mean",)
+    assert counts._edge_words["field of games"] == ("field", "games")
+    assert counts._edge_stem_pairs["field of games"] == ("field", "game")
+    again = (counts.pair("the mean", "field of games"), counts.association("the mean", "field of games"),
+             counts.pair("field", "games"))
+    assert first == again == (100, 100 / max(10 * 20 / 100_000, 1.0), 50)
+    assert counts.pair("of the", "field") == 0 and counts._edge_words["of the"] == ()
