@@ -143,7 +143,7 @@ def hooked(hooks: Hooks, backend, analyzer, vectors: dict) -> Iterator[None]:
 
     def paper_weights(backend_, rows, reference_year, settings):
         weights = saved["paper_weights"](backend_, rows, reference_year, settings)
-        last = np.asarray(backend_.index.docs.year[rows]) >= reference_year
+        last = np.asarray(backend_.index.docs.year[rows]) == reference_year
         return weights * np.where(last, hooks.last_year_weight, 1.0)
 
     def combined(self, settings):
