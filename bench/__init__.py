@@ -176,6 +176,10 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "their settings) in process on both dev sets, R@10 / MRR@10 / nDCG@10, the baseline in "
               "the same run", "~6 min on the bundled corpus (est.)", "--db bench/out/bundled.db [--only 0,1]",
               "heavy"),
+        Bench("experts_whatif", "issue 30: what-if changes of the expert finder its settings cannot "
+              "express (the vector route's query form, the score's shape, query-term weights, the last "
+              "year's evidence, paper=KEY's stored vector) on both dev sets, the baseline in the same run",
+              "~20 min on the bundled corpus (est.)", "--db bench/out/bundled.db [--only 0,1]", "heavy"),
         Bench("experts_recall", "issue 30: where the relevant people are on both dev sets, per route "
               "(the voting's order, the lexical and vector routes' papers, people's profile vectors): "
               "the share of queries ranked < 10 / 100 / 300 / 1000 or found at all",

@@ -1,0 +1,62 @@
+"""bench.experts_whatif's hooks: the defaults change nothing, every step is put back after a
+variant, and the last year's weight moves only the papers of the year before the query's (a real
+index of two COLT years, no vectors)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import paperfind.search.experts as ex
+from bench.experts_whatif import Hooks, hooked
+from paperfind.core import Paperfind
+from paperfind.search.experts import ExpertQuery, find_experts
+from paperfind.search.settings import ExpertSettings
+from paperfind.settings import Settings
+from tests.realdata import load_paperlist, write_slice
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory):
+    root = tmp_path_factory.mktemp("whatif")
+    for year in (2018, 2019):
+        write_slice(root / "data", "colt", year, load_paperlist("colt", year))
+    app = Paperfind(Settings(db_path=root / "p.db", semantic=False))
+    app.ingest([root / "data"], progress=False)
+    return app.searcher()
+
+
+def steps():
+    return (ex.meaning_hits, ex.query_terms, ex.standardised, ex.paper_weights, ex.PaperScores.combined)
+
+
+def people(found):
+    return [(e.author_id, e.score) for e in found.experts]
+
+
+def test_default_hooks_change_nothing_and_every_step_is_put_back(searcher):
+    backend, analyzer = searcher.backend(), searcher.analyzer
+    query = ExpertQuery(text="bandit regret lower bounds for online learning", before=2019)
+    plain = find_experts(backend, query, ExpertSettings(), analyzer)
+    assert plain.experts
+    saved = steps()
+    with hooked(Hooks(), backend, analyzer, {}):
+        assert steps() != saved
+        same = find_experts(backend, query, ExpertSettings(), analyzer)
+    assert steps() == saved
+    assert people(same) == people(plain)
+    with pytest.raises(RuntimeError), hooked(Hooks(power=2.0), backend, analyzer, {}):
+        raise RuntimeError("a variant that fails")
+    assert steps() == saved
+
+
+def test_the_last_years_weight_moves_only_the_papers_of_the_year_before_the_query(searcher):
+    backend, analyzer = searcher.backend(), searcher.analyzer
+    rows = np.arange(backend.index.docs.n, dtype=np.int64)
+    years = np.asarray(backend.index.docs.year[rows])
+    assert {2018, 2019} <= set(years.tolist())
+    plain = ex.paper_weights(backend, rows, 2018, ExpertSettings())
+    with hooked(Hooks(last_year_weight=2.0), backend, analyzer, {}):
+        weighed = ex.paper_weights(backend, rows, 2018, ExpertSettings())
+    assert np.allclose(weighed[years == 2018], 2 * plain[years == 2018])
+    assert np.allclose(weighed[years != 2018], plain[years != 2018])
