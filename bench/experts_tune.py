@@ -1,7 +1,7 @@
 """Issue 30's expert finder: variants in process on both dev sets, the baseline in the same run.
 
     PAPERFIND_SHARED=/work/shared flock /tmp/paperfind-heavy.lock nice \
-        .venv/bin/python -m bench.experts_tune --db DB [--only 0,1] [--no-write]
+        .venv/bin/python -m bench.experts_tune --db DB [--only 0,1] [--no-write] [--model FILE]
 
 DB: a database of the bundled corpus with its vectors. Each variant is the product's
 `ExpertSettings` with a few fields changed, scored by the same code the server runs
@@ -10,6 +10,11 @@ query, before = its year; rules in bench/experts_dev.md): R@10, MRR@10, nDCG@10 
 in-process time per abstract (no HTTP, no cards). The baseline (the product's settings) runs
 first and again last, so the caches' warming shows in its two latencies. A change is kept only
 if it lifts both sets; the HTTP figures are bench/experts.py's.
+
+With `--model FILE` (written by `python -m paperfind.rank.train_experts --out FILE`) the variants
+are instead the product's voting, the learned ranking of people with that model re-ordering the
+voting's first `learned_depth` (and fewer) people, and the voting again, recorded in a section of
+its own with the model's training record.
 """
 
 from __future__ import annotations
@@ -35,6 +40,29 @@ VARIANTS: tuple[tuple[str, dict], ...] = (
     ("query terms at their counts, text weight 3", {"term_counts": True}),
     ("baseline again, last (warm caches)", OFF),
 )
+MODEL_HEADING = "experts (issue 30): the learned ranking of people retrained for today's voting"
+LEARNED_DEPTHS = (1000, 200, 50)  # how many of the voting's first people the model re-orders
+
+
+def model_variants(model: Path) -> list[tuple[str, dict]]:
+    """The voting as the product ranks today, the model re-ordering its first N, the voting again."""
+    voting = ("the voting (the product's ranking, learned off)", {})
+    learned = [(f"learned ranking of people ({model.name}), the voting's first {n:,} re-ordered",
+                {"learned": True, "learned_model": model, "learned_depth": n}) for n in LEARNED_DEPTHS]
+    return [voting, *learned, ("the voting again, last", {})]
+
+
+def model_record(model: Path) -> str:
+    """One paragraph from the JSON record train_experts writes beside the model ("" if none)."""
+    path = model.with_suffix(".json")
+    if not path.exists():
+        return ""
+    r = json.loads(path.read_text(encoding="utf-8"))
+    return (f"The model ({model.name}, {model.stat().st_size / 1e3:.0f} KB, `{r['command']}`): "
+            f"{r['queries']:,} leave-one-out queries of {len(r['queries_by_venue_year'])} venue-years outside "
+            f"the judge's and both dev sets' ({r['queries_with_a_relevant_candidate']:,} with a relevant person "
+            f"among the voting's first candidates), {r['candidates']:,} candidates; collecting their features "
+            f"took {r['collect_seconds']:.0f} s, the whole training {r['seconds']:.0f} s.")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", type=Path, required=True)
     parser.add_argument("--only", default="", help="comma-separated variant indices")
     parser.add_argument("--no-write", action="store_true", help="print, do not record in RESULTS.md")
+    parser.add_argument("--model", type=Path, help="a model of python -m paperfind.rank.train_experts: "
+                        "measure it against the voting instead of the variants")
     args = parser.parse_args(argv)
     import numpy as np
 
@@ -63,7 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     pairs = backend.rare_pairs(base.phrase_max_df)
     build_s = time.perf_counter() - started
     find_experts(backend, ExpertQuery(text="warm up the query model"), base)
-    chosen = [VARIANTS[int(i)] for i in args.only.split(",")] if args.only else list(VARIANTS)
+    if args.model is not None and not args.model.exists():
+        raise SystemExit(f"{args.model}: no such model")
+    variants = model_variants(args.model) if args.model else list(VARIANTS)
+    chosen = [variants[int(i)] for i in args.only.split(",")] if args.only else variants
     lines = [f"In process, the scoring code the server runs (`find_experts`), on both dev sets (dev = "
              f"bench/experts_dev.jsonl, NeurIPS 2022 / ICLR 2023 / ICML 2023; dev2 = bench/experts_dev2.jsonl, "
              f"NeurIPS 2024 / ICLR 2025 / ICML 2025; 200 abstracts each, before = the paper's year), database "
@@ -72,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
              f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average at the start "
              f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())}; "
              "`PAPERFIND_SHARED=/work/shared flock /tmp/paperfind-heavy.lock nice .venv/bin/python -m "
-             f"bench.experts_tune --db DB`.", "",
+             f"bench.experts_tune --db DB{' --model ' + str(args.model) if args.model else ''}`.", "",
              "| variant | dev R@10 | dev MRR@10 | dev nDCG@10 | dev2 R@10 | dev2 MRR@10 | dev2 nDCG@10 | p50 ms | p95 ms |",
              "|---|---|---|---|---|---|---|---|---|"]
     for label, change in chosen:
@@ -94,12 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     lines += ["", f"The rare-pair table (paperfind/index/rare_pairs.py, pairs of consecutive content stems of "
               f"titles and abstracts held by at most {base.phrase_max_df} papers): {len(pairs.keys):,} pairs, "
               f"{pairs.nbytes / 1e6:.1f} MB in memory, made from the index's term sequences in {build_s:.1f} s "
-              f"on first use, nothing on disk.",
+              f"on first use, nothing on disk.", *([model_record(args.model)] if args.model else []),
               f"Load average at the end: {' / '.join(f'{x:.1f}' for x in os.getloadavg())}."]
     table = "\n".join(lines) + "\n"
     print(table)
     if not args.no_write and not args.only:
-        append_results(HEADING, table)
+        append_results(MODEL_HEADING if args.model else HEADING, table)
     return 0
 
 

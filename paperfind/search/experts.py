@@ -290,8 +290,12 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
         meaning_rows, cosines = np.zeros(0, dtype=np.int64), np.zeros(0)
     papers = merge_routes(text_rows, standardised(text), meaning_rows, standardised(cosines), cosines)
     pairs = query_pairs(local, analyzer, query.lexical_text or query.text, settings)
+    # the learned ranker re-orders the voting's first `learned_depth` people, as many as it was
+    # trained on (train_experts asks for them): a page's 10 would give it only `spread_depth`,
+    # and features read among the candidates (co-authors listed) would differ from training's
+    wanted = max(needed, settings.learned_depth) if settings.learned else needed
     experts, total = rank_people(local, profiles, papers, reference_year, settings,
-                                 query.exclude_people, needed, pairs, eligible)
+                                 query.exclude_people, wanted, pairs, eligible)
     if settings.learned and experts:
         ranker = expert_ranker(settings.learned_model)
         if ranker is not None:

@@ -45,7 +45,8 @@ class ExpertSettings:
     conflict_years: int = 3  # exclude=KEY: co-authors of the paper's people from its year - this on
     # a lambdarank model re-orders the voting's first people (paperfind.search.expert_learned;
     # PAPERFIND_EXPERTS_LEARNED=1). Off: trained on 2,760 leave-one-out queries of other
-    # venue-years it ranked no better than the voting on either dev set (bench/RESULTS.md)
+    # venue-years it ranked no better than the voting on either dev set, nor retrained for
+    # today's voting (dev / dev2 R@10 .480 / .385 -> .425 / .355: bench/RESULTS.md)
     learned: bool = False
     learned_model: Path | None = None  # its text dump; None = paperfind/rank/experts.txt
     learned_depth: int = 1000  # people of the voting it re-orders

@@ -67,6 +67,24 @@ def test_the_model_reorders_the_votings_first_people(app, tmp_path):
     assert sorted(got) == sorted(e.author_id for e in voting.experts)  # the same people
 
 
+def test_a_page_of_ten_still_reorders_the_learned_depth_trained_on(app, tmp_path):
+    """The server asks for a page (10 people): the model must still see the voting's first
+    `learned_depth` people, as train_experts collects them, not the `spread_depth` the voting
+    keeps for a page, or it ranks fewer people on other features than it was trained on."""
+    backend = app.searcher().backend()
+    base = replace(app.settings.search.experts, learned=True, learned_model=works_model(tmp_path / "m.txt"),
+                   spread_depth=5, learned_depth=60)
+    voting = find_experts(backend, ExpertQuery(text=QUERY), replace(base, learned=False),
+                          needed=base.learned_depth)  # as train_experts.collect asks
+    assert len(voting.experts) > 20  # more people than a page and the spread hold
+    x = candidate_features(backend, backend.profiles(), voting.papers, voting.experts, voting.eligible,
+                           voting.reference_year, QUERY, base)
+    order, _ = learned_order(expert_ranker(base.learned_model).scores(x))
+    head = voting.experts[:base.learned_depth]
+    learned = find_experts(backend, ExpertQuery(text=QUERY), base, needed=10)
+    assert [e.author_id for e in learned.experts[:len(head)]] == [head[i].author_id for i in order]
+
+
 def test_features_read_only_the_papers_before_the_year(app):
     backend = app.searcher().backend()
     settings = replace(app.settings.search.experts, learned=False)
