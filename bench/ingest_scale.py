@@ -117,20 +117,26 @@ def ingest_once(tree: Path, corpus: Path, db: Path, building: bool) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base-tree", type=Path, required=True)
+    parser.add_argument("--base-tree", type=Path, help="without it, this tree alone (nothing compared)")
+    parser.add_argument("--shards", type=Path, help="a generated corpus's shards folder made before "
+                        "(read only), for the one size of --sizes")
     parser.add_argument("--sizes", default="bundled,250k,500k")
     parser.add_argument("--cache", type=Path, default=CACHE / "scale")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--no-write", action="store_true", help="Print only; leave RESULTS.md.")
     args = parser.parse_args()
-    trees = [("base", args.base_tree.resolve()), ("this tree", REPO)]
+    trees = ([("base", args.base_tree.resolve())] if args.base_tree else []) + [("this tree", REPO)]
     rows = []
     for size in args.sizes.split(","):
         if size == "bundled":
             corpus, building, label = BUNDLED, True, "bundled (first start)"
         else:
             n = parse_size(size)
-            corpus, _ = ensure_corpus(BUNDLED, n, args.seed, args.cache / f"corpus-{size_label(n)}-seed{args.seed}")
+            if args.shards:
+                corpus = args.shards.parent
+            else:
+                corpus, _ = ensure_corpus(BUNDLED, n, args.seed,
+                                          args.cache / f"corpus-{size_label(n)}-seed{args.seed}")
             corpus, building, label = corpus / "shards", False, size_label(n)
         digests = {}
         for name, tree in trees:
@@ -142,6 +148,9 @@ def main() -> None:
             t = measured["timings"]
             print(f"{label} {name}: {measured['outer_wall']:.0f} s, store writes "
                   f"{t.get('store writes', 0):.0f} s, people {t.get('people', 0):.0f} s", flush=True)
+        if "base" not in digests:
+            rows[-1][2]["same"] = "(no base in this run)"
+            continue
         same = digests["base"] == digests["this tree"]
         differing = sorted(k for k in digests["base"] if digests["base"][k] != digests["this tree"].get(k))
         rows[-1][2]["same"] = "yes, every table" if same else f"no: {', '.join(differing)}"
