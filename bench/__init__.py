@@ -130,6 +130,11 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
         Bench("institution_sample", "the institution resolver on a labelled sample of the bundled "
               "corpus's stored affiliations, and what it changes in the corpus, against the base tree "
               "(issue 29)", "~1 min: every stored affiliation resolved by two trees (est.)", "[--base /work/main] [--draw]"),
+        Bench("ingest_scale", "issue 33: a fresh database's ingest at 250k / 500k papers (bench.scale's "
+              "corpus) and the bundled corpus's first start, a base tree and this one in one run: wall, "
+              "CPU, peak RSS, WAL peak, database size, and every table the same row for row",
+              "~3 min for bundled, ~15 min at 250k + 500k (est.)",
+              "--base-tree BASE [--sizes bundled,250k,500k]", "heavy"),
         Bench("ingest", "wall time and peak memory of `paperfind ingest`: paperlists < 60 s "
               "(README: about 30 s on two free cores)",
               "~4 min; --with-extra ~10 min (RESULTS, summed steps)", "[--with-extra]", "timing"),

@@ -11,7 +11,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from paperfind.ingest.errors import SourceError
 from paperfind.ingest.readahead import FileJob, gc_paused, read_ahead
@@ -72,13 +72,16 @@ def file_sha256(path: Path) -> str:
 def ingest_paths(store: Store, paths: list[Path], force: bool = False,
                  progress: bool | None = None, jobs: int = 1,
                  on_written: Callable[[], None] | None = None,
-                 on_file: Callable[[Path], None] | None = None) -> IngestReport:
+                 on_file: Callable[[Path], None] | None = None,
+                 defer_indexes: bool | None = None) -> IngestReport:
     """Ingest files and folders; then re-resolve people if anything changed.
 
     With `jobs` > 1, `jobs - 1` worker processes read and prepare files ahead, in file order,
     while this process writes them (one transaction per file, as always). `on_written` is
     called once every file is committed, before people are resolved; `on_file(path)` after each
     file is committed (or found unchanged, or refused), so a caller can tell how far it is.
+    `defer_indexes`: build the indexes that bulk inserts scatter once at the end
+    (`Store.defer_indexes`); by default when the store holds no paper yet.
     """
     from tqdm import tqdm
 
@@ -99,11 +102,44 @@ def ingest_paths(store: Store, paths: list[Path], force: bool = False,
     work = [_plan(store, path, reader, force) for path, reader in planned]
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=len(work), unit="file", disable=not show, file=sys.stderr)
+    timings = report.timings
+    # into an empty store, the indexes keyed by titles, names, institutions and keywords are
+    # built once at the end instead of updated file by file (paperfind.store.bulk)
+    if defer_indexes is None:
+        defer_indexes = store.paper_count() == 0
+    deferred = defer_indexes and any(job.needs_read for job in work)
+    if deferred:
+        store.defer_indexes()
+    try:
+        _write_files(store, work, jobs, force, report, bar, deferred, on_file)
+    finally:
+        if deferred:
+            started = time.perf_counter()
+            store.restore_indexes()
+            timings["store writes"] = timings.get("store writes", 0.0) + time.perf_counter() - started
+    bar.close()
+    if on_written is not None:
+        on_written()
+    if report.changed or store.meta("people_version") != str(store.data_version()):
+        started = time.perf_counter()
+        with gc_paused():  # see there: the people pass is all tuples, sets and dicts
+            report.people = resolve_people(store.conn)
+        timings["people"] = time.perf_counter() - started
+    return report
+
+
+def _write_files(store: Store, work: list[FileJob], jobs: int, force: bool, report: IngestReport,
+                 bar: Any, deferred: bool, on_file: Callable[[Path], None] | None) -> None:
+    """Write each planned file, read ahead by the workers, into the report. With `deferred`
+    indexes, they come back before the first title-only file, which looks papers up by them."""
     records = 0
     timings = report.timings
     with read_ahead(work, jobs) as ordered:
         for job in ordered:
             bar.set_description(job.path.name[:30])
+            if deferred and job.reader.title_only:
+                store.restore_indexes()
+                deferred = False
             try:
                 summary = _ingest_file(store, job, force, timings)
             except SourceError as exc:
@@ -118,15 +154,6 @@ def ingest_paths(store: Store, paths: list[Path], force: bool = False,
             bar.update(1)
             if on_file is not None:
                 on_file(job.path)
-    bar.close()
-    if on_written is not None:
-        on_written()
-    if report.changed or store.meta("people_version") != str(store.data_version()):
-        started = time.perf_counter()
-        with gc_paused():  # see there: the people pass is all tuples, sets and dicts
-            report.people = resolve_people(store.conn)
-        timings["people"] = time.perf_counter() - started
-    return report
 
 
 def _plan(store: Store, path: Path, reader: Reader, force: bool) -> FileJob:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterable
 
 from paperfind.model import BadRecord, Record, content_digest, content_key, paper_key
+from paperfind.store import bulk
 from paperfind.store import papers as paper_rows
 from paperfind.store.read import BUSY_TIMEOUT_MS, ReadMixin
 from paperfind.store.schema import migrate
@@ -65,6 +66,10 @@ class Store(ReadMixin):
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
             migrate(self.conn)
+            try:
+                bulk.restore_deferred(self.conn)  # a bulk load was killed: see `defer_indexes`
+            except sqlite3.OperationalError:
+                pass  # locked by a load under way, which creates them itself when it is done
         self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         # 8 MiB a connection: the web opens one per worker thread (up to 40), and a soak test
         # saw RSS grow by 1.5 GB with 64 MiB each; ingest asks for more (`use_large_cache`)
@@ -73,6 +78,15 @@ class Store(ReadMixin):
     def use_large_cache(self) -> None:
         """A 128 MiB page cache for this connection: bulk writes touch every index page."""
         self.conn.execute("PRAGMA cache_size=-131072")
+
+    def defer_indexes(self) -> list[str]:
+        """Drop the indexes a bulk load would scatter inserts over (`bulk.DEFERRABLE`) until
+        `restore_indexes`; worth it only into an empty or small store."""
+        return bulk.defer_indexes(self.conn)
+
+    def restore_indexes(self) -> list[str]:
+        """Create the indexes `defer_indexes` dropped, each with one sort."""
+        return bulk.restore_deferred(self.conn)
 
     def close(self) -> None:
         self.conn.close()
