@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from paperfind.store.transaction import immediate
+
 # indexes whose entries land all over the index, file after file; none is read by a load of
 # sources with ids (title-only sources look papers up by author name: `match_title`)
 DEFERRABLE = ("papers_title_norm", "paper_authors_fold", "paper_affiliations_inst",
@@ -28,8 +30,7 @@ DEFERRED_META = "deferred_indexes"
 
 def defer_indexes(conn: sqlite3.Connection) -> list[str]:
     """Drop the `DEFERRABLE` indexes, recording their definitions; the names dropped."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with immediate(conn):
         found = dict(conn.execute(
             f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN "
             f"({','.join('?' * len(DEFERRABLE))})", DEFERRABLE).fetchall())
@@ -39,11 +40,6 @@ def defer_indexes(conn: sqlite3.Connection) -> list[str]:
                      "SET value = excluded.value", (DEFERRED_META, json.dumps(known, sort_keys=True)))
         for name in found:
             conn.execute(f'DROP INDEX "{name}"')
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
     return sorted(found)
 
 
@@ -53,8 +49,7 @@ def restore_deferred(conn: sqlite3.Connection) -> list[str]:
     recorded = _meta(conn)
     if recorded is None:
         return []
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with immediate(conn):
         created = []
         for name, sql in sorted(json.loads(recorded).items()):
             exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?",
@@ -63,11 +58,6 @@ def restore_deferred(conn: sqlite3.Connection) -> list[str]:
                 conn.execute(sql)
                 created.append(name)
         conn.execute("DELETE FROM meta WHERE key = ?", (DEFERRED_META,))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
     return created
 
 

@@ -21,6 +21,7 @@ from paperfind.store import bulk
 from paperfind.store import papers as paper_rows
 from paperfind.store.read import BUSY_TIMEOUT_MS, ReadMixin
 from paperfind.store.schema import migrate
+from paperfind.store.transaction import immediate
 
 
 @dataclass
@@ -166,8 +167,7 @@ class Store(ReadMixin):
         summary.skipped.extend(prepared.skipped)
         summary.records = len(stored)
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(conn):
             source_id = self._upsert_source(path, sha256, size, reader, len(stored),
                                             len(summary.skipped))
             old = {ident: (key, chash) for ident, key, chash in conn.execute(
@@ -217,12 +217,6 @@ class Store(ReadMixin):
             paper_rows.rebuild_papers(conn, sorted(affected), in_memory)
             if affected:
                 self._bump_data_version()
-            conn.execute("COMMIT")
-        except BaseException:
-            # a Ctrl-C during COMMIT is raised once COMMIT is done: nothing is left to undo
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
         return summary
 
     def _upsert_source(self, path: str, sha256: str, size: int, reader: str, records: int,

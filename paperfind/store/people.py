@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from paperfind.store.people_links import join_shared_links
+from paperfind.store.transaction import immediate
 from paperfind.text.fold import slugify
 
 
@@ -289,8 +290,7 @@ def _write_people(conn: sqlite3.Connection, slots: list[Slot], clusters: _Cluste
         people.append((slugify(display, empty="author"), -papers, first_key, display, slots[idxs[0]].name_fold,
                        clusters.profile[root] or "", papers, names, idxs))
     people.sort()
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with immediate(conn):
         # a person keeps their number while their slug stays, so few slots need rewriting
         old_ids = dict(conn.execute("SELECT slug, id FROM authors"))
         next_id = max(old_ids.values(), default=0) + 1
@@ -324,10 +324,6 @@ def _write_people(conn: sqlite3.Connection, slots: list[Slot], clusters: _Cluste
         _link_works(conn)
         conn.execute("INSERT INTO meta(key, value) SELECT 'people_version', value FROM meta "
                      "WHERE key = 'data_version' ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
     return len(author_rows)
 
 

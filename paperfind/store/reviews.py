@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from paperfind.model import Record, Reviews
+from paperfind.store.transaction import immediate
 
 RECORDS, BUNDLED = "records", "bundled"
 _COLUMNS = "mean, count, ratings, confidences, decision, scale, initial"
@@ -75,15 +76,9 @@ def write_bundled(conn: sqlite3.Connection, path: Path) -> int:
             rows.append((str(item["key"]), BUNDLED) + values(reviews))
         except (KeyError, ValueError, AttributeError) as problem:
             raise ValueError(f"{path}: line {number}: {problem}") from None
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with immediate(conn):
         conn.executemany(f"INSERT OR REPLACE INTO reviews(paper_key, origin, {_COLUMNS}) "
                          "VALUES (?,?,?,?,?,?,?,?,?)", rows)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
     return len(rows)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timezone
 
+from paperfind.store.transaction import immediate
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("0001_initial", """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -137,16 +139,11 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
     for name, sql in MIGRATIONS:
         if name in done:
             continue
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(conn):
             for statement in sql.split(";"):
                 if statement.strip():
                     conn.execute(statement)
             conn.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)",
                          (name, datetime.now(timezone.utc).isoformat(timespec="seconds")))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         applied.append(name)
     return applied
