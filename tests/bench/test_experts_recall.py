@@ -8,9 +8,6 @@ import numpy as np
 import pytest
 
 from bench.experts_recall import MISSING, centroids, first_rank, paper_rank, shares
-from paperfind.core import Paperfind
-from paperfind.settings import Settings
-from tests.realdata import load_paperlist, write_slice
 
 
 def test_first_rank_is_the_first_relevant_place_or_missing():
@@ -37,13 +34,8 @@ def test_shares_count_queries_below_each_cut_and_found():
 
 
 @pytest.fixture(scope="module")
-def index(tmp_path_factory):
-    root = tmp_path_factory.mktemp("recall")
-    for year in (2018, 2019):
-        write_slice(root / "data", "colt", year, load_paperlist("colt", year))
-    app = Paperfind(Settings(db_path=root / "p.db", semantic=False))
-    app.ingest([root / "data"], progress=False)
-    backend = app.searcher().backend()
+def index(colt_two_years):
+    backend = colt_two_years.searcher().backend()
     return backend.index.docs, backend.profiles()
 
 

@@ -9,21 +9,13 @@ import pytest
 
 import paperfind.search.experts as ex
 from bench.experts_whatif import Hooks, hooked
-from paperfind.core import Paperfind
 from paperfind.search.experts import ExpertQuery, find_experts
 from paperfind.search.settings import ExpertSettings
-from paperfind.settings import Settings
-from tests.realdata import load_paperlist, write_slice
 
 
 @pytest.fixture(scope="module")
-def searcher(tmp_path_factory):
-    root = tmp_path_factory.mktemp("whatif")
-    for year in (2018, 2019):
-        write_slice(root / "data", "colt", year, load_paperlist("colt", year))
-    app = Paperfind(Settings(db_path=root / "p.db", semantic=False))
-    app.ingest([root / "data"], progress=False)
-    return app.searcher()
+def searcher(colt_two_years):
+    return colt_two_years.searcher()
 
 
 def steps():
