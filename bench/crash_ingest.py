@@ -287,7 +287,7 @@ def main() -> None:
     lines += [
         "",
         f"Measured {when}. Data: {', '.join(str(p.relative_to(DATA.parent)) for p in args.paths)}. Reference "
-        f"(uninterrupted) ingest: {ref_s:.0f} s → {reference['papers']:,} papers, "
+        f"(uninterrupted) ingest: {'reused' if ref_s != ref_s else f'{ref_s:.0f} s'} → {reference['papers']:,} papers, "
         f"{reference['records']:,} records, {reference['sources']} files, {reference['authors']:,} "
         f"people. {kills} SIGKILLs ({late} aimed after the last file, i.e. at people resolution "
         f"or the index build), {finished_early} runs ended before their kill; "
