@@ -61,6 +61,22 @@ def restore_deferred(conn: sqlite3.Connection) -> list[str]:
     return created
 
 
+def restore_at_open(conn: sqlite3.Connection, path: object) -> list[str]:
+    """`restore_deferred` as a writing `Store` opens: a load under way holds the write lock
+    and creates the indexes itself when it is done, so a busy or locked database is left to
+    it; any other failure (a full disk, an I/O error, a definition that no longer applies)
+    is raised with the database's name, since searches would otherwise run without the
+    indexes, unnoticed, until some later writer's open."""
+    try:
+        return restore_deferred(conn)
+    except sqlite3.OperationalError as exc:
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            return []
+        raise sqlite3.OperationalError(
+            f"{path}: the indexes a stopped bulk load left out could not be created again "
+            f"({exc}); the database is unchanged") from exc
+
+
 def _meta(conn: sqlite3.Connection) -> str | None:
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (DEFERRED_META,)).fetchone()
     return row[0] if row else None

@@ -67,10 +67,7 @@ class Store(ReadMixin):
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
             migrate(self.conn)
-            try:
-                bulk.restore_deferred(self.conn)  # a bulk load was killed: see `defer_indexes`
-            except sqlite3.OperationalError:
-                pass  # locked by a load under way, which creates them itself when it is done
+            bulk.restore_at_open(self.conn, self.path)  # a bulk load was killed: see `defer_indexes`
         self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         # 8 MiB a connection: the web opens one per worker thread (up to 40), and a soak test
         # saw RSS grow by 1.5 GB with 64 MiB each; ingest asks for more (`use_large_cache`)

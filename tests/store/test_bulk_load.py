@@ -4,8 +4,12 @@ the same load must find their papers, and a load killed half-way must leave ever
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 from pathlib import Path
+
+import pytest
 
 from paperfind.ingest.readers import choose_reader
 from paperfind.ingest.run import ingest_paths
@@ -96,3 +100,47 @@ def test_deferring_twice_keeps_the_first_record(tmp_path: Path):
         assert sorted(store.restore_indexes()) == sorted(DEFERRABLE)
         assert indexes(store.conn) == expected
         assert store.restore_indexes() == []
+
+
+def _killed_load(db: Path) -> dict[str, str]:
+    """A database a bulk load left without its deferred indexes; the indexes it should have."""
+    with Store(db) as store:
+        expected = indexes(store.conn)
+        store.defer_indexes()
+    return expected
+
+
+def test_a_load_under_way_keeps_the_indexes_to_itself(tmp_path: Path):
+    # a writer opening while another connection holds the write lock (a load) must not fail,
+    # nor wait: the load creates the indexes when it is done
+    db = tmp_path / "db"
+    expected = _killed_load(db)
+    load = sqlite3.connect(db, isolation_level=None)
+    load.execute("BEGIN IMMEDIATE")
+    try:
+        with Store(db) as store:
+            assert not set(DEFERRABLE) & set(indexes(store.conn))
+            assert store.meta(DEFERRED_META)
+    finally:
+        load.execute("ROLLBACK")
+        load.close()
+    with Store(db) as store:
+        assert indexes(store.conn) == expected
+
+
+def test_an_index_that_cannot_be_created_again_is_an_error_that_names_the_database(tmp_path: Path):
+    # before, any OperationalError was taken for "locked" and the store opened without the
+    # indexes, silently; a full disk or a definition gone wrong must be said, and change nothing
+    db = tmp_path / "db"
+    _killed_load(db)
+    conn = sqlite3.connect(db, isolation_level=None)
+    record = json.loads(conn.execute("SELECT value FROM meta WHERE key = ?", (DEFERRED_META,)).fetchone()[0])
+    record["keywords_keyword"] = "CREATE INDEX keywords_keyword ON keywords(no_such_column)"
+    conn.execute("UPDATE meta SET value = ? WHERE key = ?", (json.dumps(record), DEFERRED_META))
+    conn.close()
+    with pytest.raises(sqlite3.OperationalError, match=f"{re.escape(str(db))}: the indexes a stopped bulk load"):
+        Store(db)
+    conn = sqlite3.connect(db)
+    assert not set(DEFERRABLE) & set(indexes(conn))  # the ones before it in the record were rolled back
+    assert json.loads(conn.execute("SELECT value FROM meta WHERE key = ?", (DEFERRED_META,)).fetchone()[0]) == record
+    conn.close()
