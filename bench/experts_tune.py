@@ -26,19 +26,42 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from bench.experts import DEV_SETS, scores_of
+from bench.experts import DEV_SETS, scores_of, sets_text, table_head
 from bench.metrics import p50_p95
 from bench.results import append_results
 
-HEADING = "experts (issue 30): each query term once, the text route's weight, coverage"
-OFF = {"term_counts": True, "text_weight": 2.0}  # main c992223's ranking: a query term weighs its count
+HEADING = ("experts (issue 30): a third dev set; activity, co-authors' votes and the evidence's venue "
+           "measured")
+# "query_venue": the paper's own venue is given with the query (as paper=KEY's page could)
 VARIANTS: tuple[tuple[str, dict], ...] = (
-    ("baseline (query terms at their counts, text weight 2: main c992223's ranking)", OFF),
-    ("**each query term once, text weight 3 (kept)**", {}),
-    ("each query term once, text weight 2", {"text_weight": 2.0}),
-    ("each query term once, text weight 4", {"text_weight": 4.0}),
-    ("query terms at their counts, text weight 3", {"term_counts": True}),
-    ("baseline again, last (warm caches)", OFF),
+    ("baseline (the product: main 900cf18's ranking)", {}),
+    ("inactive (no eligible work in the last 2 years) x 0.8", {"inactive_penalty": 0.2}),
+    ("inactive (last 2 years) x 0.6", {"inactive_penalty": 0.4}),
+    ("inactive (last 2 years) x 0.4", {"inactive_penalty": 0.6}),
+    ("inactive (no eligible work in the last year) x 0.7", {"inactive_penalty": 0.3, "active_years": 1}),
+    ("inactive (last 3 years) x 0.7", {"inactive_penalty": 0.3, "active_years": 3}),
+    ("co-authors' best vote (last 3 years, first 200) x 0.05", {"coauthor_share": 0.05}),
+    ("co-authors' best vote x 0.15", {"coauthor_share": 0.15}),
+    ("co-authors' best vote x 0.15, no group spread", {"coauthor_share": 0.15, "group_discount": 0.0}),
+    ("no group spread (for the row above)", {"group_discount": 0.0}),
+    ("the query's venue family's papers x 1.2", {"venue_weight": 0.2, "query_venue": True}),
+    ("the query's venue family's papers x 1.5", {"venue_weight": 0.5, "query_venue": True}),
+    ("baseline again, last (warm caches)", {}),
+    # the second run (--only 13,...,20)
+    ("baseline (the product: main 900cf18's ranking), second run", {}),
+    ("a paper's vote / its people's number ^ 0.3", {"author_count_power": 0.3}),
+    ("a paper's vote / its people's number ^ 0.5", {"author_count_power": 0.5}),
+    ("a paper's vote / its people's number ^ 1", {"author_count_power": 1.0}),
+    ("the best 50 papers' venue family's papers x 1.2 (no venue given)", {"venue_weight": 0.2, "venue_infer_papers": 50}),
+    ("the best 50 papers' venue family's papers x 1.5 (no venue given)", {"venue_weight": 0.5, "venue_infer_papers": 50}),
+    ("the best 200 papers' venue family's papers x 1.2 (no venue given)", {"venue_weight": 0.2, "venue_infer_papers": 200}),
+    ("baseline again, last, second run", {}),
+    # the third run (--only 21,...)
+    ("baseline (the product: main 900cf18's ranking), third run", {}),
+    ("the query's venue family's papers x 2", {"venue_weight": 1.0, "query_venue": True}),
+    ("the best 50 papers' venue family's papers x 2 (no venue given)", {"venue_weight": 1.0, "venue_infer_papers": 50}),
+    ("the best 20 papers' venue family's papers x 1.5 (no venue given)", {"venue_weight": 0.5, "venue_infer_papers": 20}),
+    ("baseline again, last, third run", {}),
 )
 MODEL_HEADING = "experts (issue 30): the learned ranking of people retrained for today's voting"
 LEARNED_DEPTHS = (1000, 200, 50)  # how many of the voting's first people the model re-orders
@@ -97,25 +120,26 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"{args.model}: no such model")
     variants = model_variants(args.model) if args.model else list(VARIANTS)
     chosen = [variants[int(i)] for i in args.only.split(",")] if args.only else variants
-    lines = [f"In process, the scoring code the server runs (`find_experts`), on both dev sets (dev = "
-             f"bench/experts_dev.jsonl, NeurIPS 2022 / ICLR 2023 / ICML 2023; dev2 = bench/experts_dev2.jsonl, "
-             f"NeurIPS 2024 / ICLR 2025 / ICML 2025; 200 abstracts each, before = the paper's year), database "
+    lines = [f"In process, the scoring code the server runs (`find_experts`), on every dev set ({sets_text()}; "
+             f"200 abstracts each, before = the paper's year), database "
              f"{args.db.name} ({backend.index.docs.n:,} papers), every row in one run with the baseline. "
-             f"Latency: in-process time of `find_experts` per abstract over both sets.",
+             f"Latency: in-process time of `find_experts` per abstract over every set.",
              f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average at the start "
              f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())}; "
              "`PAPERFIND_SHARED=/work/shared flock /tmp/paperfind-heavy.lock nice .venv/bin/python -m "
              f"bench.experts_tune --db DB{' --model ' + str(args.model) if args.model else ''}`.", "",
-             "| variant | dev R@10 | dev MRR@10 | dev nDCG@10 | dev2 R@10 | dev2 MRR@10 | dev2 nDCG@10 | p50 ms | p95 ms |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             *table_head("variant", ("p50 ms", "p95 ms"))]
     for label, change in chosen:
+        change = dict(change)
+        with_venue = bool(change.pop("query_venue", False))
         settings = replace(base, **change)
         figures, took = [], []
         for _, items in sets:
             runs = []
             for item in items:
                 t0 = time.perf_counter()
-                found = find_experts(backend, ExpertQuery(text=item["query"], before=item["before"]), settings)
+                found = find_experts(backend, ExpertQuery(text=item["query"], before=item["before"],
+                                                           venue=item["venue"] if with_venue else ""), settings)
                 took.append(1000 * (time.perf_counter() - t0))
                 runs.append([slug(e.author_id) for e in found.experts[:10]])
             figures.append(scores_of(runs, items))
