@@ -29,7 +29,6 @@ from paperfind.index.distinct import union
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.expert_learned import ExpertRanker, expert_ranker, learned_order, person_features
 from paperfind.search.expert_phrases import QueryPairs, by_phrases, query_pairs
-from paperfind.search.expert_priors import by_activity, by_coauthors, implied_venue, venue_factors
 from paperfind.search.backend import IndexBackend, Restriction
 from paperfind.search.filters import Filters
 from paperfind.search.settings import ExpertSettings
@@ -49,7 +48,6 @@ class ExpertQuery:
     before: int | None = None  # only papers published before this year count
     exclude_people: frozenset[int] = frozenset()  # author ids never listed (conflicts)
     paper_row: int = -1
-    venue: str = ""  # the query's own venue (a paper's), whose family's evidence may weigh more
 
     def restriction(self) -> Restriction:
         """The papers that may count as evidence: the filters, and nothing from `before` on."""
@@ -157,17 +155,14 @@ def paper_weights(backend: IndexBackend, rows: np.ndarray, reference_year: int,
 def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperScores,
                 reference_year: int, settings: ExpertSettings,
                 exclude: frozenset[int] = frozenset(), needed: int = 0,
-                pairs: QueryPairs | None = None, eligible: np.ndarray | None = None,
-                venue: str = "") -> tuple[list[Expert], int]:
+                pairs: QueryPairs | None = None, eligible: np.ndarray | None = None
+                ) -> tuple[list[Expert], int]:
     """The best `needed` (at least `spread_depth`) people with an eligible matching paper, best
     first (ties by author id), and how many people have one. With the query's rare word `pairs`
     the first of them are re-ordered by their signature phrases among the `eligible` rows
     (paperfind.search.expert_phrases) before the group spread."""
     docs = backend.index.docs
     score = papers.combined(settings) * paper_weights(backend, papers.rows, reference_year, settings)
-    if settings.venue_weight > 0:
-        venue = venue or implied_venue(docs, papers.rows, score, settings)
-        score = score * venue_factors(docs, papers.rows, venue, settings)
     keep = score > 0
     rows, score = papers.rows[keep], score[keep]
     if not len(rows):
@@ -179,8 +174,6 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
     paper = np.repeat(np.arange(len(rows)), counts)
     edge = profiles.entry_edge[entries]
     value = score[paper] * np.where(edge, 1.0, settings.middle_author_weight)
-    if settings.author_count_power > 0:  # a paper's vote shared among its people
-        value = value / np.maximum(counts[paper], 1) ** settings.author_count_power
     ok = people > 0
     if exclude:
         ok &= ~np.isin(people, np.fromiter(exclude, dtype=np.int64))
@@ -209,8 +202,6 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
         best = paper[lo:min(hi, lo + settings.evidence)]
         experts.append(Expert(int(ids[i]), float(totals[i]), [int(rows[p]) for p in best],
                               [round(float(v), SCORE_DECIMALS) for v in value[lo:lo + len(best)]]))
-    experts = by_activity(docs, profiles, experts, eligible, reference_year, settings)
-    experts = by_coauthors(docs, profiles, experts, eligible, reference_year, settings)
     if pairs is not None:
         experts = by_phrases(backend, profiles, experts, pairs, eligible, settings)
     return spread_groups(experts, settings), len(ids)
@@ -304,7 +295,7 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
     # and features read among the candidates (co-authors listed) would differ from training's
     wanted = max(needed, settings.learned_depth) if settings.learned else needed
     experts, total = rank_people(local, profiles, papers, reference_year, settings,
-                                 query.exclude_people, wanted, pairs, eligible, query.venue)
+                                 query.exclude_people, wanted, pairs, eligible)
     if settings.learned and experts:
         ranker = expert_ranker(settings.learned_model)
         if ranker is not None:

@@ -42,18 +42,6 @@ class ExpertSettings:
     phrase_weight: float = 0.3
     phrase_max_df: int = 20
     phrase_depth: int = 100
-    # re-weightings measured for issue 30 (paperfind.search.expert_priors), 0 = off: the voting's
-    # first `prior_depth` people scaled by 1 - `inactive_penalty` without an eligible work in the
-    # last `active_years` years; raised by `coauthor_share` x their best-voted co-author of the
-    # last `coauthor_years` years among them; papers of the query's venue family x (1 + `venue_weight`)
-    prior_depth: int = 200
-    inactive_penalty: float = 0.0
-    active_years: int = 2
-    coauthor_share: float = 0.0
-    coauthor_years: int = 3
-    venue_weight: float = 0.0
-    venue_infer_papers: int = 0  # no venue given: the family of the best this many papers' (0 = none)
-    author_count_power: float = 0.0  # a paper's vote / its people's number ** this
     conflict_years: int = 3  # exclude=KEY: co-authors of the paper's people from its year - this on
     # a lambdarank model re-orders the voting's first people (paperfind.search.expert_learned;
     # PAPERFIND_EXPERTS_LEARNED=1). Off: trained on 2,760 leave-one-out queries of other
