@@ -1,20 +1,20 @@
 """Who works on this (issue 30): people for an abstract, through the HTTP API, against search voting.
 
-    flock /tmp/paperfind-heavy.lock nice .venv/bin/python -m bench.experts --db DB [--build] [--no-write]
-        [--base-tree DIR]
+    flock /tmp/paperfind-heavy.lock nice .venv/bin/python -m bench.experts --db DB [--build [SET ...]]
+        [--no-write] [--base-tree DIR]
 
-`--build` (re)writes the dev sets `bench/experts_dev.jsonl` and `bench/experts_dev2.jsonl` from
-the store of DB by the rules in `bench/experts_dev.md` (read from the store alone: no index, no
+`--build` (re)writes the dev sets `bench/experts_dev.jsonl`, `bench/experts_dev2.jsonl` and
+`bench/experts_dev3.jsonl` (or those named: `--build dev3`) from the store of DB by the rules in `bench/experts_dev.md` (read from the store alone: no index, no
 search). Then, on DB (a database of the bundled corpus with its vectors), in one run:
 
-- both dev sets through the HTTP API of one `paperfind serve` (and, with `--base-tree DIR`, of a
+- every dev set through the HTTP API of one `paperfind serve` (and, with `--base-tree DIR`, of a
   second serving DIR's code beside it, the two asked in turns): /api/experts?q=ABSTRACT&before=YEAR
   against the baseline, search voting (the authors of /api/search's top 50 for the abstract,
   year 1900..YEAR-1, each result voting 1/rank for each of its people): R@10 (one of the paper's
   own authors with >= 3 earlier works in the top 10), MRR@10, nDCG@10 (every such author relevant);
 - latency (client wall time) p50 / p95 of /api/experts for a topic of a few words (the 35 field
   topics of bench/inst_topic.py) and for a whole abstract (the dev sets');
-- in process, the ablation on both sets: text only, vectors only; recency and author-position
+- in process, the ablation on every set: text only, vectors only; recency and author-position
   weights and the group spread each off; a few other settings; and, with `--model FILE` (made by
   `python -m paperfind.rank.train_experts --out FILE`), the learned ranking of people with that
   model, with its training cost from the record beside it;
@@ -46,16 +46,26 @@ VENUE_YEARS = (("nips", 2022), ("iclr", 2023), ("icml", 2023))  # never NeurIPS 
 # the second dev set: the venue-years after the judge's, where search voting is as weak as on it
 DEV2 = HERE / "experts_dev2.jsonl"
 VENUE_YEARS2 = (("nips", 2024), ("iclr", 2025), ("icml", 2025))
-DEV_SETS = (("dev", DEV, VENUE_YEARS), ("dev2", DEV2, VENUE_YEARS2))
+# the third: the judge's years in two other venues (vision, language), to tell a set's years from
+# its chance draw; never a paper whose work has a version in the judge's or another set's venue-years
+DEV3 = HERE / "experts_dev3.jsonl"
+VENUE_YEARS3 = (("cvpr", 2023), ("acl", 2023), ("cvpr", 2024), ("acl", 2024))
+DEV_SETS = (("dev", DEV, VENUE_YEARS), ("dev2", DEV2, VENUE_YEARS2), ("dev3", DEV3, VENUE_YEARS3))
+JUDGE = (("nips", 2023), ("icml", 2024), ("iclr", 2024))
 SEED = 30  # issue 30
 SIZE = 200
 MIN_EARLIER_WORKS = 3
 MIN_ABSTRACT_WORDS = 50
 
 
-def build_dev(db: Path, venue_years: tuple[tuple[str, int], ...] = VENUE_YEARS) -> list[dict]:
-    """The 200 papers of `venue_years` and, for each, its people with at least 3 works before its year."""
+def build_dev(db: Path, venue_years: tuple[tuple[str, int], ...] = VENUE_YEARS,
+              barred: tuple[tuple[str, int], ...] = (), size: int = SIZE,
+              min_earlier_works: int = MIN_EARLIER_WORKS) -> list[dict]:
+    """The 200 papers of `venue_years` and, for each, its people with at least 3 works before its
+    year; no paper whose work has a version in one of the `barred` venue-years."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    barred_works = {w for v, y, w in conn.execute("SELECT venue, year, COALESCE(work_id, id) FROM papers")
+                    if (v, y) in set(barred)}
     slugs = dict(conn.execute("SELECT id, slug FROM authors"))
     # works (a work counted once, whatever its versions) per person and year
     works_by_year: dict[int, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
@@ -69,20 +79,45 @@ def build_dev(db: Path, venue_years: tuple[tuple[str, int], ...] = VENUE_YEARS) 
 
     pool = []
     for venue, year in venue_years:
-        rows = conn.execute("SELECT id, key, title, abstract FROM papers WHERE venue = ? AND year = ? "
-                            "ORDER BY key", (venue, year)).fetchall()
-        for pid, key, title, abstract in rows:
-            if len(abstract.split()) < MIN_ABSTRACT_WORDS:
+        rows = conn.execute("SELECT id, key, title, abstract, COALESCE(work_id, id) FROM papers "
+                            "WHERE venue = ? AND year = ? ORDER BY key", (venue, year)).fetchall()
+        for pid, key, title, abstract, work in rows:
+            if work in barred_works or len(abstract.split()) < MIN_ABSTRACT_WORDS:
                 continue
             people = [a for (a,) in conn.execute("SELECT author_id FROM paper_authors WHERE paper_id = ? "
                                                  "AND author_id IS NOT NULL ORDER BY position", (pid,))]
-            relevant = [slugs[a] for a in dict.fromkeys(people) if earlier(a, year) >= MIN_EARLIER_WORKS]
+            relevant = [slugs[a] for a in dict.fromkeys(people) if earlier(a, year) >= min_earlier_works]
             if relevant:
                 pool.append({"key": key, "venue": venue, "year": year, "title": title,
                              "query": abstract, "before": year, "relevant": relevant})
-    chosen = random.Random(SEED).sample(pool, SIZE)
+    chosen = random.Random(SEED).sample(pool, min(size, len(pool)))
     return sorted(chosen, key=lambda item: item["key"])
 
+
+
+def barred_for(name: str) -> tuple[tuple[str, int], ...]:
+    """The venue-years a set's papers may not share a work with: the judge's, and (for the third
+    set, added after the first two were drawn without this bar) the other sets'."""
+    if name != "dev3":
+        return ()
+    return JUDGE + tuple(vy for other, _, years in DEV_SETS if other != name for vy in years)
+
+
+def set_label(name: str, path: Path, venue_years: tuple[tuple[str, int], ...]) -> str:
+    """"dev = bench/experts_dev.jsonl, NeurIPS 2022 / ICLR 2023 / ICML 2023" for a section's text."""
+    shown = {"nips": "NeurIPS", "iclr": "ICLR", "icml": "ICML", "cvpr": "CVPR", "acl": "ACL"}
+    return f"{name} = bench/{path.name}, " + " / ".join(f"{shown.get(v, v)} {y}" for v, y in venue_years)
+
+
+def sets_text() -> str:
+    """Every dev set named with its venue-years (the sections' opening sentence)."""
+    return "; ".join(set_label(*s) for s in DEV_SETS)
+
+
+def table_head(first: str, extra: tuple[str, ...] = ()) -> list[str]:
+    """A markdown head with R@10 / MRR@10 / nDCG@10 per dev set."""
+    cells = [first] + [f"{name} {m}" for name, _, _ in DEV_SETS for m in ("R@10", "MRR@10", "nDCG@10")] + list(extra)
+    return ["| " + " | ".join(cells) + " |", "|" + "---|" * len(cells)]
 
 
 def ndcg(ranked: list[str], relevant: set[str], k: int = 10) -> float:
@@ -235,7 +270,8 @@ def served(db: Path, sets: list[tuple[str, list[dict]]], topics: list[str],
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, required=True, help="a database of the bundled corpus, with vectors")
-    parser.add_argument("--build", action="store_true", help="rewrite the dev sets first")
+    parser.add_argument("--build", nargs="*", choices=[name for name, _, _ in DEV_SETS],
+                        help="rewrite these dev sets first (all without a name)")
     parser.add_argument("--no-ablation", action="store_true")
     parser.add_argument("--no-write", action="store_true", help="print, do not record in RESULTS.md")
     parser.add_argument("--model", type=Path, help="a model of python -m paperfind.rank.train_experts, "
@@ -248,9 +284,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.limit:
         args.no_write = True
-    if args.build:
-        for _, path, venue_years in DEV_SETS:
-            built = build_dev(args.db, venue_years)
+    if args.build is not None:
+        for name, path, venue_years in DEV_SETS:
+            if args.build and name not in args.build:
+                continue
+            built = build_dev(args.db, venue_years, barred_for(name))
             path.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in built), encoding="utf-8")
             print(f"{len(built)} papers -> {path}")
     sets = [(name, [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()][:args.limit])
@@ -259,9 +297,8 @@ def main(argv: list[str] | None = None) -> int:
 
     topics = [english for english, _ in TOPICS]
     run = served(args.db, sets, topics, args.base_tree)
-    lines = ["Dev sets (rules in bench/experts_dev.md): dev = bench/experts_dev.jsonl, 200 papers of NeurIPS "
-             "2022, ICLR 2023, ICML 2023; dev2 = bench/experts_dev2.jsonl, 200 papers of NeurIPS 2024, "
-             "ICLR 2025, ICML 2025; the abstract is the query, before = its year. Database "
+    lines = [f"Dev sets (rules in bench/experts_dev.md), 200 papers each: {sets_text()}; "
+             "the abstract is the query, before = its year. Database "
              f"{args.db.name}, through the HTTP API, one server"
              + (f" per tree (this tree and {args.base_tree}, asked in turns)" if args.base_tree else "")
              + ", the baseline in the same run.", "",
@@ -276,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
             lines.append(f"| {label} | {name} | {figures['R@10']:.3f} | {figures['MRR@10']:.3f} | "
                          f"{figures['nDCG@10']:.3f} | {p50:.0f} | {p95:.0f} |")
     lines += ["", "/api/experts latency, client wall time, a topic of a few words "
-              f"({len(topics)} field topics) and a whole abstract (the {sum(len(i) for _, i in sets)} of both dev sets):", "",
+              f"({len(topics)} field topics) and a whole abstract (the {sum(len(i) for _, i in sets)} of the dev sets):", "",
               "| server | topic p50 ms | topic p95 ms | abstract p50 ms | abstract p95 ms |", "|---|---|---|---|---|"]
     for label, runs in run["experts"].items():
         abstracts = [t for name, _ in sets for t in runs[name][1]]
@@ -295,9 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(lines), flush=True)  # the HTTP figures, before the long ablation
     if not args.no_ablation:
         rows, build_ms, nbytes = ablation(args.db, sets, args.model)
-        lines += ["", "Ablation, in process (the same scoring code, both dev sets):", "",
-                  "| variant | dev R@10 | dev MRR@10 | dev nDCG@10 | dev2 R@10 | dev2 MRR@10 | dev2 nDCG@10 |",
-                  "|---|---|---|---|---|---|---|"]
+        lines += ["", "Ablation, in process (the same scoring code, every dev set):", "", *table_head("variant")]
         lines += [f"| {label} | " + " | ".join(f"{f['R@10']:.3f} | {f['MRR@10']:.3f} | {f['nDCG@10']:.3f}"
                                                 for f in figures) + " |" for label, figures in rows]
         lines += ["", f"Profiles (paperfind/index/profiles.py): built from the index's author column in "

@@ -1,4 +1,4 @@
-"""Issue 30's expert finder: where the relevant people are, per route, on both dev sets.
+"""Issue 30's expert finder: where the relevant people are, per route, on every dev set.
 
     PAPERFIND_SHARED=/work/shared flock /tmp/paperfind-heavy.lock nice \
         .venv/bin/python -m bench.experts_recall --db DB [--no-write]

@@ -1,4 +1,4 @@
-"""Issue 30's expert finder: what-if changes its settings cannot express, in process on both dev sets.
+"""Issue 30's expert finder: what-if changes its settings cannot express, in process on every dev set.
 
     PAPERFIND_SHARED=/work/shared flock /tmp/paperfind-heavy.lock nice \
         .venv/bin/python -m bench.experts_whatif --db DB [--only 0,1] [--no-write]
@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.experts import DEV_SETS, scores_of
+from bench.experts import DEV_SETS, scores_of, sets_text, table_head
 from bench.results import append_results
 
 HEADING = "experts (issue 30): the vector route's query form, the score's shape, terms, recency, paper=KEY: measured, none kept"
@@ -212,16 +212,13 @@ def main(argv: list[str] | None = None) -> int:
         return names.card(int(np.searchsorted(names.ids, author_id)))["slug"]
 
     lines = [f"In process, the scoring code the server runs (`find_experts`) with one step replaced per "
-             f"variant (bench/experts_whatif.py's `Hooks`), on both dev sets (dev = bench/experts_dev.jsonl, "
-             f"NeurIPS 2022 / ICLR 2023 / ICML 2023; dev2 = bench/experts_dev2.jsonl, NeurIPS 2024 / ICLR 2025 / "
-             f"ICML 2025; 200 abstracts each, before = the paper's year), database {args.db.name} "
+             f"variant (bench/experts_whatif.py's `Hooks`), on every dev set ({sets_text()}; 200 abstracts each, before = the paper's year), database {args.db.name} "
              f"({backend.index.docs.n:,} papers), every row in one run with the baseline.",
              f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average at the start "
              f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())}; "
              "`PAPERFIND_SHARED=/work/shared flock /tmp/paperfind-heavy.lock nice .venv/bin/python -m "
              f"bench.experts_whatif --db DB`; the vector forms' {len(vectors)} vectors made once in {embed_s:.0f} s.", "",
-             "| variant | dev R@10 | dev MRR@10 | dev nDCG@10 | dev2 R@10 | dev2 MRR@10 | dev2 nDCG@10 |",
-             "|---|---|---|---|---|---|---|"]
+             *table_head("variant")]
     for label, hooks in chosen:
         settings = replace(base, **hooks.settings)
         figures = []

@@ -10,7 +10,7 @@ first `learned_depth` people (`ExpertSettings`), with the features `paperfind.se
 computes for them when serving.
 
 Queries come only from venue-years that no set measures (`HELD_OUT`: the judging years of
-issue 30, NeurIPS 2023, ICML 2024 and ICLR 2024, and the two dev sets' venue-years of
+issue 30, NeurIPS 2023, ICML 2024 and ICLR 2024, and the three dev sets' venue-years of
 bench/experts_dev.md), and never from a work with a version in one of them. Everything is
 seeded and single-threaded: the same database and arguments give the same model. Writes the
 model (LightGBM text dump) and, beside it, a JSON record of the queries, the parameters and the
@@ -33,10 +33,12 @@ import numpy as np
 
 from paperfind.search.expert_learned import DEFAULT_EXPERTS_MODEL, FEATURES
 
-# never queries, never their works: the judge (issue 30), dev set 1, dev set 2
+# never queries, never their works: the judge (issue 30), dev sets 1, 2 and 3 (bench/experts_dev.md;
+# models trained before dev set 3 existed drew 30 queries from each of its venue-years)
 HELD_OUT = frozenset({("nips", 2023), ("icml", 2024), ("iclr", 2024),
                       ("nips", 2022), ("iclr", 2023), ("icml", 2023),
-                      ("nips", 2024), ("iclr", 2025), ("icml", 2025)})
+                      ("nips", 2024), ("iclr", 2025), ("icml", 2025),
+                      ("cvpr", 2023), ("acl", 2023), ("cvpr", 2024), ("acl", 2024)})
 FIRST_YEAR = 2019  # earlier venue-years leave too few earlier works to learn from
 # the judge's venues: each of their venue-years gives this many times the queries of another's
 MAIN_VENUES, MAIN_WEIGHT = frozenset({"nips", "icml", "iclr"}), 3
