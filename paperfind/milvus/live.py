@@ -13,6 +13,7 @@ import threading
 import time
 from typing import Any
 
+from paperfind.embed.runtime import DEFAULT_QUERY_FORM
 from paperfind.milvus.backend import MilvusBackend
 from paperfind.milvus.client import MilvusConnection
 from paperfind.milvus.schema import PROP_DATA_VERSION, PROP_VECTORS
@@ -23,7 +24,7 @@ RECHECK_S = 5.0
 class MilvusLive:
     def __init__(self, conn: MilvusConnection, collection: str, local: Any, *,
                  use_vectors: bool = True, embed_runtime: str = "onnx", embed_threads: int = 1,
-                 query_form: str = "int8mix",
+                 query_form: str = DEFAULT_QUERY_FORM,
                  translator: Any = None, first_stage: int = 0) -> None:
         self.conn = conn
         self.collection = collection

