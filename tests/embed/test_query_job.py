@@ -66,3 +66,38 @@ def test_a_prepared_job_on_the_worker_thread():
     assert prefetch.started("q")
     np.testing.assert_array_equal(prefetch.take("q", lambda t: np.zeros(3, dtype=np.float32)), np.ones(3))
     assert not prefetch.started("q") and ran_on and ran_on[0].startswith("paperfind-embed")
+
+
+def test_a_long_query_is_embedded_by_its_first_tokens(titles):
+    """`query_max_tokens`: a query's model tokens past the cap are not embedded (a longer
+    description's tail), documents' texts are embedded whole; the searcher's default caps."""
+    from paperfind.embed.runtime import make_embedder
+    from paperfind.search.settings import SearchSettings
+
+    capped = OnnxE5Embedder(threads=1, form=DEFAULT_QUERY_FORM, query_max_tokens=16)
+    whole = OnnxE5Embedder(threads=1, form=DEFAULT_QUERY_FORM)
+    long_query = " ".join(titles[:3])
+    assert capped.prepare([long_query], query=True).tokens == 16
+    assert whole.prepare([long_query], query=True).tokens > 30
+    np.testing.assert_array_equal(capped.embed([long_query], query=True),
+                                  capped.embed([long_query + " and then some other words"], query=True))
+    assert float(capped.embed([long_query], query=True)[0] @ whole.embed([long_query], query=True)[0]) < 0.999
+    np.testing.assert_array_equal(capped.embed([long_query]), whole.embed([long_query]))  # a passage
+    np.testing.assert_array_equal(capped.embed([titles[0][:20]], query=True),
+                                  whole.embed([titles[0][:20]], query=True))  # under the cap
+    cap = SearchSettings().query_max_tokens
+    assert cap >= 16 and make_embedder("onnx", form=DEFAULT_QUERY_FORM, query_max_tokens=cap).query_max_tokens == cap
+
+
+def test_a_query_is_prepared_while_another_query_runs(model, titles):
+    """The tokens of a query do not wait for the model's run of another (a vector started and
+    never taken runs on while the next query is prepared): `prepare` needs the model loaded,
+    not the run's lock."""
+    model.embed(["load the model"], query=True)
+    prepared: list = []
+    with model._lock:  # another query's run in progress
+        thread = threading.Thread(target=lambda: prepared.append(model.prepare([titles[1]], query=True)))
+        thread.start()
+        thread.join(60.0)  # a guard against a hang, not a time limit: it returns at once
+        assert prepared, "prepare waited for the other run"
+    np.testing.assert_array_equal(model.embed_prepared(prepared[0]), model.embed([titles[1]], query=True))
