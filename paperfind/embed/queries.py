@@ -12,7 +12,6 @@ no translation, the Chinese text is embedded too and the two vectors are summed.
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -142,20 +141,10 @@ class QueryPrefetch:
 
     def pending(self, text: str) -> bool:
         """Whether `text`'s vector was started and is not made yet (what the caller could do
-        meanwhile without delaying its answer).
-
-        Asked between pieces of such work (`CardDrafts.draft`), it first lets go of the GIL
-        for a moment: a worker whose model run has ended needs it to hand the vector over, and
-        a caller busy in Python would otherwise keep it for up to the interpreter's switch
-        interval (5 ms), drafting cards after the vector was there (bench/RESULTS.md, issue
-        33, hyb33h)."""
+        meanwhile without delaying its answer)."""
         with self._lock:
             future = self._pending.get(text)
-        if future is None:
-            return False
-        if not future.done():
-            time.sleep(0)  # the GIL to a thread waiting for it
-        return not future.done()
+        return future is not None and not future.done()
 
     def take(self, text: str, encode: Callable[[str], np.ndarray]) -> np.ndarray:
         """The vector of `text`: the prefetched one if it was started, else encoded now."""
