@@ -505,6 +505,7 @@ class Paperfind:
                                            embed_runtime=self.settings.embed_runtime,
                                            embed_threads=self.settings.embed_threads,
                                            query_form=settings.query_form,
+                                           query_max_tokens=settings.query_max_tokens,
                                            translator=translator,
                                            first_stage=self.settings.milvus_first_stage)
                 else:

@@ -212,8 +212,8 @@ ENV: tuple[EnvSetting, ...] = (
     EnvSetting("PAPERFIND_ANN_THREADS", "ann_threads", _count,
                "CPU threads that build the vectors' ANN graph (default 2 on 2+ cores)"),
     EnvSetting("PAPERFIND_QUERY_FORM", "search.query_form", one_of(*QUERY_FORMS),
-               "weight form of the onnx query model: int8mix (default, faster) or q4 (the "
-               "document vectors' own form) or fp32"),
+               "weight form of the onnx query model: int8mix_mha (default, fastest), int8mix, "
+               "q4 (the document vectors' own form) or fp32"),
     EnvSetting("PAPERFIND_LEARNED_RANKING", "search.learned_ranking", _switch,
                "0 ranks without the learned re-ranker (default 1)"),
     EnvSetting("PAPERFIND_EXPERTS_LEARNED", "search.experts.learned", _switch,

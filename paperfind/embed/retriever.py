@@ -89,11 +89,11 @@ class SemanticRetriever:
         return self._prefetch.take(text, self._encode)
 
     def prefetch(self, text: str) -> None:
-        """Start embedding `text` on a worker thread (`QueryPrefetch`); `vector_candidates`
-        then takes the result."""
-        if self._aligned is None or not text.strip():
+        """Start embedding `text` on a worker thread (`QueryPrefetch`), its tokens made here
+        first (`QueryEncoder.job`); `vector_candidates` then takes the result."""
+        if self._aligned is None or not text.strip() or self._prefetch.started(text):
             return
-        self._prefetch.start(text, self._encode)
+        self._prefetch.start_job(text, self._query_encoder().job(text))
 
     def pending(self, text: str) -> bool:
         """Whether `text`'s prefetched vector is still being made."""

@@ -13,6 +13,7 @@ import threading
 import time
 from typing import Any
 
+from paperfind.embed.runtime import DEFAULT_QUERY_FORM, DEFAULT_QUERY_MAX_TOKENS
 from paperfind.milvus.backend import MilvusBackend
 from paperfind.milvus.client import MilvusConnection
 from paperfind.milvus.schema import PROP_DATA_VERSION, PROP_VECTORS
@@ -23,7 +24,7 @@ RECHECK_S = 5.0
 class MilvusLive:
     def __init__(self, conn: MilvusConnection, collection: str, local: Any, *,
                  use_vectors: bool = True, embed_runtime: str = "onnx", embed_threads: int = 1,
-                 query_form: str = "int8mix",
+                 query_form: str = DEFAULT_QUERY_FORM, query_max_tokens: int = DEFAULT_QUERY_MAX_TOKENS,
                  translator: Any = None, first_stage: int = 0) -> None:
         self.conn = conn
         self.collection = collection
@@ -31,6 +32,7 @@ class MilvusLive:
         self.use_vectors = use_vectors
         self.embed_runtime, self.embed_threads = embed_runtime, embed_threads
         self.query_form = query_form  # the local index's query encoder's form (SearchSettings.query_form)
+        self.query_max_tokens = query_max_tokens  # ... and its cap (SearchSettings.query_max_tokens)
         self.translator = translator
         self.first_stage = first_stage
         self._backend: MilvusBackend | None = None
@@ -46,7 +48,8 @@ class MilvusLive:
             from paperfind.embed.queries import QueryEncoder
             from paperfind.embed.runtime import make_embedder
 
-            self._encoder = QueryEncoder(make_embedder(self.embed_runtime, self.embed_threads, self.query_form),
+            self._encoder = QueryEncoder(make_embedder(self.embed_runtime, self.embed_threads, self.query_form,
+                                                       self.query_max_tokens),
                                          self.translator)
         return self._encoder
 

@@ -103,7 +103,8 @@ class LiveIndex:
                     keys = [backend.key_of(r) for r in range(backend.n_docs)]
                     embedder = self._embedder or make_embedder(self.settings.embed_runtime,
                                                                self.settings.embed_threads,
-                                                               self.settings.query_form)
+                                                               self.settings.query_form,
+                                                               self.settings.query_max_tokens)
                     self._semantic = SemanticRetriever(self.vector_dir, keys, embedder=embedder,
                                                        translator=self.translator)
         else:
@@ -149,7 +150,7 @@ class LiveIndex:
         with self._lock:
             if self._embedder is None and self._semantic is None:
                 embedder = make_embedder(self.settings.embed_runtime, self.settings.embed_threads,
-                                         self.settings.query_form)
+                                         self.settings.query_form, self.settings.query_max_tokens)
                 embedder.embed(["paperfind"], query=True)  # loads the model
                 self._embedder = embedder
 

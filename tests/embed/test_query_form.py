@@ -1,4 +1,4 @@
-"""The "int8mix" query encoder: int8 speed, vectors that still search the q4 document vectors."""
+"""The "int8mix" query encoders: int8 speed, vectors that still search the q4 document vectors."""
 
 from __future__ import annotations
 
@@ -40,15 +40,32 @@ def test_int8mix_stays_close_to_q4_where_plain_int8_drifts(texts, q4_vectors):
     assert (1 - mix.mean()) * 2.5 < 1 - plain.mean(), (mix.mean(), plain.mean())
 
 
-def test_query_side_uses_int8mix_by_default_and_q4_on_request():
-    assert DEFAULT_QUERY_FORM == "int8mix" and SearchSettings().query_form == "int8mix"
-    assert Settings.from_env({}).searcher_settings().query_form == "int8mix"
+def test_int8mix_mha_is_int8mix_in_fewer_kernels(texts, q4_vectors):
+    """The fused-attention form: as close to q4 as int8mix (the same arithmetic in another
+    order), one attention node a layer, and a padded batch still masks its padding."""
+    mix = np.sum(_single("int8mix", texts) * q4_vectors, axis=1)
+    mha = np.sum(_single("int8mix_mha", texts) * q4_vectors, axis=1)
+    assert mha.min() > 0.998 and abs(mha.mean() - mix.mean()) < 2e-4, (mha.mean(), mix.mean())
+    weights, peaks = load_weights(), load_act_peaks()
+    fused = [n.op_type for n in build_model(weights, "int8mix_mha", act_peaks=peaks).graph.node]
+    plain = [n.op_type for n in build_model(weights, "int8mix", act_peaks=peaks).graph.node]
+    assert fused.count("MultiHeadAttention") == weights.layers and "Softmax" not in fused
+    assert len(plain) - len(fused) >= 10 * weights.layers
+    embedder = OnnxE5Embedder(form="int8mix_mha")
+    batched = embedder.embed(texts, query=True)
+    np.testing.assert_allclose(np.sum(batched * _single("int8mix_mha", texts), axis=1), 1.0, atol=1e-3)
+
+
+def test_query_side_uses_int8mix_mha_by_default_and_q4_on_request():
+    assert DEFAULT_QUERY_FORM == "int8mix_mha" and SearchSettings().query_form == "int8mix_mha"
+    assert Settings.from_env({}).searcher_settings().query_form == "int8mix_mha"
     assert Settings.from_env({"PAPERFIND_QUERY_FORM": "q4"}).searcher_settings().query_form == "q4"
+    assert Settings.from_env({"PAPERFIND_QUERY_FORM": "int8mix"}).searcher_settings().query_form == "int8mix"
     with pytest.raises(ValueError):
         Settings.from_env({"PAPERFIND_QUERY_FORM": "int4"})
     assert make_embedder("onnx", form="int8mix").form == "int8mix"
     assert make_embedder("onnx").form == "q4"  # documents keep the stored vectors' form
-    assert set(QUERY_FORMS) >= {"int8mix", "q4"}
+    assert set(QUERY_FORMS) >= {"int8mix_mha", "int8mix", "q4"}
 
 
 def test_shipped_peaks_fit_the_model_and_a_fresh_measurement(texts):
@@ -66,5 +83,5 @@ def test_shipped_peaks_fit_the_model_and_a_fresh_measurement(texts):
 def test_the_milvus_route_embeds_queries_in_the_local_index_form():
     from paperfind.milvus.live import MilvusLive
 
-    assert MilvusLive(None, "papers", None)._query_encoder().embedder.form == "int8mix"
+    assert MilvusLive(None, "papers", None)._query_encoder().embedder.form == DEFAULT_QUERY_FORM
     assert MilvusLive(None, "papers", None, query_form="q4")._query_encoder().embedder.form == "q4"
