@@ -125,6 +125,12 @@ class TermSequences:
         return self.codes[int(self.indptr[j]):int(self.indptr[j + 1])]
 
 
+# the facets a match set's papers are counted in: venue and year too, though a search shows
+# those two counted in works (`Facets.works`, paperfind.search.trend.work_facets) and asks
+# for the other three only
+PAPER_FACETS = ("venue", "year", "institution", "status", "area")
+
+
 @dataclass
 class Facets:
     """Counts over a match set: papers per facet value (venue, year, institution, status, area;
@@ -184,9 +190,10 @@ class SearchBackend(Protocol):
         ...
     # -- counts -----------------------------------------------------------------------------
     def facets(self, request: CandidateRequest | None, extra: np.ndarray,
-               papers: bool = True) -> Facets:
+               papers: tuple[str, ...] = PAPER_FACETS) -> Facets:
         """Counts over the papers `request` matches (all of them, not its k) and `extra`; the
-        works always (the total), the papers per facet value only with `papers`."""
+        works always (the total, the year and venue facets in works), the papers per facet
+        value of the facets in `papers` (none: `()`)."""
         ...
     def corpus_stats(self) -> CorpusStats: ...
     # -- papers and people ------------------------------------------------------------------
@@ -469,7 +476,7 @@ class IndexBackend:
         return self._counter
 
     def facets(self, request: CandidateRequest | None, extra: np.ndarray,
-               papers: bool = True) -> Facets:
+               papers: tuple[str, ...] = PAPER_FACETS) -> Facets:
         rows = np.asarray(extra, dtype=np.int64)
         if request is not None:
             matched = self._matches(request)[0]
@@ -477,7 +484,7 @@ class IndexBackend:
             seen[matched] = True
             rows = np.concatenate([matched, distinct(rows[~seen[rows]])])
         works, total = self._work_counter()[0].counted(rows)  # total: distinct works, same pass
-        return Facets(self.index.docs.facets(rows) if papers else {}, works, total)
+        return Facets(self.index.docs.facets(rows, only=papers) if papers else {}, works, total)
 
     def corpus_stats(self) -> CorpusStats:
         return self._work_counter()[1]
