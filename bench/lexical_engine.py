@@ -17,7 +17,11 @@
 5. With --base-tree PATH: in-process search latency per kind, page of 20, lexical mode, facets and
    trend included: a fresh process per side (PATH's code, this tree's) and run, the sides taking
    turns run by run (`--runs`), each query once after a warm-up of five a kind; p50 / p95 ms pooled
-   over the runs. Each side is warmed as a server is (`Searcher.load_parts`).
+   over the runs. Each side is warmed as a server is (`Searcher.load_parts`). With --reps N too:
+   a process of each side up together, the sides taking turns query by query, each query N times
+   a side; per kind the p50 / p95 over queries of each one's best of N and of every time, and the
+   median per-query ratio of the bests (on a machine others load, a run-by-run comparison's
+   p95 is mostly their preemption; a query's best of N is its own work).
 6. With --parity-tree PATH: the same answers as PATH's code: every query of every set searched
    on DB by a process of each tree, lexical mode, first 100 results with facets and trend (as
    the portal asks); per set, how many queries' first 100 keys differ, and how many whole
@@ -224,6 +228,16 @@ print(json.dumps(out))
 """
 
 
+PAIRED_WORKER = OPEN_SEARCHER + """
+print("ready", flush=True)
+for line in sys.stdin:  # one query a line (JSON), answered by its time in ms
+    q = json.loads(line)
+    started = time.perf_counter()
+    s.search(SearchRequest(q=q, limit=20, mode="lexical"))
+    print((time.perf_counter() - started) * 1000, flush=True)
+"""
+
+
 PARITY_WORKER = OPEN_SEARCHER + """
 out = {}
 for kind, qs in sets.items():
@@ -279,6 +293,55 @@ def latency(db: Path, base_tree: Path, sets: dict[str, list[str]], runs: int) ->
         (b50, b95), (t50, t95) = p50_p95(pooled["base"][kind]), p50_p95(pooled["this"][kind])
         lines.append(f"| {kind} | {len(pooled['this'][kind])} | {b50:.1f} / {b95:.1f} | {t50:.1f} / {t95:.1f} | "
                      f"{t50 / b50:.2f} | {t95 / b95:.2f} |")
+    return "\n".join(lines)
+
+
+def paired_latency(db: Path, base_tree: Path, sets: dict[str, list[str]], reps: int) -> str:
+    """In-process lexical latency per kind, a process of each tree up together, the sides taking
+    turns query by query, each query `reps` times per side (module doc, part 5 with --reps)."""
+    import statistics
+    import subprocess
+
+    _, root = ensure_index_of(db)
+    sides = {}
+    for name, tree in (("base", base_tree), ("this", REPO)):
+        env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+        sides[name] = subprocess.Popen([sys.executable, "-c", PAIRED_WORKER, str(db), str(root), "{}"],
+                                       env=env, cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        if sides[name].stdout.readline().strip() != "ready":
+            raise SystemExit(f"the {name} tree's worker did not start")
+
+    def ask(name: str, q: str) -> float:
+        sides[name].stdin.write(json.dumps(q) + "\n")
+        sides[name].stdin.flush()
+        return float(sides[name].stdout.readline())
+
+    lines = ["| kind | queries x reps | base best-of p50 / p95 ms | this best-of p50 / p95 ms | "
+             "base every p50 / p95 ms | this every p50 / p95 ms | median per-query ratio of bests |",
+             "|---|---:|---|---|---|---|---:|"]
+    try:
+        for kind, qs in sets.items():
+            for q in qs[:5]:  # warm-up, as part 5's
+                ask("base", q), ask("this", q)
+            best: dict[str, list[float]] = {"base": [], "this": []}
+            every: dict[str, list[float]] = {"base": [], "this": []}
+            for i, q in enumerate(qs):
+                times: dict[str, list[float]] = {"base": [], "this": []}
+                for r in range(reps):
+                    for name in (("base", "this") if (i + r) % 2 == 0 else ("this", "base")):
+                        times[name].append(ask(name, q))
+                for name, ts in times.items():
+                    best[name].append(min(ts))
+                    every[name].extend(ts)
+            ratio = statistics.median(t / b for t, b in zip(best["this"], best["base"]))
+            cells = [" / ".join(f"{v:.2f}" for v in p50_p95(x))
+                     for x in (best["base"], best["this"], every["base"], every["this"])]
+            lines.append(f"| {kind} | {len(qs)} x {reps} | " + " | ".join(cells) + f" | {ratio:.3f} |")
+            print(lines[-1], file=sys.stderr)
+    finally:
+        for proc in sides.values():
+            proc.stdin.close()
+            proc.wait()
     return "\n".join(lines)
 
 
@@ -378,6 +441,9 @@ def main() -> None:
                     help="with --phases: each set's slowest 5%% of queries, phase by phase, beside its median")
     ap.add_argument("--base-tree", type=Path, help="only part 5: in-process latency, this tree against PATH's")
     ap.add_argument("--runs", type=int, default=4, help="with --base-tree: runs per side, alternating")
+    ap.add_argument("--reps", type=int, default=0,
+                    help="with --base-tree: both sides up together, taking turns query by query, "
+                         "each query REPS times per side (best-of-REPS per query)")
     ap.add_argument("--parity-tree", type=Path, help="only part 6: the same answers as PATH's code")
     args = ap.parse_args()
     sets = queries(args.n)
@@ -389,6 +455,18 @@ def main() -> None:
             "database, lexical mode, first 100 results with facets and trend; whole answer = "
             "everything but took_ms (cards, highlights, total, facets, trend, people). Produced "
             "by `python -m bench.lexical_engine --parity-tree BASE`.\n\n"), table, with_load=False)
+        return
+    if args.base_tree and args.reps:
+        table = paired_latency(args.db, args.base_tree.resolve(), {k: v[:60] for k, v in sets.items()},
+                               args.reps)
+        _report(args, "In-process lexical latency per kind, base tree against this one, query by query (issue 33)", (
+            f"A process of each tree on {args.db.name}, both up together, the sides taking turns "
+            f"query by query, each of the first 60 queries of a set {args.reps} times per side after "
+            "a warm-up of five; page of 20 with facets and trend, lexical, each side warmed as a "
+            "server is; `nice`d under the timing lock on the shared 2-core machine. A query's best "
+            "of its times is its own work (another process's preemption lengthens some of them); "
+            "the ratio is this tree's best over base's, per query. Produced by `python -m "
+            f"bench.lexical_engine --base-tree BASE --reps {args.reps}`.\n\n"), table)
         return
     if args.base_tree:
         table = latency(args.db, args.base_tree.resolve(), {k: v[:60] for k, v in sets.items()}, args.runs)

@@ -124,32 +124,38 @@ class DocTable:
         return mask
 
     # -- facets ----------------------------------------------------------------------------
-    def facets(self, rows: np.ndarray, top: int = 20) -> dict[str, list[list]]:
-        """Counts per facet value over `rows` (distinct), most frequent first, ties by value."""
+    def facets(self, rows: np.ndarray, top: int = 20,
+               only: tuple[str, ...] = FACETS) -> dict[str, list[list]]:
+        """Counts per facet value over `rows` (distinct), most frequent first, ties by value;
+        of the facets in `only` (a search counts its year and venue facets in works, not here)."""
         rows = np.asarray(rows, dtype=np.int64)
         cells = self.facet_cells()
         counts: dict[str, np.ndarray] = {}
-        if cells.venue_year is not None:  # venue x year cells: both facets in one pass
-            grid = cells.venue_year.grid(rows)
-            counts["venue"], per_year = grid.sum(axis=1), grid.sum(axis=0)
-            dated = np.flatnonzero(per_year[1:])[::-1] + 1  # column 0: rows without a year
-            years = [[int(c) + cells.first_year - 1, int(per_year[c])] for c in dated]
-        else:
-            counts["venue"] = np.bincount(self.venue[rows], minlength=len(self.labels["venue"]))
-            found = self.year[rows]
-            per_year = np.bincount(found[found > 0]) if len(rows) else np.zeros(0, int)
-            years = [[int(y), int(per_year[y])] for y in np.flatnonzero(per_year)[::-1]]
-        if cells.status_area is not None:
-            grid = cells.status_area.grid(rows)
-            counts["status"], counts["area"] = grid.sum(axis=1), grid.sum(axis=0)
-        else:
-            for facet in ("status", "area"):
-                column = {"status": self.status, "area": self.area}[facet]
-                counts[facet] = np.bincount(column[rows], minlength=len(self.labels[facet]))
-        counts["institution"] = np.bincount(self.institutions.gather(rows),
-                                            minlength=len(self.labels["institution"]))
+        years: list[list] = []
+        if "venue" in only or "year" in only:
+            if cells.venue_year is not None:  # venue x year cells: both facets in one pass
+                grid = cells.venue_year.grid(rows)
+                counts["venue"], per_year = grid.sum(axis=1), grid.sum(axis=0)
+                dated = np.flatnonzero(per_year[1:])[::-1] + 1  # column 0: rows without a year
+                years = [[int(c) + cells.first_year - 1, int(per_year[c])] for c in dated]
+            else:
+                counts["venue"] = np.bincount(self.venue[rows], minlength=len(self.labels["venue"]))
+                found = self.year[rows]
+                per_year = np.bincount(found[found > 0]) if len(rows) else np.zeros(0, int)
+                years = [[int(y), int(per_year[y])] for y in np.flatnonzero(per_year)[::-1]]
+        if "status" in only or "area" in only:
+            if cells.status_area is not None:
+                grid = cells.status_area.grid(rows)
+                counts["status"], counts["area"] = grid.sum(axis=1), grid.sum(axis=0)
+            else:
+                for facet in ("status", "area"):
+                    column = {"status": self.status, "area": self.area}[facet]
+                    counts[facet] = np.bincount(column[rows], minlength=len(self.labels[facet]))
+        if "institution" in only:
+            counts["institution"] = np.bincount(self.institutions.gather(rows),
+                                                minlength=len(self.labels["institution"]))
         return {facet: years if facet == "year" else _top_pairs(counts[facet], self.labels[facet], top)
-                for facet in FACETS}
+                for facet in FACETS if facet in only}
 
     def load_kernel(self) -> bool:
         """Count facets with the compiled gather and the cells made now (a server's warm-up,

@@ -36,7 +36,7 @@ from paperfind.milvus.expr import all_of, at_least, at_most, literal, one_of
 from paperfind.milvus.schema import PROP_AVG_LENGTHS, PROP_DATA_VERSION, PROP_VECTORS, author_token
 from paperfind.milvus.scoring import BREAK, Analysed, FieldScorer
 from paperfind.search.backend import (BOUNDARY, OTHER_TERM, CandidateRequest, Candidates, Clause,
-                                      CorpusStats, Facets, Filters, Restriction, TermSequences,
+                                      CorpusStats, Facets, Filters, PAPER_FACETS, Restriction, TermSequences,
                                       Version, matching_labels)
 from paperfind.search.trend import WorkCounts
 
@@ -437,7 +437,7 @@ class MilvusBackend:
 
     # -- counts -----------------------------------------------------------------------------
     def facets(self, request: CandidateRequest | None, extra: np.ndarray,
-               papers: bool = True) -> Facets:
+               papers: tuple[str, ...] = PAPER_FACETS) -> Facets:
         """Counts over the request's candidate pool and `extra`: every match while the pool
         holds them all (`exact`), else the best `POOL` per field (`exact` False)."""
         handles = np.asarray(extra, dtype=np.int64)
@@ -450,7 +450,8 @@ class MilvusBackend:
         docs = [rows[int(h)] for h in handles]
         works = count_works(docs)
         total = len({d["work"] for d in docs})
-        return Facets(paper_facets(docs) if papers else {}, works, total, exact)
+        counted = {f: pairs for f, pairs in paper_facets(docs).items() if f in papers} if papers else {}
+        return Facets(counted, works, total, exact)
 
     def counted_facets(self, request: CandidateRequest, papers: dict[str, list[list]]) -> tuple[dict[str, list[list]], bool]:
         """The other way to count (measured by bench/milvus.py, not used to serve): for each

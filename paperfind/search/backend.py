@@ -28,6 +28,7 @@ from paperfind.index.rare_pairs import RarePairs
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.filters import Filters
 from paperfind.search.rank import top_order
+from paperfind.search.term_codes import TermCodes
 from paperfind.search.trend import WorkCounter, WorkCounts
 
 # One query word with its alternatives: (field, analysed term, boost). Fields: "text" (BM25F
@@ -125,6 +126,12 @@ class TermSequences:
         return self.codes[int(self.indptr[j]):int(self.indptr[j + 1])]
 
 
+# the facets a match set's papers are counted in: venue and year too, though a search shows
+# those two counted in works (`Facets.works`, paperfind.search.trend.work_facets) and asks
+# for the other three only
+PAPER_FACETS = ("venue", "year", "institution", "status", "area")
+
+
 @dataclass
 class Facets:
     """Counts over a match set: papers per facet value (venue, year, institution, status, area;
@@ -184,9 +191,10 @@ class SearchBackend(Protocol):
         ...
     # -- counts -----------------------------------------------------------------------------
     def facets(self, request: CandidateRequest | None, extra: np.ndarray,
-               papers: bool = True) -> Facets:
+               papers: tuple[str, ...] = PAPER_FACETS) -> Facets:
         """Counts over the papers `request` matches (all of them, not its k) and `extra`; the
-        works always (the total), the papers per facet value only with `papers`."""
+        works always (the total, the year and venue facets in works), the papers per facet
+        value of the facets in `papers` (none: `()`)."""
         ...
     def corpus_stats(self) -> CorpusStats: ...
     # -- papers and people ------------------------------------------------------------------
@@ -271,7 +279,7 @@ class IndexBackend:
         self._word_freq: dict[str, int] = {}
         self._memo: dict[tuple, object] = {}  # recent scorings, masks and match sets (small)
         self._counter: tuple[WorkCounter, CorpusStats] | None = None
-        self._code_table: tuple[tuple[str, ...], tuple[np.ndarray, np.ndarray]] | None = None
+        self._code_table: tuple[tuple[str, ...], TermCodes] | None = None
         self.semantic = None  # a SemanticRetriever (paperfind.embed) once vectors exist
         self._profiles: PersonProfiles | None = None
         self._rare_pairs: RarePairs | None = None
@@ -433,19 +441,13 @@ class IndexBackend:
             return TermSequences(indptr, np.zeros(0, dtype=np.int32))
         pos = np.arange(total) + np.repeat(starts - indptr[:-1], lengths)
         ids = seq.indices[pos]
-        asked, codes = self._codes(tuple(terms))  # the asked term ids (sorted), their codes
-        out = np.full(total, OTHER_TERM, dtype=np.int32)
-        out[ids < 0] = BOUNDARY  # keyword sequences hold -1 between keywords
-        if len(asked):
-            at = np.minimum(np.searchsorted(asked, ids), len(asked) - 1)
-            hit = asked[at] == ids
-            out[hit] = codes[at[hit]]
-        return TermSequences(indptr, out)
+        # keyword sequences hold -1 between keywords: a BOUNDARY
+        return TermSequences(indptr, self._codes(tuple(terms)).of(ids))
 
-    def _codes(self, terms: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """(the term ids of `terms` the index knows, sorted; each one's code): a look-up table
-        of the few asked terms, where one over the whole vocabulary (286k ids at the bundled
-        corpus) was allocated per query."""
+    def _codes(self, terms: tuple[str, ...]) -> TermCodes:
+        """The codes of `terms` by term id (each known term's position in `terms`): a look-up
+        table of the few asked terms, where one over the whole vocabulary (286k ids at the
+        bundled corpus) was allocated per query; made once for a query's fields."""
         memo = self._code_table
         if memo is not None and memo[0] == terms:
             return memo[1]
@@ -455,9 +457,10 @@ class IndexBackend:
             if tid >= 0:
                 first.setdefault(tid, code)
         asked = np.asarray(sorted(first), dtype=np.int64)
-        codes = np.asarray([first[t] for t in asked.tolist()], dtype=np.int32)
-        self._code_table = (terms, (asked, codes))
-        return asked, codes
+        codes = TermCodes(asked, np.asarray([first[t] for t in asked.tolist()], dtype=np.int32),
+                          OTHER_TERM, BOUNDARY)
+        self._code_table = (terms, codes)
+        return codes
 
     # -- counts -------------------------------------------------------------------------------
     def _work_counter(self) -> tuple[WorkCounter, CorpusStats]:
@@ -469,7 +472,7 @@ class IndexBackend:
         return self._counter
 
     def facets(self, request: CandidateRequest | None, extra: np.ndarray,
-               papers: bool = True) -> Facets:
+               papers: tuple[str, ...] = PAPER_FACETS) -> Facets:
         rows = np.asarray(extra, dtype=np.int64)
         if request is not None:
             matched = self._matches(request)[0]
@@ -477,7 +480,7 @@ class IndexBackend:
             seen[matched] = True
             rows = np.concatenate([matched, distinct(rows[~seen[rows]])])
         works, total = self._work_counter()[0].counted(rows)  # total: distinct works, same pass
-        return Facets(self.index.docs.facets(rows) if papers else {}, works, total)
+        return Facets(self.index.docs.facets(rows, only=papers) if papers else {}, works, total)
 
     def corpus_stats(self) -> CorpusStats:
         return self._work_counter()[1]

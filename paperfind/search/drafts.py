@@ -73,6 +73,9 @@ class CardDrafts:
         missing = [h for h in dict.fromkeys(handles) if h not in self._made]
         if not missing:
             return
-        for handle, versions in zip(missing, self.backend.work_versions(missing, self.restriction)):
-            shown, others = shown_version(versions)
-            self._made[handle] = (versions, unscored_hit(shown.doc, self.marker, [v.doc for v in others]))
+        found = self.backend.work_versions(missing, self.restriction)
+        shown = [shown_version(versions) for versions in found]
+        # the cards' titles and abstracts searched for the query's words together
+        self.marker.prepare([text for s, _ in shown for text in (s.doc["title"], s.doc["abstract"])])
+        for handle, versions, (card, others) in zip(missing, found, shown):
+            self._made[handle] = (versions, unscored_hit(card.doc, self.marker, [v.doc for v in others]))

@@ -24,7 +24,8 @@ from paperfind.index.docs import IndexSource
 from paperfind.text.analyze import Analyzer
 from paperfind.text.fold import has_han
 from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE
-from paperfind.search.backend import CandidateRequest, Candidates, Clause, Restriction, SearchBackend
+from paperfind.search.backend import (PAPER_FACETS, CandidateRequest, Candidates, Clause, Restriction,
+                                      SearchBackend)
 from paperfind.search.cache import ResultCache, request_key
 from paperfind.search.filters import Filters, merge_filters
 from paperfind.search.drafts import CardDrafts
@@ -54,6 +55,8 @@ if TYPE_CHECKING:
     from paperfind.text.translate import ZhEnTranslator
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
+# the facets a search counts in papers; its year and venue facets are counted in works
+PAPERS_COUNTED = tuple(f for f in PAPER_FACETS if f not in ("year", "venue"))
 
 
 def _ranks_lexically(q: ParsedQuery, plan: QueryPlan) -> bool:
@@ -320,12 +323,14 @@ class Searcher:
         cards = [author_card(backend.person_card(m)) for m in people[:self.settings.author_cards]]
         if plan.person_is_query or q.authors:
             _mark_named(results, {c["id"] for c in cards})
-        # one pass over the matches counts the total, the facets and the trend's works
-        counts = backend.facets(ranking.request, pool.handles, papers="facets" in request.include)
+        # one pass over the matches counts the total, the facets and the trend's works; the
+        # years and venues are shown in works, like the total and the trend: not counted in papers
+        shown = "facets" in request.include
+        counts = backend.facets(ranking.request, pool.handles, papers=PAPERS_COUNTED if shown else ())
         facets = {}
-        if "facets" in request.include and (len(pool.handles) or not restriction.empty()):
-            facets = dict(counts.papers)  # years and venues in works, like the total and the trend
-            facets.update(work_facets(counts.works))
+        if shown and (len(pool.handles) or not restriction.empty()):
+            in_works = work_facets(counts.works)
+            facets = {f: in_works[f] if f in in_works else counts.papers[f] for f in PAPER_FACETS}
         filters = restriction.filters
         drawn = trend(counts.works, backend.corpus_stats().works, filters.year_from,
                       filters.year_to, self.settings.trend_venues) \

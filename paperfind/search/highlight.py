@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import html
 import re
+from bisect import bisect_right
+from collections.abc import Iterable
 
 from paperfind.text.analyze import Analyzer
 from paperfind.text.fold import HAN, fold
@@ -53,6 +55,7 @@ class Marker:
         self._starts = _shortest(prefixes) if prefixes and all(_WORD_RUN.fullmatch(p) for p in prefixes) else None
         self._pattern_ci: re.Pattern | None = None  # compiled when a text needs it (rarely)
         self._seen: dict[str, bool] = {}
+        self._prepared: dict[str, list[tuple[int, int]]] = {}  # text -> its spans (`prepare`)
 
     def _confirm(self, word: str) -> bool:
         known = self._seen.get(word)
@@ -66,9 +69,39 @@ class Marker:
             self._seen[word] = known
         return known
 
+    def prepare(self, texts: Iterable[str]) -> None:
+        """Find the matches of many texts (a page's titles and abstracts) at once, for `mark`
+        and `snippet` to take: the prefixes' occurrences are found in the texts joined by a
+        line break, one `str.find` chain per prefix for the page instead of one per prefix and
+        text (~460 of a page's ~760 calls). A line break is no letter or digit, so a run ends
+        at a text's end and one begins at its start, as in the text alone: the same spans."""
+        if self._starts is None:
+            return
+        lowers: dict[str, str] = {}
+        for text in texts:
+            if text and text not in self._prepared and text not in lowers:
+                lower = text.lower()
+                if len(lower) == len(text):  # else the slower path, text by text
+                    lowers[text] = lower
+        if not lowers:
+            return
+        joined = "\n".join(lowers.values())
+        offsets, at = [], 0
+        for lower in lowers.values():
+            offsets.append(at)
+            at += len(lower) + 1
+        found: list[list[tuple[int, int]]] = [[] for _ in offsets]
+        for start, end in self._runs(joined):
+            i = bisect_right(offsets, start) - 1
+            found[i].append((start - offsets[i], end - offsets[i]))
+        self._prepared.update(zip(lowers, found))
+
     def _matches(self, text: str) -> list[tuple[int, int]]:
         if not self._any:
             return []
+        prepared = self._prepared.get(text)
+        if prepared is not None:
+            return prepared
         lower = text.lower()
         if len(lower) != len(text):  # rare letters whose lower case is longer: slower path
             if self._pattern_ci is None:

@@ -88,6 +88,20 @@ def test_facets_without_cells_count_the_same(index_path):
         assert docs.facets(rows) == reference(docs, rows)
 
 
+@pytest.mark.parametrize("cells", [True, False])
+def test_facets_of_some_facets_count_only_those(index_path, cells):
+    """A search counts its year and venue facets in works: the papers' counts of the other
+    three are the same numbers alone, and the two it shows otherwise are not counted."""
+    docs = doc_table(index_path, False)
+    if not cells:
+        docs._facet_cells = FacetCells(None, None, docs.facet_cells().first_year)
+    for only in (("institution", "status", "area"), ("year",), ("area",), ("venue", "institution"), ()):
+        for rows in row_sets(docs):
+            got = docs.facets(rows, only=only)
+            assert list(got) == [f for f in FACETS if f in only]
+            assert got == {f: pairs for f, pairs in reference(docs, rows).items() if f in only}
+
+
 def test_compiled_gather_is_numpys(index_path):
     plain, compiled = doc_table(index_path, False), doc_table(index_path, True)
     for rows in row_sets(plain):

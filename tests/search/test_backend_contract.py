@@ -60,6 +60,19 @@ def test_counts_cover_every_match_not_only_the_k(searcher, backend):
     assert all(corpus.works.per_year[y] >= n for y, n in counts.works.per_year.items())
 
 
+def test_counts_of_some_facets_are_those_of_every_facet(searcher, backend):
+    """A search asks for the papers' counts of the facets it shows in papers only (its years
+    and venues are counted in works): the same counts as asking for all, and none otherwise."""
+    request = _request(searcher, backend, "learning", k=10)
+    found = backend.candidates(request)
+    every = backend.facets(request, found.handles)
+    some = backend.facets(request, found.handles, papers=("institution", "status", "area"))
+    assert list(some.papers) == ["institution", "status", "area"]
+    assert some.papers == {f: every.papers[f] for f in some.papers}
+    assert (some.works, some.total_works) == (every.works, every.total_works)
+    assert backend.facets(request, found.handles, papers=()).papers == {}
+
+
 def test_the_restriction_filters_people_and_clauses(searcher, backend):
     by_year = backend.candidates(CandidateRequest([], Restriction(Filters(year_from=2019, year_to=2019))))
     assert len(by_year) > 0 and set(by_year.years.tolist()) == {2019}

@@ -85,3 +85,28 @@ def test_a_word_begins_after_anything_but_a_letter_or_digit():
     assert all(chr(i).isalnum() == bool(word_char.match(chr(i))) for i in range(sys.maxunicode + 1))
     assert marker("attention").mark("_attention self-attention xattention 2attention") == (
         "_<mark>attention</mark> self-<mark>attention</mark> xattention 2attention")
+
+
+def test_a_pages_texts_prepared_together_mark_as_each_alone(searcher):
+    """`Marker.prepare` finds the matches of many texts in one scan of them joined: real
+    titles and abstracts (queries of their own and other papers' words), with texts that begin
+    or end with a match, hold line breaks, repeat, are empty, or lower-case longer (left to
+    the text-by-text path): every mark and snippet as a marker that scans each text alone."""
+    docs = searcher.backend().index.docs
+    stored = [docs.stored_doc(r) for r in range(0, docs.n, max(1, docs.n // 60))]
+    an = Analyzer()
+    checked = 0
+    for i, doc in enumerate(stored):
+        words = an.words(stored[(i * 5) % len(stored)]["title"])[:5] + an.words(doc["title"])[:3]
+        page = [d for d in stored[i:i + 20]]
+        texts = [t for d in page for t in (d["title"], d["abstract"] or "")]
+        first = an.words(doc["title"])[0]
+        texts += [first, f"{first}\n{first} end", "", doc["title"], f"İstanbul {first}", "\n"]
+        together = Marker({an.stem(w) for w in words}, an, set(words))
+        alone = Marker({an.stem(w) for w in words}, an, set(words))
+        together.prepare(texts)
+        assert together._prepared
+        for text in texts:
+            assert together.mark(text) == alone.mark(text) and together.snippet(text) == alone.snippet(text)
+            checked += "<mark>" in together.mark(text)
+    assert checked > 100
