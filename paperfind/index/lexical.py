@@ -43,9 +43,10 @@ TEXT_K1 = 1.2
 ALL_FIELDS = tuple(FIELD_PARAMS) + ("text",)
 MAX_SCORED_GROUPS = 64  # query words per search (one bit each in the match mask)
 # a group whose shorter columns hold at least this share of the rows in docs is counted by
-# fractions and one ceiling over the rows, not a sort (`count_union_by_ceiling`): ~1,000 docs
-# at 1M papers, where the two cost about the same (~0.1 ms)
-UNION_BY_CEILING_SHARE = 1 / 1024
+# fractions and one ceiling over the rows, not a sort (`count_union_by_ceiling`): ~2,000 docs
+# at 1M papers, where the two cost the same on real columns (bench/RESULTS.md, big33h: 0.2 ms
+# with a longest column of 20k-200k docs; at 64k shorter docs 2.9 ms by the sort, 0.36 by this)
+UNION_BY_CEILING_SHARE = 1 / 512
 MAX_CEILING_COLUMNS = 1 << 16  # 7 bits of count and 16 of fraction in float32's 24
 TEXT_FIELDS = ("title", "abstract", "keywords")  # stemmed terms
 NAME_FIELDS = ("authors", "venue")  # folded, unstemmed words
@@ -213,7 +214,7 @@ class LexicalIndex:
 def count_union_by_sort(adder: ColumnAdder, counts: np.ndarray, columns: list[np.ndarray]) -> None:
     """`counts` + 1 at every doc of `columns` (ascending docs each, the longest last): the
     longest counted by the kernel, the shorter ones' docs it lacks found by a sort and a
-    search (cheap for a few docs; 100k docs took ~10 ms at 1M papers)."""
+    search (cheap for a few docs; 64k of them took ~2.9 ms at 1M papers)."""
     longest = columns[-1]
     adder.count(counts, longest)
     others = distinct(np.concatenate(columns[:-1]))
@@ -226,8 +227,8 @@ def count_union_by_ceiling(adder: ColumnAdder, counts: np.ndarray, columns: list
     """`counts` + 1 at every doc of `columns`, where `counts` holds whole numbers: every column
     adds 1/2^b (2^b >= the columns) by the kernel, so a doc of any column holds a fraction in
     (0, 1] above its whole count, then one ceiling over every row (~0.1 ms at 1M papers) makes
-    it one more. Exact in float32 while counts (<= 64: 7 bits) and the fraction (b bits) fit
-    its 24 bits: up to MAX_CEILING_COLUMNS columns."""
+    it one more (64k shorter docs: ~0.36 ms at 1M). Exact in float32 while counts (<= 64: 7
+    bits) and the fraction (b bits) fit its 24 bits: up to MAX_CEILING_COLUMNS columns."""
     step = 0.5 ** max(1, (len(columns) - 1).bit_length())
     for docs in columns:
         adder.count(counts, docs, step)
