@@ -133,43 +133,32 @@ class DocTable:
         return mask
 
     # -- facets ----------------------------------------------------------------------------
-    def facets(self, rows: np.ndarray, top: int = 20,
-               facets: tuple[str, ...] = FACETS) -> dict[str, list[list]]:
-        """Counts per facet value over `rows` (distinct), most frequent first, ties by value;
-        of the `facets` named alone, in FACETS' order. A search counts its venues and years in
-        works (paperfind.search.trend) and asks here for the other three: each pair of facets
-        left out is one pass less over the matches (at 1M papers up to 580k rows a query)."""
+    def facets(self, rows: np.ndarray, top: int = 20) -> dict[str, list[list]]:
+        """Counts per facet value over `rows` (distinct), most frequent first, ties by value."""
         rows = np.asarray(rows, dtype=np.int64)
         cells = self.facet_cells()
         counts: dict[str, np.ndarray] = {}
-        years: list[list] = []
-        if "venue" in facets or "year" in facets:
-            counts["venue"], years = self._venues_years(rows, cells)
-        if "status" in facets or "area" in facets:
-            if cells.status_area is not None:  # status x area cells: both facets in one pass
-                grid = cells.status_area.grid(rows)
-                counts["status"], counts["area"] = grid.sum(axis=1), grid.sum(axis=0)
-            else:
-                for facet in ("status", "area"):
-                    column = {"status": self.status, "area": self.area}[facet]
-                    counts[facet] = np.bincount(column[rows], minlength=len(self.labels[facet]))
-        if "institution" in facets:
-            counts["institution"] = np.bincount(self.institutions.gather(rows),
-                                                minlength=len(self.labels["institution"]))
-        return {facet: years if facet == "year" else _top_pairs(counts[facet], self.labels[facet], top)
-                for facet in FACETS if facet in facets}
-
-    def _venues_years(self, rows: np.ndarray, cells: "FacetCells") -> tuple[np.ndarray, list[list]]:
-        """(papers per venue code, [year, papers] newest first) over `rows`."""
         if cells.venue_year is not None:  # venue x year cells: both facets in one pass
             grid = cells.venue_year.grid(rows)
-            per_venue, per_year = grid.sum(axis=1), grid.sum(axis=0)
+            counts["venue"], per_year = grid.sum(axis=1), grid.sum(axis=0)
             dated = np.flatnonzero(per_year[1:])[::-1] + 1  # column 0: rows without a year
-            return per_venue, [[int(c) + cells.first_year - 1, int(per_year[c])] for c in dated]
-        per_venue = np.bincount(self.venue[rows], minlength=len(self.labels["venue"]))
-        found = self.year[rows]
-        per_year = np.bincount(found[found > 0]) if len(rows) else np.zeros(0, int)
-        return per_venue, [[int(y), int(per_year[y])] for y in np.flatnonzero(per_year)[::-1]]
+            years = [[int(c) + cells.first_year - 1, int(per_year[c])] for c in dated]
+        else:
+            counts["venue"] = np.bincount(self.venue[rows], minlength=len(self.labels["venue"]))
+            found = self.year[rows]
+            per_year = np.bincount(found[found > 0]) if len(rows) else np.zeros(0, int)
+            years = [[int(y), int(per_year[y])] for y in np.flatnonzero(per_year)[::-1]]
+        if cells.status_area is not None:
+            grid = cells.status_area.grid(rows)
+            counts["status"], counts["area"] = grid.sum(axis=1), grid.sum(axis=0)
+        else:
+            for facet in ("status", "area"):
+                column = {"status": self.status, "area": self.area}[facet]
+                counts[facet] = np.bincount(column[rows], minlength=len(self.labels[facet]))
+        counts["institution"] = np.bincount(self.institutions.gather(rows),
+                                            minlength=len(self.labels["institution"]))
+        return {facet: years if facet == "year" else _top_pairs(counts[facet], self.labels[facet], top)
+                for facet in FACETS}
 
     def load_kernel(self) -> bool:
         """Count facets with the compiled gather and the cells made now (a server's warm-up,

@@ -37,7 +37,7 @@ from paperfind.milvus.schema import PROP_AVG_LENGTHS, PROP_DATA_VERSION, PROP_VE
 from paperfind.milvus.scoring import BREAK, Analysed, FieldScorer
 from paperfind.search.backend import (BOUNDARY, OTHER_TERM, CandidateRequest, Candidates, Clause,
                                       CorpusStats, Facets, Filters, Restriction, TermSequences,
-                                      PAPER_FACETS, Version, matching_labels)
+                                      Version, matching_labels)
 from paperfind.search.trend import WorkCounts
 
 POOL = 1000  # papers Milvus returns per field search (k or more when asked for more)
@@ -450,8 +450,7 @@ class MilvusBackend:
         docs = [rows[int(h)] for h in handles]
         works = count_works(docs)
         total = len({d["work"] for d in docs})
-        shown = {f: c for f, c in paper_facets(docs).items() if f in PAPER_FACETS} if papers else {}
-        return Facets(shown, works, total, exact)  # venues and years: in works, as the local one
+        return Facets(paper_facets(docs) if papers else {}, works, total, exact)
 
     def counted_facets(self, request: CandidateRequest, papers: dict[str, list[list]]) -> tuple[dict[str, list[list]], bool]:
         """The other way to count (measured by bench/milvus.py, not used to serve): for each

@@ -127,10 +127,9 @@ class TermSequences:
 
 @dataclass
 class Facets:
-    """Counts over a match set: papers per facet value (institution, status, area, the most
-    frequent 20, ties by value; an engine may count venue and year too, which a search shows in
-    works), and works per year, venue and venue-year (the units of the total, the year and venue
-    facets and the trend: paperfind.search.trend.shown_facets). `exact` is False when an engine
+    """Counts over a match set: papers per facet value (venue, year, institution, status, area;
+    the most frequent 20, ties by value), and works per year, venue and venue-year (the units
+    of the total, the year and venue facets and the trend). `exact` is False when an engine
     counted over its top candidates only."""
 
     papers: dict[str, list[list]]
@@ -252,7 +251,6 @@ def matching_labels(wanted: tuple[str, ...] | list[str], labels: list[str],
 
 
 _EMPTY_ROWS = np.zeros(0, dtype=np.int64)
-PAPER_FACETS = ("institution", "status", "area")  # counted in papers; venue and year in works
 _MEMO_SIZE = 4  # scorings kept: a query asks for its own groups, then per field, then its facets
 
 
@@ -490,9 +488,7 @@ class IndexBackend:
             seen[matched] = True
             rows = np.concatenate([matched, distinct(rows[~seen[rows]])])
         works, total = self._work_counter()[0].counted(rows)  # total: distinct works, same pass
-        # venues and years are shown in works (counted just now): papers for the other three
-        return Facets(self.index.docs.facets(rows, facets=PAPER_FACETS) if papers else {},
-                      works, total)
+        return Facets(self.index.docs.facets(rows) if papers else {}, works, total)
 
     def corpus_stats(self) -> CorpusStats:
         return self._work_counter()[1]

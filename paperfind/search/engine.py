@@ -46,7 +46,7 @@ from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchRespon
 from paperfind.search.second_stage import (certain_title, phrase_share, query_terms,
                                            weighted, with_phrases)
 from paperfind.search.settings import SearchSettings
-from paperfind.search.trend import shown_facets, trend
+from paperfind.search.trend import trend, work_facets
 from paperfind.search.understand import Understanding, find_institutions, typed_without, without_names
 
 if TYPE_CHECKING:
@@ -324,7 +324,8 @@ class Searcher:
         counts = backend.facets(ranking.request, pool.handles, papers="facets" in request.include)
         facets = {}
         if "facets" in request.include and (len(pool.handles) or not restriction.empty()):
-            facets = shown_facets(counts.papers, counts.works)  # years and venues in works
+            facets = dict(counts.papers)  # years and venues in works, like the total and the trend
+            facets.update(work_facets(counts.works))
         filters = restriction.filters
         drawn = trend(counts.works, backend.corpus_stats().works, filters.year_from,
                       filters.year_to, self.settings.trend_venues) \

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from paperfind.index.distinct import distinct
-from paperfind.index.doctable import FACETS
 from paperfind.index.facet_counts import year_codes
 
 
@@ -100,13 +99,6 @@ def work_facets(matching: WorkCounts, top: int = 20) -> dict[str, list[list]]:
     venues = sorted(matching.per_venue.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
     return {"year": [[y, n] for y, n in sorted(matching.per_year.items(), reverse=True)],
             "venue": [[v, n] for v, n in venues]}
-
-
-def shown_facets(papers: dict[str, list[list]], works: WorkCounts) -> dict[str, list[list]]:
-    """The facets a search shows: the year and venue facets in works (`work_facets`), the
-    others in papers as `papers` has them, in FACETS' order (the JSON's)."""
-    shown = {**papers, **work_facets(works)}
-    return {facet: shown[facet] for facet in FACETS if facet in shown}
 
 
 def _points(years: list[int], matching: dict, corpus: dict, key) -> list[dict]:

@@ -120,14 +120,3 @@ def test_a_grid_too_large_is_not_made():
     assert cells is not None and (cells.span_a, cells.span_b) == (6, 4)
     assert cells.cells.tolist() == [2, 20]
     assert cells.grid(np.array([0, 1, 1])).tolist()[5] == [2, 0, 0, 0]
-
-
-@pytest.mark.parametrize("asked", [("institution", "status", "area"), ("year",), ("venue", "area"), ()])
-def test_facets_asked_for_are_counted_alone_in_order(index_path, asked):
-    """A search asks for the three facets it shows in papers (venue and year are in works):
-    those alone, the same counts, in FACETS' order."""
-    docs = doc_table(index_path, True)
-    for rows in row_sets(docs):
-        got = docs.facets(rows, facets=asked)
-        assert list(got) == [f for f in FACETS if f in asked]
-        assert got == {f: v for f, v in reference(docs, rows).items() if f in asked}

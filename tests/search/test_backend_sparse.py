@@ -65,7 +65,7 @@ def test_candidates_as_the_full_scoring_gives_them(backend) -> None:
             assert found.total == len(_reference(backend, CandidateRequest(
                 groups, **{**fields, "k": None}))[0])
             counted = backend.facets(request, found.handles)
-            assert sum(n for _, n in counted.papers["status"]) == found.total
+            assert sum(n for _, n in counted.papers["venue"]) == found.total
             every = np.arange(backend.n_docs)
             want = backend.index.lexical.score(backend._resolve(groups))
             got = backend.scores(groups, every)

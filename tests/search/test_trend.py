@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paperfind.index.doctable import FACETS
-from paperfind.search.trend import WorkCounter, WorkCounts, shown_facets, trend, work_facets
+from paperfind.search.trend import WorkCounter, WorkCounts, trend, work_facets
 
 # rows: 0,1 = one work (ICLR 2024 rejected, ICML 2024 accepted); 2,3 = one work at ICLR in
 # 2023 and again in 2024; 4 = ICML 2023; 5 = no year
@@ -105,15 +104,3 @@ def test_match_sets_of_one_version_works_only_or_shared_works_only():
                                                   {"a": 2, "b": 2}), 2)
     counts, total = counter.counted(np.arange(8))
     assert total == 5 and counts.per_venue == {"a": 4, "b": 3}
-
-
-def test_shown_facets_are_years_and_venues_in_works_the_rest_in_papers_in_order():
-    counts = COUNTER.count(np.arange(6))
-    papers = {"institution": [["mit", 3]], "status": [["accepted", 4]], "area": [["ml", 6]]}
-    shown = shown_facets(papers, counts)
-    assert list(shown) == list(FACETS)  # the JSON's key order
-    assert shown["venue"] == [["icml", 3], ["iclr", 2]] and shown["year"] == [[2024, 2], [2023, 2]]
-    assert shown["status"] == [["accepted", 4]]
-    # an engine that counted venue and year in papers too: works still win, same order
-    both = shown_facets({"venue": [["iclr", 9]], "year": [[2024, 9]], **papers}, counts)
-    assert both == shown and list(both) == list(FACETS)
