@@ -75,14 +75,23 @@ class DocTable:
 
     def versions_of(self, row: int) -> np.ndarray:
         """The other rows of this row's work (its other versions), in row order."""
-        if self._work_rows is None:  # rows grouped by work, and where each group starts
-            order = np.argsort(self.work, kind="stable")
-            starts = np.searchsorted(self.work[order], np.arange(int(self.work.max(initial=-1)) + 2))
-            self._work_rows = (order, starts)
-        order, starts = self._work_rows
+        order, starts = self.work_groups()
         group = int(self.work[row])
         rows = order[starts[group]:starts[group + 1]]
         return rows[rows != row]
+
+    def work_groups(self) -> tuple[np.ndarray, np.ndarray]:
+        """(rows grouped by work, where each work's group starts), made on first use (150 ms
+        at 1M papers: a server makes them at its start, `IndexBackend.load_for_serving`)."""
+        if self._work_rows is None:
+            order = np.argsort(self.work, kind="stable")
+            starts = np.searchsorted(self.work[order], np.arange(int(self.work.max(initial=-1)) + 2))
+            self._work_rows = (order, starts)
+        return self._work_rows
+
+    @property
+    def work_groups_made(self) -> bool:
+        return self._work_rows is not None
 
     def authors_of(self, row: int) -> np.ndarray:
         return self.author[int(self.author_indptr[row]):int(self.author_indptr[row + 1])]

@@ -47,11 +47,12 @@ class ColumnAdder:
         indptr = np.array([0, len(docs)], dtype=docs.dtype)
         self._matvec(len(out), 1, indptr, docs, values, np.array([scale], dtype=np.float32), out)
 
-    def count(self, out: np.ndarray, docs: np.ndarray) -> None:
-        """`out[docs] += 1` (float32 counts), for `docs` without repeats."""
+    def count(self, out: np.ndarray, docs: np.ndarray, step: float = 1.0) -> None:
+        """`out[docs] += step` (float32 counts), for `docs` without repeats."""
         if self._matvec is None:
-            out[docs] += 1
+            out[docs] += np.float32(step)
             return
-        if len(self._ones) < len(docs):
-            self._ones = np.ones(max(len(docs), 2 * len(self._ones)), dtype=np.float32)
-        self.add(out, docs, self._ones[:len(docs)])
+        ones = self._ones  # read once: the buffer may be swapped for a longer one meanwhile
+        if len(ones) < len(docs):
+            ones = self._ones = np.ones(max(len(docs), 2 * len(ones)), dtype=np.float32)
+        self.add(out, docs, ones[:len(docs)], step)

@@ -42,6 +42,12 @@ TEXT_FIELD_PARAMS: dict[str, tuple[float, float]] = {
 TEXT_K1 = 1.2
 ALL_FIELDS = tuple(FIELD_PARAMS) + ("text",)
 MAX_SCORED_GROUPS = 64  # query words per search (one bit each in the match mask)
+# a group whose shorter columns hold at least this share of the rows in docs is counted by
+# fractions and one ceiling over the rows, not a sort (`count_union_by_ceiling`): ~2,000 docs
+# at 1M papers, where the two cost the same on real columns (bench/RESULTS.md, big33h: 0.2 ms
+# with a longest column of 20k-200k docs; at 64k shorter docs 2.9 ms by the sort, 0.36 by this)
+UNION_BY_CEILING_SHARE = 1 / 512
+MAX_CEILING_COLUMNS = 1 << 16  # 7 bits of count and 16 of fraction in float32's 24
 TEXT_FIELDS = ("title", "abstract", "keywords")  # stemmed terms
 NAME_FIELDS = ("authors", "venue")  # folded, unstemmed words
 
@@ -115,6 +121,7 @@ class LexicalIndex:
         self.fields = fields
         self.n_docs = n_docs
         self.adder = ColumnAdder()  # compiled once `load_kernel()` ran (paperfind.index.kernels)
+        self.union_by_ceiling_share = UNION_BY_CEILING_SHARE  # `_count_group`'s choice
 
     def load_kernel(self) -> bool:
         """Score with the compiled column kernel from now on (a server's warm-up)."""
@@ -170,17 +177,18 @@ class LexicalIndex:
         return out
 
     def _count_group(self, counts: np.ndarray, columns: list[np.ndarray]) -> None:
-        """One more for every doc in any of a group's columns (a doc in two counts once)."""
+        """One more for every doc in any of a group's columns (a doc in two counts once): by
+        a sort while the shorter columns hold few docs, else by fractions (`count_union_*`)."""
         if not columns:
             return
         columns = sorted(columns, key=len)
-        longest = columns[-1]
-        self.adder.count(counts, longest)
-        if len(columns) > 1:  # the shorter columns' docs that the longest lacks
-            others = distinct(np.concatenate(columns[:-1]))
-            at = np.searchsorted(longest, others)
-            at[at == len(longest)] = 0
-            counts[others[longest[at] != others]] += 1
+        if len(columns) == 1:
+            self.adder.count(counts, columns[0])
+        elif (sum(len(c) for c in columns[:-1]) >= self.union_by_ceiling_share * len(counts)
+              and len(columns) <= MAX_CEILING_COLUMNS):
+            count_union_by_ceiling(self.adder, counts, columns)
+        else:
+            count_union_by_sort(self.adder, counts, columns)
 
     # -- persistence ------------------------------------------------------------------------
     def save(self, root: Path) -> None:
@@ -201,6 +209,30 @@ class LexicalIndex:
                 load_array(root / f"field.{name}.data.npy"),
                 load_array(root / f"field.{name}.df.npy"))
         return cls(vocab, fields, n_docs)
+
+
+def count_union_by_sort(adder: ColumnAdder, counts: np.ndarray, columns: list[np.ndarray]) -> None:
+    """`counts` + 1 at every doc of `columns` (ascending docs each, the longest last): the
+    longest counted by the kernel, the shorter ones' docs it lacks found by a sort and a
+    search (cheap for a few docs; 64k of them took ~2.9 ms at 1M papers)."""
+    longest = columns[-1]
+    adder.count(counts, longest)
+    others = distinct(np.concatenate(columns[:-1]))
+    at = np.searchsorted(longest, others)
+    at[at == len(longest)] = 0
+    counts[others[longest[at] != others]] += 1
+
+
+def count_union_by_ceiling(adder: ColumnAdder, counts: np.ndarray, columns: list[np.ndarray]) -> None:
+    """`counts` + 1 at every doc of `columns`, where `counts` holds whole numbers: every column
+    adds 1/2^b (2^b >= the columns) by the kernel, so a doc of any column holds a fraction in
+    (0, 1] above its whole count, then one ceiling over every row (~0.1 ms at 1M papers) makes
+    it one more (64k shorter docs: ~0.36 ms at 1M). Exact in float32 while counts (<= 64: 7
+    bits) and the fraction (b bits) fit its 24 bits: up to MAX_CEILING_COLUMNS columns."""
+    step = 0.5 ** max(1, (len(columns) - 1).bit_length())
+    for docs in columns:
+        adder.count(counts, docs, step)
+    np.ceil(counts, out=counts)
 
 
 def idf(n_docs: int, df: int) -> float:

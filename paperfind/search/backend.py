@@ -463,6 +463,17 @@ class IndexBackend:
         return codes
 
     # -- counts -------------------------------------------------------------------------------
+    def load_for_serving(self) -> None:
+        """Make now the tables the first search would make (a server's warm-up): the work
+        counter with the corpus's counts and the works' groups of versions (at 1M papers
+        ~110 and ~150 ms of a fresh server's first query)."""
+        self._work_counter()
+        self.index.docs.work_groups()
+
+    @property
+    def loaded_for_serving(self) -> bool:
+        return self._counter is not None and self.index.docs.work_groups_made
+
     def _work_counter(self) -> tuple[WorkCounter, CorpusStats]:
         """The work counter of this index and its counts over every row, made once."""
         if self._counter is None:

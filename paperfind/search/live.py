@@ -82,6 +82,8 @@ class LiveIndex:
                 if self._serving:
                     index.paper_names.load_all()
                 self._backend = IndexBackend(index)
+                if self._serving:
+                    self._backend.load_for_serving()
                 self._loaded_name = index.path.name
                 self._semantic = None  # rows changed: the vectors are aligned again
         if self._backend is not None and vectors:
@@ -124,13 +126,14 @@ class LiveIndex:
     def load_for_serving(self) -> None:
         """What a process that answers many queries (a server) loads once, at its start, rather
         than during some early request: the compiled kernel and the tables an index reads
-        lazily for a short-lived CLI search (every row's paper names), in this index and every
-        one opened later."""
+        lazily for a short-lived CLI search (every row's paper names, the works' counter and
+        groups), in this index and every one opened later."""
         self.load_kernel()
         self._serving = True
         backend = self._backend
         if backend is not None:
             backend.index.paper_names.load_all()
+            backend.load_for_serving()
 
     def load_experts(self) -> None:
         """Make the expert finder's people and rare word pairs now (3-5 s at the bundled

@@ -1,5 +1,5 @@
 """A server loads at its start what a searcher otherwise loads during some early request
-(`Searcher.warm_for_serving`): every row's paper names parsed, in the index open now and in every
+(`Searcher.warm_for_serving`): every row's paper names parsed, the works' counter and groups made, in the index open now and in every
 one a rebuild opens later. On the tests' real slice, through the real index build."""
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ def test_a_searcher_warmed_for_serving_has_its_paper_names_parsed_before_any_sea
     plain = open_searcher(root, store, SearchSettings(result_cache=0))
     plain.backend()
     assert plain.warm_state()["paper_names"] is False  # a CLI search reads the few it shows
+    assert not plain.backend().loaded_for_serving  # ... and makes the works' tables if it counts
 
     served = open_searcher(root, store, SearchSettings(result_cache=0))
     served.warm_for_serving()
     before = served.backend().index.path.name
     assert served.warm_state()["paper_names"] is True
+    assert served.backend().loaded_for_serving  # the works' counter and groups made
     first = served.search(SearchRequest(q="learning", limit=20, mode="lexical"))
     again = plain.search(SearchRequest(q="learning", limit=20, mode="lexical"))
     assert [r["also_known_as"] for r in first.results] == [r["also_known_as"] for r in again.results]
@@ -31,3 +33,4 @@ def test_a_searcher_warmed_for_serving_has_its_paper_names_parsed_before_any_sea
     build_index(store, root)  # a rebuild: the searcher opens the new version on its next query
     assert served.backend().index.path.name != before
     assert served.warm_state()["paper_names"] is True
+    assert served.backend().loaded_for_serving
