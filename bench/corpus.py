@@ -57,7 +57,12 @@ def files(name: str) -> list[Path]:
 
 def copy_database(db: Path, into: Path) -> Path:
     """A copy of `db` with its index and vectors beside it (`<db>*`) in the new folder `into`:
-    a bench's side that may write (a server's start-up work, a sync) never touches the source."""
+    a bench's side that may write (a server's start-up work, a sync) never touches the source.
+    A `db` that is not there is refused: its "copy" would be an empty database, whose searches
+    find nothing, and a bench would score every set 0 for both trees instead of failing."""
+    if not db.is_file():
+        raise SystemExit(f"{db}: no such database (give its path, e.g. the bench cache's "
+                         f"{CACHE / db.name})")
     into.mkdir(parents=True)
     for src in db.parent.glob(db.name + "*"):
         (shutil.copytree if src.is_dir() else shutil.copy2)(src, into / src.name)
