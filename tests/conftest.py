@@ -113,6 +113,22 @@ def bundled_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def colt_two_years(tmp_path_factory: pytest.TempPathFactory):
+    """A lexical Paperfind over every COLT 2018 and 2019 paper (the repo's slices): the expert
+    finder's tests need a year of earlier work before the year a query is asked from."""
+    from paperfind.core import Paperfind
+    from paperfind.settings import Settings
+    from tests.realdata import write_slice
+
+    root = tmp_path_factory.mktemp("colt-two-years")
+    for year in (2018, 2019):
+        write_slice(root / "data", "colt", year, load_paperlist("colt", year))
+    app = Paperfind(Settings(db_path=root / "p.db", semantic=False))
+    app.ingest([root / "data"], progress=False)
+    return app
+
+
+@pytest.fixture(scope="session")
 def raw_record() -> Callable[..., dict[str, Any]]:
     """`raw_record("3dv", 2025, "05T81ScPFb")`: the raw JSON object of a paperlists slice with
     that id (or other field)."""

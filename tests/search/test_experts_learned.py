@@ -22,13 +22,8 @@ QUERY = "online learning regret bounds for bandits"
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory) -> Paperfind:
-    root = tmp_path_factory.mktemp("learned")
-    for year in (2018, 2019):
-        write_slice(root / "data", "colt", year, load_paperlist("colt", year))
-    app = Paperfind(Settings(db_path=root / "p.db", semantic=False))
-    app.ingest([root / "data"], progress=False)
-    return app
+def app(colt_two_years) -> Paperfind:
+    return colt_two_years  # tests/conftest.py: every COLT 2018 and 2019 paper, lexical
 
 
 def works_model(path: Path) -> Path:
