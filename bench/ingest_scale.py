@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from bench.corpus import BUNDLED, CACHE, REPO
-from bench.results import append_results
+from bench.results import append_results, load_average
 from bench.scale_corpus import ensure_corpus, parse_size, size_label
 
 RESULTS_HEADING = "Ingest at scale, base tree vs this one (issue 33, bench.ingest_scale)"
@@ -164,17 +164,17 @@ def main() -> None:
                      f"{t.get('store writes', 0):.0f} | {t.get('corpus read', 0):.0f} | "
                      f"{t.get('people', 0):.0f} | {m['cpu']:.0f} | {m['rss_mb']:.0f} | "
                      f"{m['wal_mb']:.0f} | {m['db_mb']:.0f} | {m.get('same', '')} |")
-    load = os.getloadavg()
+    load = load_average()
     table = "\n".join([header, *lines])
     print(table)
-    print(f"load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+    print(f"load average at the end {load}")
     if args.no_write:
         return
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     append_results(RESULTS_HEADING,
                    f"{stamp}, `python -m bench.ingest_scale --base-tree {args.base_tree} --sizes "
                    f"{args.sizes}` under the heavy lock; 2 cores shared with three other engineers, "
-                   f"load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}. Each row a "
+                   f"load average at the end {load}. Each row a "
                    f"fresh process of that tree's code; base and this tree one after the other.\n\n"
                    f"{table}\n")
 
