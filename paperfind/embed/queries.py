@@ -134,6 +134,14 @@ class QueryPrefetch:
         if idle:
             taken.wait(self.handoff_s)
 
+    def start_prepared(self, text: str, encoder: QueryEncoder) -> None:
+        """Start `text`'s vector with its Python part done here, on the caller's thread
+        (`QueryEncoder.job`: the cache, a Chinese rendering, the tokens), so that the worker
+        has only the model run; nothing when it was started already (its tokens are not made
+        again)."""
+        if not self.started(text):
+            self.start_job(text, encoder.job(text))
+
     def started(self, text: str) -> bool:
         """Whether `text`'s vector was started and not yet taken (a second start is a no-op)."""
         with self._lock:

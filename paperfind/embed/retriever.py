@@ -91,9 +91,9 @@ class SemanticRetriever:
     def prefetch(self, text: str) -> None:
         """Start embedding `text` on a worker thread (`QueryPrefetch`), its tokens made here
         first (`QueryEncoder.job`); `vector_candidates` then takes the result."""
-        if self._aligned is None or not text.strip() or self._prefetch.started(text):
+        if self._aligned is None or not text.strip():
             return
-        self._prefetch.start_job(text, self._query_encoder().job(text))
+        self._prefetch.start_prepared(text, self._query_encoder())
 
     def pending(self, text: str) -> bool:
         """Whether `text`'s prefetched vector is still being made."""

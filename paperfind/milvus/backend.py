@@ -408,7 +408,7 @@ class MilvusBackend:
     def prefetch_vector(self, text: str) -> None:
         if not self.vectors_ready() or not text.strip():
             return
-        self._prefetch.start(text, self._encoder.vector)
+        self._prefetch.start_prepared(text, self._encoder)
 
     def vector_pending(self, text: str) -> bool:
         return self._prefetch.pending(text)

@@ -101,3 +101,23 @@ def test_a_query_is_prepared_while_another_query_runs(model, titles):
         thread.join(60.0)  # a guard against a hang, not a time limit: it returns at once
         assert prepared, "prepare waited for the other run"
     np.testing.assert_array_equal(model.embed_prepared(prepared[0]), model.embed([titles[1]], query=True))
+
+
+def test_start_prepared_makes_the_tokens_here_once_and_the_vector_on_the_worker(model, titles):
+    """The local and the Milvus routes start a query's vector by `start_prepared`: the job is
+    made on the caller's thread (`QueryEncoder.job`), not again for a text already started,
+    and what the worker makes is the query's vector."""
+
+    class Counted(QueryEncoder):
+        jobs = 0
+
+        def job(self, query):
+            Counted.jobs += 1
+            return super().job(query)
+
+    encoder, prefetch = Counted(model, ZhEnTranslator()), QueryPrefetch()
+    prefetch.start_prepared(titles[2], encoder)
+    prefetch.start_prepared(titles[2], encoder)
+    assert Counted.jobs == 1 and prefetch.started(titles[2])
+    vector = prefetch.take(titles[2], lambda t: np.zeros(model.dim, dtype=np.float32))
+    np.testing.assert_array_equal(vector, QueryEncoder(model, ZhEnTranslator()).vector(titles[2]))
