@@ -79,8 +79,6 @@ class LiveIndex:
             if index is not None:
                 if self._kernel:
                     _load_kernels(index)
-                if self._serving:
-                    index.paper_names.load_all()
                 self._backend = IndexBackend(index)
                 if self._serving:
                     self._backend.load_for_serving()
@@ -132,7 +130,6 @@ class LiveIndex:
         self._serving = True
         backend = self._backend
         if backend is not None:
-            backend.index.paper_names.load_all()
             backend.load_for_serving()
 
     def load_experts(self) -> None:
