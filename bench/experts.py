@@ -64,8 +64,9 @@ def build_dev(db: Path, venue_years: tuple[tuple[str, int], ...] = VENUE_YEARS,
     """The 200 papers of `venue_years` and, for each, its people with at least 3 works before its
     year; no paper whose work has a version in one of the `barred` venue-years."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    barred_years = set(barred)
     barred_works = {w for v, y, w in conn.execute("SELECT venue, year, COALESCE(work_id, id) FROM papers")
-                    if (v, y) in set(barred)}
+                    if (v, y) in barred_years} if barred_years else set()
     slugs = dict(conn.execute("SELECT id, slug FROM authors"))
     # works (a work counted once, whatever its versions) per person and year
     works_by_year: dict[int, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
