@@ -110,11 +110,16 @@ class SemanticRetriever:
                                              self._translator or ZhEnTranslator())
             return self._encoder
 
-    def vector_candidates(self, text: str, mask: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """Top `k` rows by cosine to `text`, within `mask`; empty when there are no vectors."""
+    def vector_candidates(self, text: str, mask: np.ndarray | None, k: int,
+                          max_tokens: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Top `k` rows by cosine to `text`, within `mask`; empty when there are no vectors.
+        `max_tokens` (not None) embeds `text` with that cap on its tokens (0: all) instead of
+        the embedder's, never from a prefetch (which made the capped vector)."""
         if self._aligned is None or not text.strip() or k <= 0:
             return _EMPTY
-        return self._aligned.candidates(self.query_vector(text), mask, k)
+        vector = self.query_vector(text) if max_tokens is None else \
+            self._query_encoder().vector(text, max_tokens)
+        return self._aligned.candidates(vector, mask, k)
 
     def similar_rows(self, row: int, mask: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Rows nearest to the paper at `row` (itself excluded); empty if it has no vector."""
