@@ -43,6 +43,8 @@ VARIANTS: tuple[tuple[str, dict], ...] = (
     ("128 words embedded whole", {"query_vector_words": 128}),
     ("64 words, at most 64 model tokens", {"query_max_tokens": 64}),
     ("baseline again, last (warm caches)", {}),
+    ("vectors' weight 1.3 (1; text 3)", {"vector_weight": 1.3}),
+    ("vectors' weight 0.75", {"vector_weight": 0.75}),
 )
 MODEL_HEADING = "experts (issue 30): the learned ranking of people retrained for today's voting"
 LEARNED_DEPTHS = (1000, 200, 50)  # how many of the voting's first people the model re-orders
