@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             found = find_experts(backend, ExpertQuery(text=item["query"], before=item["before"]),
                                  settings, needed=10**6)
             eligible = years < item["before"]
-            query = backend.semantic.query_vector(vector_text(item["query"], settings))
+            query = backend.semantic.query_vector(vector_text(item["query"], settings), settings.query_max_tokens)
             cosines = np.where(has_vector, vectors @ query, 0.0)
             text = _term_scores(backend, "text", found.terms) if found.terms else np.zeros(docs.n)
             own = np.concatenate([profiles.rows_of(a) for a in relevant]).astype(np.int64)

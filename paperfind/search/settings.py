@@ -29,6 +29,10 @@ class ExpertSettings:
     # rarer words of its method, bench/RESULTS.md)
     term_counts: bool = False
     query_vector_words: int = 64  # the query's first words embedded (papers: title + 24 words)
+    # ... every model token of them (0), not the search's cap (SearchSettings.query_max_tokens,
+    # 32 since hyb33h): capped, dev / dev2 / dev3 R@10 .480 / .385 / .335 -> .455 / .360 / .325
+    # in process (bench/RESULTS.md, issue 30, exp30i)
+    query_max_tokens: int = 0
     top_papers: int = 5  # a person's best works that count ...
     decay: float = 0.7  # ... the i-th best at decay ** i
     recency_half_life_years: float = 4.0  # a paper's weight halves every this many years; 0 = off
