@@ -57,11 +57,22 @@ def feed_url(request: Request, lang: str | None = None) -> str | None:
     url = feed.path
     for name, value in request.path_params.items():
         url = url.replace("{" + name + "}", quote(str(value), safe=":" if name == "key" else ""))
-    pairs: list[tuple[str, object]] = [(k, v) for k, v in request.query_params.multi_items()
-                                       if k in feed.keeps]
+    return url + kept_query(feed, request.query_params.multi_items(), lang)
+
+
+def search_feed_url(pairs: list[tuple[str, str]]) -> str:
+    """The feed of a search asked with the query parameters `pairs` (what `feed_url` gives a
+    request of /api/search, without the request: its plain answer has none, search_route)."""
+    feed = FEEDS["/search"]
+    return feed.path + kept_query(feed, pairs)
+
+
+def kept_query(feed: FeedOf, pairs: list[tuple[str, str]], lang: str | None = None) -> str:
+    """The query string of `feed`: the parameters of `pairs` it keeps, then `lang` if given."""
+    kept: list[tuple[str, object]] = [(k, v) for k, v in pairs if k in feed.keeps]
     if lang:
-        pairs.append((LANGUAGE_PARAM, lang))
-    return url + query_string(pairs)
+        kept.append((LANGUAGE_PARAM, lang))
+    return query_string(kept)
 
 
 def base_url(pf: Paperfind, request: Request) -> str:

@@ -6,7 +6,8 @@ page or client sends (414, 431; paperfind.web.protocol bounds them before parsin
 parameter whose %-escapes are not UTF-8 (422).
 
 A plain ASGI middleware (not Starlette's BaseHTTPMiddleware) so it costs almost nothing per
-request and can still answer with the error shape when a route raised before responding.
+request and can still answer with the error shape when a route raised before responding. A
+plain search (paperfind.web.search_route) is answered here, without the layers under it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from paperfind.web.errors import WebError, internal_error
 from paperfind.web.i18n import COOKIE, LANGUAGES
+from paperfind.web.search_route import SEARCH_PATH, plain_search_answer
 
 # No inline script anywhere (script-src 'self'); inline SVG charts need no style attributes.
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; "
@@ -31,6 +33,9 @@ SECURITY_HEADERS = {
     "x-frame-options": "DENY",
     "cross-origin-opener-policy": "same-origin",
 }
+# the same headers as bytes, for an answer sent without a response object (`send_json`)
+RAW_SECURITY_HEADERS = [(name.encode("latin-1"), value.encode("latin-1"))
+                        for name, value in SECURITY_HEADERS.items()]
 LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
 # 2,000 Chinese characters percent-encoded are 18,000 bytes; filters add a few hundred more.
 MAX_QUERY_STRING_BYTES = 32_768
@@ -113,6 +118,16 @@ class PortalMiddleware:
             response.headers["connection"] = "close"
             await response(scope, receive, send_with_headers)
             return
+        if scope["path"] == SEARCH_PATH and not head and not remember:
+            leftovers: list = []
+            try:  # a plain search, answered without the framework's layers (search_route)
+                body = await plain_search_answer(scope, leftovers)
+            except Exception:  # the route answers it, with the error it makes
+                body = None
+            if body is not None:
+                await send_json(send, body)
+                leftovers.clear()  # freed once the answer is on its way
+                return
         try:
             await self.app(scope, receive, send_with_headers)
         except Exception as exc:
@@ -120,3 +135,12 @@ class PortalMiddleware:
                 raise
             response = internal_error(Request(scope), exc)
             await response(scope, receive, send_with_headers)
+
+
+async def send_json(send: Send, body: bytes) -> None:
+    """A 200 of JSON `body`, with the headers a `FastJSONResponse` of it gets through this
+    middleware (its length and type, then the security headers)."""
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-length", str(len(body)).encode("latin-1")),
+                            (b"content-type", b"application/json"), *RAW_SECURITY_HEADERS]})
+    await send({"type": "http.response.body", "body": body})

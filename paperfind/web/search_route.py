@@ -8,24 +8,40 @@ for those the route reads them here and calls the same `search_params` and the s
 Anything else (another parameter, a repeated one, a value that is not plainly valid) goes the
 whole FastAPI way, so its answer, and every error, is what it was. The route's declared
 parameters are unchanged, and with them the OpenAPI document.
+
+A plain request is answered before any of that, too: FastAPI's and Starlette's layers between
+the portal's middleware and the endpoint (the exception middleware, the exit stack, the
+router's matching, the route's handler, a `Request`, the response object and its headers
+rewritten by a send wrapper) were ~0.2 ms of the ~0.4 ms a request spent in process beyond its
+search (bench/RESULTS.md, issue 33, web33i). `plain_search_answer` gives the body of the same
+answer from the scope alone, and the middleware sends it (paperfind.web.middleware). The
+search's working objects and the answer's dict are freed after it is sent, not before: freeing
+them took ~0.1 ms of a fresh query (`Searcher.search`'s `leftovers`).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Callable, Coroutine, get_args
+from urllib.parse import parse_qsl
 
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
+from starlette.types import Scope
 
 from paperfind.limits import MAX_PAGE, MAX_PAGE_SIZE
-from paperfind.web.params import Mode, Part, Sort, search_params
+from paperfind.web.fastjson import dumps
+from paperfind.web.feeds import search_feed_url
+from paperfind.web.params import Mode, Part, Sort, included, search_params
+from paperfind.web.searching import search_view
 
 _NUMBER = re.compile(r"[1-9][0-9]{0,5}")  # no sign, space or leading zero: those go FastAPI's way
 _CHOICES = {"mode": frozenset(get_args(Mode)), "sort": frozenset(get_args(Sort))}
 _PARTS = frozenset(get_args(Part))
 _BOUNDS = {"page": MAX_PAGE, "size": MAX_PAGE_SIZE}
 MAX_PARTS = 3  # include= is declared with max_length=3
+SEARCH_PATH = "/api/search"
 
 
 def plain_search_query(pairs: list[tuple[str, str]]) -> tuple[dict[str, Any], list[str] | None] | None:
@@ -71,3 +87,25 @@ class SearchRoute(APIRoute):
             return await endpoint(request, params=await search_params(**args), include=include)
 
         return handler
+
+
+async def plain_search_answer(scope: Scope, leftovers: list) -> bytes | None:
+    """The JSON body of /api/search's answer to the GET of `scope` when its parameters are
+    plain (`plain_search_query`) and the search is local: what the route's endpoint answers
+    (the same `search_params`, `search_view`, feed and encoder), read from the scope alone.
+    None for any other request, which the route answers; an exception (a search unavailable)
+    is the caller's to hand to the route too, which answers it with its error. What the
+    search worked with, and the answer's dict, are put in `leftovers` for the caller to free
+    once it has sent the body."""
+    if scope["path"] != SEARCH_PATH or scope["method"] != "GET":
+        return None
+    pairs = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
+    plain = plain_search_query(pairs)
+    pf = scope["app"].state.paperfind
+    if plain is None or pf.settings.backend != "local":  # Milvus answers from the thread pool
+        return None
+    args, include = plain
+    params = replace(await search_params(**args), include=included(include))
+    data = search_view(pf, params, leftovers)
+    leftovers.append(data)
+    return dumps({**data, "feed": search_feed_url(pairs)})

@@ -17,14 +17,16 @@ FACET_PARAMS = {"venue": "venue", "year": "year", "status": "status", "area": "a
                 "institution": "inst"}
 
 
-def search_view(pf: Paperfind, params: SearchParams) -> dict[str, Any]:
+def search_view(pf: Paperfind, params: SearchParams, leftovers: list | None = None) -> dict[str, Any]:
+    """The search's answer with the portal's display fields; `leftovers` as the searcher's
+    (`Searcher.search`: what to free once the answer is sent)."""
     from paperfind.search.response import SearchRequest
 
     request = SearchRequest(q=params.q, limit=params.paging.size, offset=params.paging.offset, sort=params.sort,
                             filters=params.filters, explain=params.explain, include=params.include)
     if params.mode:
         request.mode = params.mode
-    data = pf.searcher().search(request).to_json()
+    data = pf.searcher().search(request, leftovers).to_json()
     if data["facets"] or data["trend"]:
         # venues and institutions by name, as the page shows them (it keeps the slug in its links)
         venue_names, institutions = pf.store().facet_names()

@@ -238,3 +238,20 @@ def test_a_facets_institutions_are_named_in_one_query(searcher, slice_store):
     every = store.institution_names()
     assert store.institution_names_of(slugs + slugs[:2] + ["no-such-place"]) == {s: every[s] for s in slugs}
     assert store.institution_names_of([]) == {}
+
+
+def test_a_search_hands_its_working_objects_to_the_caller_to_free(searcher):
+    """With `leftovers`, a fresh search puts what it worked with (its plan, candidates, pool,
+    drafts, counts) there, for a server to free after sending the answer rather than before;
+    the answer is the one made without it (asked again, from the cache, which leaves nothing)."""
+    from dataclasses import asdict
+
+    request = SearchRequest(q="regret bounds for bandits, left over", mode="lexical", limit=7)
+    leftovers: list = []
+    kept = searcher.search(request, leftovers)
+    assert len(leftovers) == 1 and all(part is not None for part in leftovers[0])
+    cached: list = []
+    again = searcher.search(request, cached)
+    assert cached == []
+    assert kept.results and {k: v for k, v in asdict(kept).items() if k != "took_ms"} == \
+        {k: v for k, v in asdict(again).items() if k != "took_ms"}

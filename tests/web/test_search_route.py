@@ -91,3 +91,78 @@ def _find(schema, key):
             if (found := _find(part, key)) is not None:
                 return found
     return None
+
+
+def _asgi_get(app, path: str, method: str = "GET"):
+    """(status, headers, body) of `path` asked of `app` through ASGI, without a socket."""
+    import asyncio
+
+    route, _, query = path.partition("?")
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+             "scheme": "http", "path": route, "raw_path": route.encode(), "root_path": "",
+             "query_string": query.encode(), "headers": [(b"host", b"localhost")],
+             "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 80), "app": app}
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    return start["status"], start["headers"], b"".join(m.get("body", b"") for m in sent
+                                                      if m["type"] == "http.response.body")
+
+
+def test_a_plain_search_is_answered_from_the_scope_as_the_route_answers_it(portal):
+    """`plain_search_answer` makes the body of a plain GET of /api/search itself (the middleware
+    sends it without FastAPI's layers); the same search sent FastAPI's way (with `explain=false`,
+    its default, which a plain request does not carry) has the same headers and body, to the
+    byte but for the search's time."""
+    import asyncio
+
+    from paperfind.web.app import create_app
+    from paperfind.web.search_route import plain_search_answer
+
+    app = create_app(portal.paperfind)
+    for query in ("q=learning&size=5&mode=lexical", "q=%E5%AD%A6%E4%B9%A0&include=none",
+                  "q=author%3Alevine+robot&page=2&size=3&sort=date&include=facets", "q="):
+        scope = {"type": "http", "method": "GET", "path": "/api/search",
+                 "query_string": query.encode(), "app": app}
+        leftovers: list = []
+        body = asyncio.run(plain_search_answer(scope, leftovers))
+        assert body is not None and leftovers, query
+        status, headers, fast = _asgi_get(app, f"/api/search?{query}")
+        declared = _asgi_get(app, f"/api/search?{query}&explain=false")
+        assert status == declared[0] == 200
+        fast_json, declared_json, body_json = (json.loads(b) for b in (fast, declared[2], body))
+        for answer in (fast_json, declared_json, body_json):
+            answer.pop("took_ms")
+        assert fast_json == declared_json == body_json, query
+        assert fast_json["feed"] == "/feeds/search.atom?" + "&".join(
+            p for p in query.split("&") if p.split("=")[0] in ("q", "size", "mode")), query
+        assert [h for h in headers if h[0] != b"content-length"] == \
+            [h for h in declared[1] if h[0] != b"content-length"]
+        assert dict(headers)[b"content-length"] == str(len(fast)).encode()
+
+
+def test_other_requests_are_left_to_the_route(portal):
+    """Not answered from the scope: another path, a HEAD, a parameter the plain reading leaves
+    to FastAPI (an unknown one, a filter, `lang`, a bad value). Those still answer as before."""
+    import asyncio
+
+    from paperfind.web.app import create_app
+    from paperfind.web.search_route import plain_search_answer
+
+    app = create_app(portal.paperfind)
+    for method, path, query in (("GET", "/api/search", "q=x&limit=5"), ("GET", "/api/search", "q=x&venue=colm"),
+                                ("GET", "/api/search", "q=x&lang=zh"), ("GET", "/api/search", "q=x&size=0"),
+                                ("HEAD", "/api/search", "q=x"), ("GET", "/search", "q=x"),
+                                ("GET", "/api/search/export", "q=x")):
+        scope = {"type": "http", "method": method, "path": path, "query_string": query.encode(), "app": app}
+        assert asyncio.run(plain_search_answer(scope, [])) is None, (method, path, query)
+    status, headers, body = _asgi_get(app, "/api/search?q=learning", method="HEAD")
+    assert status == 200 and body == b"" and (b"x-frame-options", b"DENY") in headers
+    assert _asgi_get(app, "/api/search?q=learning&limit=5")[0] == 422
