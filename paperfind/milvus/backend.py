@@ -410,6 +410,12 @@ class MilvusBackend:
             return
         self._prefetch.start_prepared(text, self._encoder)
 
+    def count_ahead(self, request: CandidateRequest, papers: tuple[str, ...] = PAPER_FACETS) -> None:
+        """Nothing: Milvus counts in `facets`' own queries."""
+
+    def prefetch_nearest(self, text: str, restriction: Restriction, k: int) -> None:
+        """Nothing: the search is a round trip to Milvus, made when `nearest` asks."""
+
     def vector_pending(self, text: str) -> bool:
         return self._prefetch.pending(text)
 
