@@ -150,11 +150,11 @@ class QueryPrefetch:
             return text in self._pending
 
     def pending(self, text: str) -> bool:
-        """Whether `text`'s vector was started and is not made yet, or its follow-up
-        (`start_after`) not done (what the caller could do meanwhile without delaying its answer)."""
+        """Whether `text`'s vector was started and is not made yet (what the caller could do
+        meanwhile without delaying its answer; its follow-up, `start_after`, is short)."""
         with self._lock:
-            futures = [self._pending.get(text), self._after.get(text, (None, None))[1]]
-        return any(f is not None and not f.done() for f in futures)
+            future = self._pending.get(text)
+        return future is not None and not future.done()
 
     def start_after(self, text: str, asked: object, follow: Callable[[np.ndarray], object]) -> None:
         """Run `follow(vector)` on the worker as soon as `text`'s started vector is made,

@@ -185,8 +185,7 @@ class SearchBackend(Protocol):
         prefetched embedding is made (nothing when it was not prefetched)."""
         ...
     def vector_pending(self, text: str) -> bool:
-        """Whether `text`'s prefetched embedding (or its `prefetch_nearest`) is still running
-        (`nearest` would wait)."""
+        """Whether `text`'s prefetched embedding is still running (`nearest` would wait)."""
         ...
     def scores(self, groups: list[TermGroup], handles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(BM25 as float32, groups matched as int16) of `groups` for each of `handles`,
