@@ -73,6 +73,8 @@ class Pool:
 class MilvusBackend:
     """`SearchBackend` over one Milvus collection (see the module docstring)."""
 
+    exact_candidates = False  # its first stage is Milvus's own BM25, cut per field
+
     def __init__(self, conn: MilvusConnection, collection: str, lookups, *,
                  encoder=None, pool: int = POOL, first_stage: int = 0) -> None:
         self.conn = conn

@@ -169,6 +169,9 @@ class SearchBackend(Protocol):
 
     n_docs: int  # papers
     data_version: int  # the store's data version the engine holds
+    # `candidates` with k returns the exact best k by BM25F (a match it leaves out ranks below
+    # its k-th), so the vector route brings no lexical match it missed (pool.lexical_matches_among)
+    exact_candidates: bool
 
     # -- candidates -------------------------------------------------------------------------
     def candidates(self, request: CandidateRequest) -> Candidates: ...
@@ -288,6 +291,8 @@ class IndexBackend:
     for the next few calls (`_scored`), so asking for a query's candidates, then their scores
     per field and its facets costs one scoring, as when the searcher read the arrays itself.
     """
+
+    exact_candidates = True  # every match scored, the best k returned
 
     def __init__(self, index: IndexVersion) -> None:
         self.index = index

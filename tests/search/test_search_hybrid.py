@@ -275,3 +275,41 @@ def test_a_neighbour_search_prefetched_is_the_search_made_after(hybrid_searcher)
         rows, scores = semantic.vector_candidates(text, None, k)
         assert rows.tolist() == fresh[0].tolist() and scores.tolist() == fresh[1].tolist()
         assert not semantic._prefetch._after and not semantic.pending(text)
+
+
+def test_the_local_index_is_asked_for_no_lexical_match_among_the_vectors_papers(hybrid_searcher, slice_store):
+    """Issue 33: the local index returns the exact best k, so the vector's papers hold no
+    lexical match it missed and the searcher does not score them to find none
+    (`exact_candidates`); asked anyway, they are none, and the answers are the same."""
+    from paperfind.search.backend import CandidateRequest, Restriction
+    from paperfind.search.plan import build_plan
+    from paperfind.search.pool import lexical_matches_among
+    from paperfind.search.query import parse_query
+    from paperfind.search.settings import SearchSettings
+
+    searcher, _ = hybrid_searcher
+    store, index_root = slice_store
+    fresh = open_searcher(index_root, store, vector_dir=searcher.live.vector_dir,
+                          settings=SearchSettings(result_cache=0))
+    backend = fresh.backend()
+    assert backend.exact_candidates
+    for q in FUSED_QUERIES:
+        plan = build_plan(parse_query(q), fresh.analyzer, backend)
+        for k in (3, 20, None):
+            request = CandidateRequest(plan.lexical(), Restriction(), 2, k=k)
+            found = backend.candidates(request)
+            near = backend.nearest(q, Restriction(), 200)
+            assert len(near) and len(lexical_matches_among(backend, request, found, near)) == 0
+            backend.exact_candidates = False
+            try:
+                assert len(lexical_matches_among(backend, request, found, near)) == 0
+            finally:
+                del backend.exact_candidates
+        taken = fresh.search(SearchRequest(q=q, limit=10, mode="hybrid")).to_json()
+        backend.exact_candidates = False
+        try:
+            asked = fresh.search(SearchRequest(q=q, limit=10, mode="hybrid")).to_json()
+        finally:
+            del backend.exact_candidates
+        taken.pop("took_ms"), asked.pop("took_ms")
+        assert taken == asked
