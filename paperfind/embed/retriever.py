@@ -100,6 +100,15 @@ class SemanticRetriever:
             return
         self._prefetch.start_prepared(text, self._query_encoder())
 
+    def prefetch_candidates(self, text: str, mask: np.ndarray | None, k: int) -> None:
+        """Search `text`'s nearest `k` rows within `mask` on the worker once its started vector
+        is made (`QueryPrefetch.start_after`); `vector_candidates` with the same arguments then
+        takes them."""
+        aligned = self._aligned
+        if aligned is None or not text.strip() or k <= 0:
+            return
+        self._prefetch.start_after(text, (aligned, mask, k), lambda vector: aligned.candidates(vector, mask, k))
+
     def pending(self, text: str) -> bool:
         """Whether `text`'s prefetched vector is still being made."""
         return self._prefetch.pending(text)
@@ -118,10 +127,16 @@ class SemanticRetriever:
     def vector_candidates(self, text: str, mask: np.ndarray | None, k: int,
                           max_tokens: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Top `k` rows by cosine to `text`, within `mask`; empty when there are no vectors.
-        `max_tokens` as `query_vector`'s."""
-        if self._aligned is None or not text.strip() or k <= 0:
+        `max_tokens` as `query_vector`'s: a search the worker made ahead (`prefetch_candidates`)
+        is of the capped vector, so only a call without a cap of its own takes it."""
+        aligned = self._aligned
+        if aligned is None or not text.strip() or k <= 0:
             return _EMPTY
-        return self._aligned.candidates(self.query_vector(text, max_tokens), mask, k)
+        if max_tokens is None:
+            found = self._prefetch.take_after(text, lambda asked: _same_search(asked, (aligned, mask, k)))
+            if found is not None:
+                return found  # type: ignore[return-value]
+        return aligned.candidates(self.query_vector(text, max_tokens), mask, k)
 
     def similar_rows(self, row: int, mask: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Rows nearest to the paper at `row` (itself excluded); empty if it has no vector."""
@@ -133,3 +148,13 @@ class SemanticRetriever:
         rows, scores = self._aligned.candidates(vector, mask, k + 1)
         keep = rows != row
         return rows[keep][:k], scores[keep][:k]
+
+
+def _same_search(asked: object, wanted: tuple[AlignedVectors, np.ndarray | None, int]) -> bool:
+    """Whether a prefetched search (`prefetch_candidates`) was of these vectors, mask and k."""
+    aligned, mask, k = asked  # type: ignore[misc]
+    if aligned is not wanted[0] or k != wanted[2]:
+        return False
+    if mask is None or wanted[1] is None:
+        return mask is wanted[1]
+    return mask is wanted[1] or bool(np.array_equal(mask, wanted[1]))

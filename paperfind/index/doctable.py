@@ -137,21 +137,23 @@ class DocTable:
                only: tuple[str, ...] = FACETS) -> dict[str, list[list]]:
         """Counts per facet value over `rows` (distinct), most frequent first, ties by value;
         of the facets in `only` (a search counts its year and venue facets in works, not here)."""
+        return self.facet_lists(self.facet_tally(rows, only), top)
+
+    def facet_tally(self, rows: np.ndarray, only: tuple[str, ...] = FACETS) -> dict[str, np.ndarray]:
+        """The raw counts `facets` lists, per facet of `only`: rows per value code (the year's:
+        per year code, `year_of` names them). Tallies of disjoint row sets add up
+        (`add_tallies`), so a search counts its lexical matches while its vector is made and
+        the vector's other papers after."""
         rows = np.asarray(rows, dtype=np.int64)
         cells = self.facet_cells()
         counts: dict[str, np.ndarray] = {}
-        years: list[list] = []
         if "venue" in only or "year" in only:
             if cells.venue_year is not None:  # venue x year cells: both facets in one pass
                 grid = cells.venue_year.grid(rows)
-                counts["venue"], per_year = grid.sum(axis=1), grid.sum(axis=0)
-                dated = np.flatnonzero(per_year[1:])[::-1] + 1  # column 0: rows without a year
-                years = [[int(c) + cells.first_year - 1, int(per_year[c])] for c in dated]
+                counts["venue"], counts["year"] = grid.sum(axis=1), grid.sum(axis=0)
             else:
                 counts["venue"] = np.bincount(self.venue[rows], minlength=len(self.labels["venue"]))
-                found = self.year[rows]
-                per_year = np.bincount(found[found > 0]) if len(rows) else np.zeros(0, int)
-                years = [[int(y), int(per_year[y])] for y in np.flatnonzero(per_year)[::-1]]
+                counts["year"] = np.bincount(self.year[rows]) if len(rows) else np.zeros(1, np.int64)
         if "status" in only or "area" in only:
             if cells.status_area is not None:
                 grid = cells.status_area.grid(rows)
@@ -163,8 +165,20 @@ class DocTable:
         if "institution" in only:
             counts["institution"] = np.bincount(self.institutions.gather(rows),
                                                 minlength=len(self.labels["institution"]))
-        return {facet: years if facet == "year" else _top_pairs(counts[facet], self.labels[facet], top)
-                for facet in FACETS if facet in only}
+        return {facet: counts[facet] for facet in FACETS if facet in only}
+
+    def facet_lists(self, tally: dict[str, np.ndarray], top: int = 20) -> dict[str, list[list]]:
+        """`facets`' lists of a `facet_tally`: every year newest first, the `top` values of the others."""
+        # year code 0: rows without a year; the cells number years from the corpus's first
+        first = self.facet_cells().first_year - 1 if self.facet_cells().venue_year is not None else 0
+        out: dict[str, list[list]] = {}
+        for facet, counts in tally.items():
+            if facet == "year":
+                dated = np.flatnonzero(counts[1:])[::-1] + 1
+                out[facet] = [[int(c) + first, int(counts[c])] for c in dated]
+            else:
+                out[facet] = _top_pairs(counts, self.labels[facet], top)
+        return out
 
     def load_kernel(self) -> bool:
         """Count facets with the compiled gather and the cells made now (a server's warm-up,
@@ -192,6 +206,19 @@ class FacetCells:
     venue_year: CellCodes | None
     status_area: CellCodes | None
     first_year: int
+
+
+def add_tallies(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The `facet_tally` of two disjoint row sets' union, from theirs."""
+    out = {}
+    for facet, x in a.items():
+        y = b[facet]
+        if len(x) < len(y):
+            x, y = y, x
+        x = x.copy()
+        x[:len(y)] += y
+        out[facet] = x
+    return out
 
 
 def _top_pairs(counts: np.ndarray, labels: list[str], top: int) -> list[list]:

@@ -140,7 +140,12 @@ class AlignedVectors:
         position = {key: row for row, key in enumerate(keys)}
         self.outer_rows = np.array([position.get(key, -1) for key in index.keys], dtype=np.int64)
         self.n_outer = len(keys)
-        self.coverage = float((self.outer_rows >= 0).sum()) / len(keys) if len(keys) else 0.0
+        # the rows with a vector, found once: every unfiltered query searches them (0.17 ms a
+        # query over 156k rows, on the way from the query's vector to its answer)
+        self._usable = self.outer_rows >= 0
+        self._usable.setflags(write=False)
+        self._n_usable = int(self._usable.sum())
+        self.coverage = float(self._n_usable) / len(keys) if len(keys) else 0.0
 
     def candidates(self, query: np.ndarray, mask: np.ndarray | None,
                    k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -150,10 +155,11 @@ class AlignedVectors:
         """
         if len(self.index) == 0 or k <= 0:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        usable = self.outer_rows >= 0
+        usable, n_usable = self._usable, self._n_usable
         if mask is not None:
-            usable &= np.asarray(mask, dtype=bool)[np.where(usable, self.outer_rows, 0)]
-        found = self._approximate(query, usable, k)
+            usable = usable & np.asarray(mask, dtype=bool)[np.where(usable, self.outer_rows, 0)]
+            n_usable = int(usable.sum())
+        found = self._approximate(query, usable, n_usable, k)
         if found is not None:
             return found
         scores = self.index.scores(query)
@@ -166,11 +172,10 @@ class AlignedVectors:
         chosen = picked[order]
         return self.outer_rows[chosen], scores[chosen].astype(np.float32)
 
-    def _approximate(self, query: np.ndarray, usable: np.ndarray,
+    def _approximate(self, query: np.ndarray, usable: np.ndarray, n_usable: int,
                      k: int) -> tuple[np.ndarray, np.ndarray] | None:
         """The graph's answer, or None where exact search is the better tool (see module docs)."""
         ann = self.index.ann
-        n_usable = int(usable.sum())
         if ann is None or n_usable < ANN_MIN_SELECTED * len(usable) or k >= n_usable:
             return None
         query = np.asarray(query, dtype=np.float32).reshape(-1)

@@ -73,6 +73,8 @@ class Pool:
 class MilvusBackend:
     """`SearchBackend` over one Milvus collection (see the module docstring)."""
 
+    exact_candidates = False  # its first stage is Milvus's own BM25, cut per field
+
     def __init__(self, conn: MilvusConnection, collection: str, lookups, *,
                  encoder=None, pool: int = POOL, first_stage: int = 0) -> None:
         self.conn = conn
@@ -409,6 +411,12 @@ class MilvusBackend:
         if not self.vectors_ready() or not text.strip():
             return
         self._prefetch.start_prepared(text, self._encoder)
+
+    def count_ahead(self, request: CandidateRequest, papers: tuple[str, ...] = PAPER_FACETS) -> None:
+        """Nothing: Milvus counts in `facets`' own queries."""
+
+    def prefetch_nearest(self, text: str, restriction: Restriction, k: int) -> None:
+        """Nothing: the search is a round trip to Milvus, made when `nearest` asks."""
 
     def vector_pending(self, text: str) -> bool:
         return self._prefetch.pending(text)

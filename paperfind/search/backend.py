@@ -20,6 +20,7 @@ from typing import Literal, Protocol
 import numpy as np
 
 from paperfind.index.distinct import distinct, union
+from paperfind.index.doctable import add_tallies
 from paperfind.index.manager import IndexVersion
 from paperfind.index.names import PersonMatch
 from paperfind.index.retrieval import score_handles
@@ -29,7 +30,7 @@ from paperfind.index.profiles import PersonProfiles
 from paperfind.search.filters import Filters
 from paperfind.search.rank import top_order
 from paperfind.search.term_codes import TermCodes
-from paperfind.search.trend import WorkCounter, WorkCounts
+from paperfind.search.trend import WorkCounter, WorkCounts, WorkTally
 
 # One query word with its alternatives: (field, analysed term, boost). Fields: "text" (BM25F
 # over title + abstract + keywords), "title", "abstract", "keywords", "authors", "venue".
@@ -168,6 +169,9 @@ class SearchBackend(Protocol):
 
     n_docs: int  # papers
     data_version: int  # the store's data version the engine holds
+    # `candidates` with k returns the exact best k by BM25F (a match it leaves out ranks below
+    # its k-th), so the vector route brings no lexical match it missed (pool.lexical_matches_among)
+    exact_candidates: bool
 
     # -- candidates -------------------------------------------------------------------------
     def candidates(self, request: CandidateRequest) -> Candidates: ...
@@ -181,6 +185,10 @@ class SearchBackend(Protocol):
     def vectors_ready(self) -> bool: ...
     def prefetch_vector(self, text: str) -> None:
         """A hint: `text` will be asked of `nearest` soon (embed it meanwhile)."""
+        ...
+    def prefetch_nearest(self, text: str, restriction: Restriction, k: int) -> None:
+        """A hint: `nearest(text, restriction, k)` comes next; search it as soon as the
+        prefetched embedding is made (nothing when it was not prefetched)."""
         ...
     def vector_pending(self, text: str) -> bool:
         """Whether `text`'s prefetched embedding is still running (`nearest` would wait)."""
@@ -198,6 +206,10 @@ class SearchBackend(Protocol):
         """Counts over the papers `request` matches (all of them, not its k) and `extra`; the
         works always (the total, the year and venue facets in works), the papers per facet
         value of the facets in `papers` (none: `()`)."""
+        ...
+    def count_ahead(self, request: CandidateRequest, papers: tuple[str, ...] = PAPER_FACETS) -> None:
+        """A hint: `facets(request, ..., papers)` comes next; count `request`'s matches now (a
+        fused query does while its vector is made), the candidates added to them then."""
         ...
     def corpus_stats(self) -> CorpusStats: ...
     # -- papers and people ------------------------------------------------------------------
@@ -261,6 +273,16 @@ def matching_labels(wanted: tuple[str, ...] | list[str], labels: list[str],
     return sorted(out)
 
 
+@dataclass(frozen=True)
+class _MatchTally:
+    """A match set's rows (as a mask over every row) and counts, to which `facets` adds the
+    candidates beyond it (paperfind.index.doctable.facet_tally, paperfind.search.trend.WorkTally)."""
+
+    seen: np.ndarray
+    works: WorkTally
+    papers: dict[str, np.ndarray]
+
+
 _EMPTY_ROWS = np.zeros(0, dtype=np.int64)
 _MEMO_SIZE = 4  # scorings kept: a query asks for its own groups, then per field, then its facets
 
@@ -272,6 +294,8 @@ class IndexBackend:
     for the next few calls (`_scored`), so asking for a query's candidates, then their scores
     per field and its facets costs one scoring, as when the searcher read the arrays itself.
     """
+
+    exact_candidates = True  # every match scored, the best k returned
 
     def __init__(self, index: IndexVersion) -> None:
         self.index = index
@@ -421,6 +445,10 @@ class IndexBackend:
         if self.semantic is not None:
             self.semantic.prefetch(text)
 
+    def prefetch_nearest(self, text: str, restriction: Restriction, k: int) -> None:
+        if self.semantic is not None:
+            self.semantic.prefetch_candidates(text, self._mask(restriction), k)
+
     def vector_pending(self, text: str) -> bool:
         return self.semantic is not None and self.semantic.pending(text)
 
@@ -491,13 +519,28 @@ class IndexBackend:
     def facets(self, request: CandidateRequest | None, extra: np.ndarray,
                papers: tuple[str, ...] = PAPER_FACETS) -> Facets:
         rows = np.asarray(extra, dtype=np.int64)
-        if request is not None:
+        counter, docs = self._work_counter()[0], self.index.docs
+        if request is None:
+            works, total = counter.counted(rows)  # total: distinct works, same pass
+            return Facets(docs.facets(rows, only=papers) if papers else {}, works, total)
+        matched = self._matched_tally(request, papers)
+        more = distinct(rows[~matched.seen[rows]])  # a union without sorting the matches
+        works, total = counter.finish(matched.works, counter.tally(more))
+        tally = add_tallies(matched.papers, docs.facet_tally(more, papers)) if papers else {}
+        return Facets(docs.facet_lists(tally), works, total)
+
+    def count_ahead(self, request: CandidateRequest, papers: tuple[str, ...] = PAPER_FACETS) -> None:
+        self._matched_tally(request, papers)
+
+    def _matched_tally(self, request: CandidateRequest, papers: tuple[str, ...]) -> "_MatchTally":
+        """The counts of `request`'s match set, kept for the next `facets` of the same request."""
+        def tally() -> _MatchTally:
             matched = self._matches(request)[0]
-            seen = np.zeros(self.n_docs, dtype=bool)  # a union without sorting the matches
+            seen = np.zeros(self.n_docs, dtype=bool)
             seen[matched] = True
-            rows = np.concatenate([matched, distinct(rows[~seen[rows]])])
-        works, total = self._work_counter()[0].counted(rows)  # total: distinct works, same pass
-        return Facets(self.index.docs.facets(rows, only=papers) if papers else {}, works, total)
+            return _MatchTally(seen, self._work_counter()[0].tally(matched),
+                               self.index.docs.facet_tally(matched, papers) if papers else {})
+        return self._remember(("tally", request.cache_key(), papers), tally)
 
     def corpus_stats(self) -> CorpusStats:
         return self._work_counter()[1]

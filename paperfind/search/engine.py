@@ -253,8 +253,8 @@ class Searcher:
         return Query(q, plan, restriction)
 
     def _ranked(self, backend: SearchBackend, query: Query, offset: int, limit: int, sort: str,
-                mode: str, explain: bool,
-                drafts: CardDrafts | None = None) -> tuple[Ranking, np.ndarray, dict[int, list]]:
+                mode: str, explain: bool, drafts: CardDrafts | None = None,
+                counted: tuple[str, ...] | None = None) -> tuple[Ranking, np.ndarray, dict[int, list]]:
         """The ranking, the page (positions into its pool) and what decided the learned
         model's order (with `explain`). From the engine's best candidates: every candidate
         below those ranks below them too, so the page is the same unless it reaches down
@@ -268,7 +268,7 @@ class Searcher:
             k = max(self.settings.phrase_check_depth, FUSION_DEPTH + self.settings.rerank_depth,
                     2 * needed)
         while True:
-            ranking = self._rank(backend, query, needed, mode, k, drafts)
+            ranking = self._rank(backend, query, needed, mode, k, drafts, counted)
             explained: dict[int, list] = {}
             if ranking.stage is not None and sort == "relevance" \
                     and ranking.stage.kind in self.settings.learned_kinds:
@@ -313,8 +313,11 @@ class Searcher:
         plan, restriction = query.plan, query.restriction
         stems = {s for g in plan.groups for s, _ in g.stems} | {s for p in plan.phrases for s in p}
         drafts = CardDrafts(backend, restriction, Marker(stems, self.analyzer, {g.word for g in plan.groups}))
+        # the facets counted in papers; the total, years and venues (in works) always are
+        shown = "facets" in request.include
         ranking, page, explained = self._ranked(backend, query, offset, limit, sort, mode,
-                                                request.explain, drafts)
+                                                request.explain, drafts,
+                                                PAPERS_COUNTED if shown else ())
         pool = ranking.pool
         results, works = drafts.results([int(pool.handles[j]) for j in page],
                                         [float(pool.relevance[j]) for j in page])
@@ -330,7 +333,6 @@ class Searcher:
             _mark_named(results, {c["id"] for c in cards})
         # one pass over the matches counts the total, the facets and the trend's works; the
         # years and venues are shown in works, like the total and the trend: not counted in papers
-        shown = "facets" in request.include
         counts = backend.facets(ranking.request, pool.handles, papers=PAPERS_COUNTED if shown else ())
         facets = {}
         if shown and (len(pool.handles) or not restriction.empty()):
@@ -452,10 +454,12 @@ class Searcher:
         return Restriction(filters, tuple(people), tuple(require), tuple(exclude))
 
     def _rank(self, backend: SearchBackend, query: Query, needed: int, mode: str,
-              k: int | None, drafts: CardDrafts | None = None) -> Ranking:
+              k: int | None, drafts: CardDrafts | None = None,
+              counted: tuple[str, ...] | None = None) -> Ranking:
         """The matching candidates and their relevance (not yet ordered), the mode used, and
         what retrieval computed (for the learned ranker) when the query was fused (hybrid);
-        with `drafts`, the cards of the lexical leaders drafted while the vector is made."""
+        with `drafts`, the cards of the lexical leaders drafted while the vector is made, and
+        with `counted` (the facets the search counts in papers), the lexical matches counted then."""
         q, plan, restriction = query.q, query.plan, query.restriction
         if not plan.groups:
             if restriction.empty():
@@ -489,6 +493,8 @@ class Searcher:
             # cannot unseat: spare the query embedding
             used = "hybrid"
         elif mode != "lexical" and q.text.strip():
+            if self.settings.nearest_on_worker:  # searched by the worker once the vector is made
+                backend.prefetch_nearest(q.text, restriction, self.settings.rerank_depth)
             if mode == "hybrid" and self._learns(q):
                 # while the query's vector is made (a worker thread): the learned ranker's
                 # features of the lexical leaders, most of the fused top it will order
@@ -500,6 +506,11 @@ class Searcher:
                 leaders = pool.handles[top_order(pool.handles, relevance,
                                                  min(len(pool.handles), needed, self.settings.draft_cards))]
                 drafts.draft(leaders.tolist(), lambda: backend.vector_pending(q.text))
+            if mode == "hybrid" and counted is not None and request is not None \
+                    and backend.vector_pending(q.text):
+                # still waiting: the counts of the lexical matches, to which `facets` then adds
+                # the vector's other candidates (~0.8 ms of a TL;DR query's after-the-vector part)
+                backend.count_ahead(request, counted)
             near = backend.nearest(q.text, restriction, self.settings.rerank_depth)
             if len(near) and request is not None and mode == "hybrid":
                 more = lexical_matches_among(backend, request, found, near)

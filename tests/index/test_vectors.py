@@ -71,3 +71,23 @@ def test_aligned_candidates_use_outer_rows_masks_and_key_ties(tmp_path, unit_row
     found, _ = aligned.candidates(unit_rows[3], mask, k=2)
     assert [outer[r] for r in found] == ["k08", "k09"]
     assert "k06" not in [outer[r] for r in aligned.candidates(unit_rows[6], None, k=9)[0]]
+
+
+def test_the_rows_with_a_vector_are_found_once_and_a_mask_leaves_them_as_they_were(tmp_path, unit_rows):
+    """Issue 33: the rows searchable without a filter are found when the vectors are aligned,
+    not per query; a filtered query's mask is applied to a copy, so the unfiltered answers
+    after it are the ones before it."""
+    keys = [f"k{i:02d}" for i in range(10)]
+    write_index(tmp_path, VectorParams("m", 384, "float32", "title", 10), keys, ["h"] * 10, unit_rows[:10])
+    outer = keys[:8] + ["zz"]
+    aligned = AlignedVectors(VectorIndex.open(tmp_path), outer)
+    before = aligned.candidates(unit_rows[2], None, k=9)
+    assert not aligned._usable.flags.writeable and aligned._n_usable == 8
+    for masked in ([2, 5], [0], list(range(9))):
+        mask = np.ones(len(outer), dtype=bool)
+        mask[masked] = False
+        found, _ = aligned.candidates(unit_rows[2], mask, k=9)
+        assert not set(found.tolist()) & set(masked) and len(found) == 8 - len(set(masked) & set(range(8)))
+    after = aligned.candidates(unit_rows[2], None, k=9)
+    assert before[0].tolist() == after[0].tolist() and before[1].tolist() == after[1].tolist()
+    assert len(after[0]) == 8

@@ -199,3 +199,117 @@ def test_a_fused_query_drafts_its_leaders_while_it_waits(hybrid_searcher):
         assert len(drafts) <= 4
         drafted.append(len(drafts))
     assert max(drafted) > 0
+
+
+def test_the_vector_searched_on_the_worker_and_the_matches_counted_ahead_give_the_same_answers(
+        hybrid_searcher, slice_store):
+    """Issue 33: while a fused query's vector is made, its neighbours are searched on the
+    worker (`nearest_on_worker`) and its lexical matches counted (`count_ahead`); the answers,
+    facets, totals and trend included, are those of a searcher that does neither, on pages
+    with and without the facets, with a filter and without."""
+    from paperfind.search.filters import Filters
+    from paperfind.search.settings import SearchSettings
+
+    searcher, _ = hybrid_searcher
+    store, index_root = slice_store
+    ahead, after = (open_searcher(index_root, store, vector_dir=searcher.live.vector_dir,
+                                  settings=SearchSettings(nearest_on_worker=on, result_cache=0))
+                    for on in (True, False))
+    for q in FUSED_QUERIES:
+        for filters in (Filters(), Filters(year_from=2019)):
+            for include in (frozenset({"facets", "trend"}), frozenset({"trend"})):
+                answers = []
+                for s in (ahead, after):
+                    semantic = s.live._semantic
+                    if semantic is not None and semantic._encoder is not None:
+                        semantic._encoder._cache.clear()  # each search waits for its vector
+                    r = s.search(SearchRequest(q=q, limit=10, mode="hybrid", filters=filters,
+                                               include=include)).to_json()
+                    r.pop("took_ms")
+                    answers.append(r)
+                assert answers[0]["mode"] == "hybrid" and answers[0] == answers[1]
+
+
+def test_facets_counted_ahead_are_the_facets_counted_at_once(hybrid_searcher):
+    """The match set's tally kept by `count_ahead`, plus the candidates beyond it, counts
+    what the union counted in one pass does (works, totals and papers per facet value)."""
+    from paperfind.search.backend import PAPER_FACETS, CandidateRequest, Restriction
+    from paperfind.search.filters import Filters
+    from paperfind.search.plan import build_plan
+    from paperfind.search.query import parse_query
+
+    searcher, _ = hybrid_searcher
+    backend = searcher.backend()
+    plan = build_plan(parse_query("regret bounds for online learning"), searcher.analyzer, backend)
+    for restriction in (Restriction(Filters()), Restriction(Filters(year_from=2020))):
+        request = CandidateRequest(plan.lexical(), restriction, 2)
+        matched = backend._matches(request)[0]
+        others = np.setdiff1d(np.arange(backend.n_docs), matched)[::7]
+        extra = np.concatenate([matched[:5], others])  # some matches again, some not
+        union = np.union1d(matched, others)
+        counter, docs = backend._work_counter()[0], backend.index.docs
+        for papers in (PAPER_FACETS, ("institution", "status", "area"), ()):
+            backend._memo.clear()
+            fresh = backend.facets(request, extra, papers)
+            backend.count_ahead(request, papers)
+            kept = backend.facets(request, extra, papers)
+            assert fresh == kept
+            works, total = counter.counted(union)
+            assert (kept.works, kept.total_works) == (works, total)
+            assert kept.papers == (docs.facets(union, only=papers) if papers else {})
+
+
+def test_a_neighbour_search_prefetched_is_the_search_made_after(hybrid_searcher):
+    """`prefetch_candidates` searches on the worker once the vector is made; the same
+    arguments then take that search, others search again: both as a fresh retriever finds."""
+    searcher, _ = hybrid_searcher
+    semantic = searcher.backend().semantic
+    text = "how to get low regret when the losses are chosen by an adversary"
+    semantic._query_encoder()._cache.clear()
+    fresh = semantic.vector_candidates(text, None, 5)
+    for k_asked, k in ((5, 5), (4, 5)):
+        semantic._query_encoder()._cache.clear()
+        semantic.prefetch(text)
+        semantic.prefetch_candidates(text, None, k_asked)
+        assert text in semantic._prefetch._after
+        rows, scores = semantic.vector_candidates(text, None, k)
+        assert rows.tolist() == fresh[0].tolist() and scores.tolist() == fresh[1].tolist()
+        assert not semantic._prefetch._after and not semantic.pending(text)
+
+
+def test_the_local_index_is_asked_for_no_lexical_match_among_the_vectors_papers(hybrid_searcher, slice_store):
+    """Issue 33: the local index returns the exact best k, so the vector's papers hold no
+    lexical match it missed and the searcher does not score them to find none
+    (`exact_candidates`); asked anyway, they are none, and the answers are the same."""
+    from paperfind.search.backend import CandidateRequest, Restriction
+    from paperfind.search.plan import build_plan
+    from paperfind.search.pool import lexical_matches_among
+    from paperfind.search.query import parse_query
+    from paperfind.search.settings import SearchSettings
+
+    searcher, _ = hybrid_searcher
+    store, index_root = slice_store
+    fresh = open_searcher(index_root, store, vector_dir=searcher.live.vector_dir,
+                          settings=SearchSettings(result_cache=0))
+    backend = fresh.backend()
+    assert backend.exact_candidates
+    for q in FUSED_QUERIES:
+        plan = build_plan(parse_query(q), fresh.analyzer, backend)
+        for k in (3, 20, None):
+            request = CandidateRequest(plan.lexical(), Restriction(), 2, k=k)
+            found = backend.candidates(request)
+            near = backend.nearest(q, Restriction(), 200)
+            assert len(near) and len(lexical_matches_among(backend, request, found, near)) == 0
+            backend.exact_candidates = False
+            try:
+                assert len(lexical_matches_among(backend, request, found, near)) == 0
+            finally:
+                del backend.exact_candidates
+        taken = fresh.search(SearchRequest(q=q, limit=10, mode="hybrid")).to_json()
+        backend.exact_candidates = False
+        try:
+            asked = fresh.search(SearchRequest(q=q, limit=10, mode="hybrid")).to_json()
+        finally:
+            del backend.exact_candidates
+        taken.pop("took_ms"), asked.pop("took_ms")
+        assert taken == asked

@@ -104,3 +104,21 @@ def test_match_sets_of_one_version_works_only_or_shared_works_only():
                                                   {"a": 2, "b": 2}), 2)
     counts, total = counter.counted(np.arange(8))
     assert total == 5 and counts.per_venue == {"a": 4, "b": 3}
+
+
+def test_tallies_of_disjoint_row_sets_finish_as_their_union():
+    """Issue 33: `finish` of the tallies of disjoint row sets is `counted` of their union,
+    works shared between the sets counted once (a version in each)."""
+    rng = np.random.default_rng(8)
+    works = rng.integers(0, 250, 900)
+    years = rng.choice([0, 2018, 2021, 2025], 900)
+    venues = rng.integers(0, 3, 900)
+    counter = WorkCounter(works, years, venues, ["a", "b", ""])
+    for size in (0, 1, 300, 900):
+        rows = rng.choice(900, size, replace=False)
+        for cut in (0, size // 2, size):
+            parts = [counter.tally(rows[:cut]), counter.tally(rows[cut:])]
+            assert counter.finish(*parts) == counter.counted(rows)
+            assert counter.finish(*parts[::-1]) == counter.counted(rows)
+    shared = np.flatnonzero(np.bincount(works)[works] > 1)
+    assert counter.finish(counter.tally(shared[:5]), counter.tally(shared[5:])) == counter.counted(shared)
