@@ -156,9 +156,16 @@ def copy_bundled_vectors(out: Path) -> None:
     assemble(BUNDLED_VECTORS, base_of(BUNDLED_VECTORS), out)
 
 
+def set_file(name: str) -> Path:
+    """A dev set's file: the project's own (bench/NAME.jsonl, e.g. zh_dev2) when there is one,
+    else ../shared/eval-dev's, so one name serves the loaders and score.py alike."""
+    own = Path(__file__).with_name(f"{name}.jsonl")
+    return own if own.exists() else EVAL / f"{name}.jsonl"
+
+
 def load_set(name: str) -> list[dict]:
-    """The items of a dev set of ../shared/eval-dev."""
-    with open(EVAL / f"{name}.jsonl", encoding="utf-8") as fh:
+    """The items of a dev set (`set_file`)."""
+    with open(set_file(name), encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
 

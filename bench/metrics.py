@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from bench.corpus import EVAL
+from bench.corpus import EVAL, set_file
 
 
 def write_run(path: Path, ranked: dict[str, list[str]]) -> None:
@@ -26,7 +26,7 @@ def write_run(path: Path, ranked: dict[str, list[str]]) -> None:
 
 def score(set_name: str, run: Path, *options: str) -> dict:
     """Figures of `score.py --json` for a run of a dev set ({"metrics": ..., "by": ...})."""
-    cmd = [sys.executable, str(EVAL / "score.py"), str(EVAL / f"{set_name}.jsonl"), str(run),
+    cmd = [sys.executable, str(EVAL / "score.py"), str(set_file(set_name)), str(run),
            "--json", *options]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 

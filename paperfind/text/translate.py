@@ -50,6 +50,11 @@ _LOOKUP_MAX_CHARS = 8
 # word counts (which hold words counted 5 times or more): "France" (10), "unanimous" (13),
 # "reconciled" (7) are not the field's; 5 and 200 measured the same on the zh dev set
 SENSE_MIN_COUNT = 50
+# ... and, counted with its word family (the words of one stem: "supervise" with "supervised",
+# "supervision"), at least this share of the family count of the word's sense the field writes
+# most: of 集合's "gather", "assemble" and "set" the field writes "set". A sense the field writes
+# rarely beside a sibling it writes all the time is CC-CEDICT's everyday reading of the word
+SENSE_MIN_SHARE = 0.05
 RECENT_TRANSLATIONS = 256  # renderings a translator keeps (`ZhEnTranslator.translate`)
 _SENSE_FILLER = frozenset("a an the of to in on for by with one's sb sth".split())
 # a name's adjectives, as the field writes them: Laplace → Laplacian, Euclid → Euclidean,
@@ -146,6 +151,23 @@ def field_counts() -> Callable[[str], int]:
     return lambda word: counts.get(word.lower(), 0)
 
 
+def family_counts() -> Callable[[str], int]:
+    """How often the field writes a word's family (lower case): the shipped counts summed over
+    the words of one Snowball stem, so a verb the field writes in its other forms ("supervise":
+    "supervised", "supervision") is not taken for a rare word."""
+    import Stemmer
+
+    from paperfind.text.joins import vocabulary
+
+    stemmer = Stemmer.Stemmer("english")
+    counts = vocabulary().counts
+    words = list(counts)
+    by_stem: dict[str, int] = {}
+    for word, stem in zip(words, stemmer.stemWords(words)):
+        by_stem[stem] = by_stem.get(stem, 0) + counts[word]
+    return lambda word: by_stem.get(stemmer.stemWord(word.lower()), 0)
+
+
 def sense_count(sense: str, count: Callable[[str], int]) -> int:
     """How often the field writes `sense`: its rarest content word's count."""
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]*", sense) if w.lower() not in _SENSE_FILLER]
@@ -174,6 +196,7 @@ class ZhEnTranslator:
         self._lock = threading.Lock()
         self._loaded: tuple[dict, dict, object] | None = None
         self._counts: Callable[[str], int] | None = None
+        self._family: Callable[[str], int] | None = None  # the counts of a word's family (`family_counts`)
         self.names_by_sound = names_by_sound
         self._sounds: SoundReader | None = None
         self._recent: OrderedDict[tuple[str, bool, bool], Translation] = OrderedDict()  # see `translate`
@@ -195,6 +218,7 @@ class ZhEnTranslator:
                 for term in glossary:
                     tokenizer.add_word(term, freq=100000)
                 self._counts = self._word_count or field_counts()
+                self._family = self._counts if self._word_count else family_counts()
                 if self.names_by_sound and self._word_count is None:
                     from paperfind.text.joins import vocabulary
 
@@ -232,7 +256,7 @@ class ZhEnTranslator:
             return glossary[word]
         if word in cedict:
             # a lone character is too ambiguous for more than one sense
-            return self._field_senses(cedict[word], 1 if len(word) == 1 else self.max_senses)
+            return self._field_senses(cedict[word], 1 if len(word) == 1 else self.max_senses, len(word) > 1)
         return None
 
     def _candidates(self, word: str) -> tuple[str, ...]:
@@ -241,19 +265,26 @@ class ZhEnTranslator:
         dictionary's compounds (`senses.compound_senses`: 场 "field") that the field writes."""
         _, cedict, _ = self._load()
         assert self._counts is not None
-        own = self._field_senses(cedict.get(word, []), _OWN_CANDIDATES)
+        own = self._field_senses(cedict.get(word, []), _OWN_CANDIDATES, len(word) > 1)
         derived = [sense for sense in self._compound_senses.get(word, ())
                    if sense not in own and sense not in STOPWORDS
                    and sense_count(sense, self._counts) >= SENSE_MIN_COUNT]
         return own + tuple(derived[:_COMPOUND_CANDIDATES])
 
-    def _field_senses(self, senses: list[str], n: int) -> tuple[str, ...]:
+    def _field_senses(self, senses: list[str], n: int, by_share: bool = False) -> tuple[str, ...]:
         """The first `n` senses, in dictionary order, that the field writes; the first `n` when
         it writes none of them. Ordered by the counts instead, the field's commonest words won
         over the word's sense (长 "develop" over "length", 界 "group" over "boundary", 谱
-        "score" over "spectrum"), and the zh dev set measured no better (bench/RESULTS.md)."""
-        assert self._counts is not None
+        "score" over "spectrum"), and the zh dev set measured no better (bench/RESULTS.md).
+        `by_share` (a word of two characters or more) also drops the senses written under
+        SENSE_MIN_SHARE of the word's commonest: a lone character's senses are everyday words
+        of every kind (自 "self, one"), and its commonest English word is rarely its sense."""
+        assert self._counts is not None and self._family is not None
         written = [sense for sense in senses if sense_count(sense, self._counts) >= SENSE_MIN_COUNT]
+        if by_share:
+            families = {sense: sense_count(sense, self._family) for sense in written}
+            most = max(families.values(), default=0)
+            written = [sense for sense in written if families[sense] >= SENSE_MIN_SHARE * most]
         return tuple(dict.fromkeys((written or senses)[:n]))
 
     def _segments(self, han: str) -> list[str]:

@@ -55,7 +55,7 @@ def translator() -> ZhEnTranslator:
     # 法 is "law" first; beside 下降 "descent" the field writes "descent method"
     ("梯度下降法", "gradient descent method", "gradient descent law"),
     # 回路 "ring road, closed circuit, loop": the field's phrase is "feedback loop"
-    ("反馈回路", "feedback loop", "send back information feedback return circuit"),
+    ("反馈回路", "feedback loop", "feedback return circuit"),
 ])
 def test_words_are_read_in_the_sense_their_neighbours_make_a_phrase_of(translator, zh, english, before):
     assert translator.translate(zh).english == english

@@ -77,6 +77,35 @@ def test_senses_follow_the_word_counts_given():
     assert ZhEnTranslator().translate("法").english == "law"
 
 
+@pytest.mark.parametrize("zh,wanted,unwanted", [
+    ("集合", {"set"}, {"gather", "assemble"}),  # the field writes "set" hundreds of times as often
+    ("随机", {"random"}, {"pragmatic"}),
+    ("对齐", {"align"}, {"justify"}),
+])
+def test_a_sense_the_field_writes_rarely_beside_a_common_sibling_is_dropped(bare, zh, wanted, unwanted):
+    """CC-CEDICT's everyday senses of a field word ("gather, assemble" for 集合) are written in
+    the field's papers, but far less than the word's field sense: they are not searched for."""
+    renderings = {r for _, rs in bare.translate(zh).terms for r in rs}
+    assert wanted <= renderings and not unwanted & renderings, renderings
+
+
+def test_a_sense_is_weighed_with_its_word_family():
+    """"supervise" is rare as written, but the field writes its family ("supervised",
+    "supervision") all the time: 监督 keeps it beside "control"."""
+    renderings = {r for _, rs in ZhEnTranslator(phrases=False).translate("监督").terms for r in rs}
+    assert "supervise" in renderings, renderings
+
+
+def test_the_share_rule_follows_the_word_counts_given():
+    """With counts given, a sense written under a twentieth as often as its sibling is dropped,
+    one written as often is kept."""
+    counts = {"gather": 60, "assemble": 60, "set": 5000}
+    assert ZhEnTranslator(word_count=lambda w: counts.get(w, 0), phrases=False).translate("集合").english == "set"
+    even = {"gather": 600, "assemble": 600, "set": 600}
+    both = ZhEnTranslator(word_count=lambda w: even.get(w, 0), phrases=False).translate("集合").english
+    assert both == "gather assemble"
+
+
 def test_a_proper_names_entry_reads_as_the_name(bare):
     """CC-CEDICT: "Pierre Simon Laplace (1749-1827), French mathematician" (five words and a
     date: dropped before, and 拉普拉斯 fell to characters, "pull Pula Slovakia")."""
