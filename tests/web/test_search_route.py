@@ -3,8 +3,10 @@ HTTP layer's cost) and answers them, and every other request, as the declared pa
 
 from __future__ import annotations
 
+import asyncio
 import json
-from typing import get_args
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Coroutine, get_args
 
 import pytest
 
@@ -93,9 +95,16 @@ def _find(schema, key):
     return None
 
 
+def _run(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """`coroutine` run to its end on an event loop of its own thread: a test of the same xdist
+    worker may have left its thread's loop running (Playwright's sync API does), and
+    `asyncio.run` refuses to start under a running loop."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
 def _asgi_get(app, path: str, method: str = "GET"):
     """(status, headers, body) of `path` asked of `app` through ASGI, without a socket."""
-    import asyncio
 
     route, _, query = path.partition("?")
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
@@ -110,7 +119,7 @@ def _asgi_get(app, path: str, method: str = "GET"):
     async def send(message):
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    _run(app(scope, receive, send))
     start = next(m for m in sent if m["type"] == "http.response.start")
     return start["status"], start["headers"], b"".join(m.get("body", b"") for m in sent
                                                       if m["type"] == "http.response.body")
@@ -121,8 +130,6 @@ def test_a_plain_search_is_answered_from_the_scope_as_the_route_answers_it(porta
     sends it without FastAPI's layers); the same search sent FastAPI's way (with `explain=false`,
     its default, which a plain request does not carry) has the same headers and body, to the
     byte but for the search's time."""
-    import asyncio
-
     from paperfind.web.app import create_app
     from paperfind.web.search_route import plain_search_answer
 
@@ -132,7 +139,7 @@ def test_a_plain_search_is_answered_from_the_scope_as_the_route_answers_it(porta
         scope = {"type": "http", "method": "GET", "path": "/api/search",
                  "query_string": query.encode(), "app": app}
         leftovers: list = []
-        body = asyncio.run(plain_search_answer(scope, leftovers))
+        body = _run(plain_search_answer(scope, leftovers))
         assert body is not None and leftovers, query
         status, headers, fast = _asgi_get(app, f"/api/search?{query}")
         declared = _asgi_get(app, f"/api/search?{query}&explain=false")
@@ -151,8 +158,6 @@ def test_a_plain_search_is_answered_from_the_scope_as_the_route_answers_it(porta
 def test_other_requests_are_left_to_the_route(portal):
     """Not answered from the scope: another path, a HEAD, a parameter the plain reading leaves
     to FastAPI (an unknown one, a filter, `lang`, a bad value). Those still answer as before."""
-    import asyncio
-
     from paperfind.web.app import create_app
     from paperfind.web.search_route import plain_search_answer
 
@@ -162,7 +167,7 @@ def test_other_requests_are_left_to_the_route(portal):
                                 ("HEAD", "/api/search", "q=x"), ("GET", "/search", "q=x"),
                                 ("GET", "/api/search/export", "q=x")):
         scope = {"type": "http", "method": method, "path": path, "query_string": query.encode(), "app": app}
-        assert asyncio.run(plain_search_answer(scope, [])) is None, (method, path, query)
+        assert _run(plain_search_answer(scope, [])) is None, (method, path, query)
     status, headers, body = _asgi_get(app, "/api/search?q=learning", method="HEAD")
     assert status == 200 and body == b"" and (b"x-frame-options", b"DENY") in headers
     assert _asgi_get(app, "/api/search?q=learning&limit=5")[0] == 422
