@@ -129,23 +129,29 @@ def test_a_plain_search_is_answered_from_the_scope_as_the_route_answers_it(porta
     """`plain_search_answer` makes the body of a plain GET of /api/search itself (the middleware
     sends it without FastAPI's layers); the same search sent FastAPI's way (with `explain=false`,
     its default, which a plain request does not carry) has the same headers and body, to the
-    byte but for the search's time."""
+    byte but for the search's time. Served from Milvus (CI's second run), the route answers
+    every search: nothing is made from the scope, and the two ways still agree."""
     from paperfind.web.app import create_app
     from paperfind.web.search_route import plain_search_answer
 
     app = create_app(portal.paperfind)
+    local = portal.paperfind.settings.backend == "local"
     for query in ("q=learning&size=5&mode=lexical", "q=%E5%AD%A6%E4%B9%A0&include=none",
                   "q=author%3Alevine+robot&page=2&size=3&sort=date&include=facets", "q="):
         scope = {"type": "http", "method": "GET", "path": "/api/search",
                  "query_string": query.encode(), "app": app}
         leftovers: list = []
         body = _run(plain_search_answer(scope, leftovers))
-        assert body is not None and leftovers, query
+        if local:
+            assert body is not None and leftovers, query
+        else:
+            assert body is None and not leftovers, query
         status, headers, fast = _asgi_get(app, f"/api/search?{query}")
         declared = _asgi_get(app, f"/api/search?{query}&explain=false")
         assert status == declared[0] == 200
-        fast_json, declared_json, body_json = (json.loads(b) for b in (fast, declared[2], body))
-        for answer in (fast_json, declared_json, body_json):
+        answers = [json.loads(b) for b in (fast, declared[2], body or fast)]
+        fast_json, declared_json, body_json = answers
+        for answer in answers:
             answer.pop("took_ms")
         assert fast_json == declared_json == body_json, query
         assert fast_json["feed"] == "/feeds/search.atom?" + "&".join(
