@@ -24,7 +24,7 @@ import textwrap
 from pathlib import Path
 
 from bench import corpus
-from paperfind.text.fold import han_share
+from paperfind.text.fold import has_han
 
 SET_PATH = Path(__file__).with_name("zh_dev2.jsonl")
 SAMPLE = 90  # papers drawn; queries were written for them in this order
@@ -56,7 +56,7 @@ def draw(db: Path, n: int = SAMPLE) -> list[dict]:
 
 def han_chars(text: str) -> int:
     """Han characters in `text`."""
-    return sum(1 for ch in text if han_share(ch) == 1.0)
+    return sum(map(has_han, text))
 
 
 def check(db: Path) -> list[str]:

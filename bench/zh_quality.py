@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
 
 from bench import corpus
+from bench.inst_topic import precision
 from bench.metrics import p50_p95, score_ranked
 from bench.parity import Worker
 from bench.results import append_results
@@ -49,11 +51,10 @@ def open_worker(tree: Path, db: Path, learned: bool) -> Worker:
 
 
 def precision_at_10(name: str, ranked: dict[str, list[str]]) -> float:
-    """The share of the top 10 that is relevant, over a set's queries: the figure of the
-    institution + topic set (bench.inst_topic), whose queries have dozens of relevant papers."""
-    relevant = {it["qid"]: set(it["relevant"]) for it in corpus.load_set(name)}
-    shares = [len(set(ranked.get(qid, [])[:10]) & keys) / 10 for qid, keys in relevant.items()]
-    return sum(shares) / len(shares) if shares else 0.0
+    """The share of the top 10 that is relevant (`bench.inst_topic.precision`), over a set's
+    queries: the figure of the institution + topic set, whose queries have dozens of relevant papers."""
+    items = corpus.load_set(name)
+    return statistics.fmean(precision(ranked.get(it["qid"], []), it["relevant"]) for it in items) if items else 0.0
 
 
 def rank_sets(tree: Path, db: Path, learned: bool, sets: dict[str, list], modes: list[str]) -> dict:
@@ -65,7 +66,8 @@ def rank_sets(tree: Path, db: Path, learned: bool, sets: dict[str, list], modes:
             for mode in modes:
                 ranked = worker.ask("rank", queries=asked, mode=mode, limit=10)["ranked"]
                 figures[name, mode] = score_ranked(name, ranked, *OPTIONS.get(name, ()))["metrics"]
-                figures[name, mode]["P@10"] = precision_at_10(name, ranked)
+                if "P@10" in METRICS.get(name, ()):
+                    figures[name, mode]["P@10"] = precision_at_10(name, ranked)
         return figures
     finally:
         worker.close()

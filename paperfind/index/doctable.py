@@ -170,7 +170,8 @@ class DocTable:
     def facet_lists(self, tally: dict[str, np.ndarray], top: int = 20) -> dict[str, list[list]]:
         """`facets`' lists of a `facet_tally`: every year newest first, the `top` values of the others."""
         # year code 0: rows without a year; the cells number years from the corpus's first
-        first = self.facet_cells().first_year - 1 if self.facet_cells().venue_year is not None else 0
+        cells = self.facet_cells()
+        first = cells.first_year - 1 if cells.venue_year is not None else 0
         out: dict[str, list[list]] = {}
         for facet, counts in tally.items():
             if facet == "year":
