@@ -17,7 +17,11 @@ nDCG@10. The product's ranking runs first and again last. The families (issue 30
 - the evidence's time and place: the last year's papers weighed up or down, the middle authors'
   weight; people with fewer than 3 works before the year left out;
 - `paper=KEY`'s query (title + abstract): the paper's own stored vector instead of an encoder run,
-  its title's words weighed up in the lexical route.
+  its title's words weighed up in the lexical route;
+- the query's word pairs in the lexical route (exp30k): each paper the text route found gains
+  `pair_weight` x the summed idf of the query's ordered pairs of consecutive content stems that
+  its title or abstract holds (every pair of the corpus, not only the signature phrases' rare
+  ones), before the route's standard scores: a sequential-dependence term at the paper level.
 
 A variant is kept only if it lifts both sets (dev2 by 3 papers of 200, dev down at most one).
 """
@@ -58,6 +62,8 @@ class Hooks:
     paper_key: bool = False  # the query is paper=KEY's: the paper's title + abstract
     stored_vector: bool = False  # ... and its vector route starts from the paper's stored vector
     title_weight: float = 1.0  # ... its title's terms weigh this in the lexical route
+    pair_weight: float = 0.0  # > 0: text route papers + this x the idf of the query's word pairs they hold
+    pair_max_df: int = 0  # > 0: only pairs held by at most this many papers count
     settings: dict = field(default_factory=dict)  # ExpertSettings fields changed
 
 
@@ -87,6 +93,11 @@ VARIANTS: tuple[tuple[str, Hooks], ...] = (
     ("paper=KEY's query today (title + abstract, query: + 64 words)", Hooks(paper_key=True)),
     ("paper=KEY, the paper's stored vector (no encoder run)", Hooks(paper_key=True, stored_vector=True)),
     ("paper=KEY, title terms x 1.5", Hooks(paper_key=True, title_weight=1.5)),
+    ("the query's word pairs in the text route, weight 0.3", Hooks(pair_weight=0.3)),
+    ("the query's word pairs in the text route, weight 0.6", Hooks(pair_weight=0.6)),
+    ("the query's word pairs in the text route, weight 1.0", Hooks(pair_weight=1.0)),
+    ("the query's word pairs of <= 2,000 papers, weight 0.3", Hooks(pair_weight=0.3, pair_max_df=2000)),
+    ("the query's word pairs of <= 2,000 papers, weight 1.0", Hooks(pair_weight=1.0, pair_max_df=2000)),
     ("baseline again, last", Hooks()),
 )
 
@@ -105,11 +116,12 @@ def hooked(hooks: Hooks, backend, analyzer, vectors: dict) -> Iterator[None]:
     import paperfind.search.experts as ex
     from paperfind.search.similar import _text_df_idf
 
-    saved = {name: getattr(ex, name) for name in ("meaning_hits", "query_terms", "standardised", "paper_weights")}
+    saved = {name: getattr(ex, name) for name in ("meaning_hits", "query_terms", "standardised", "paper_weights",
+                                                  "text_route")}
     saved_combined = ex.PaperScores.combined
     semantic = backend.semantic
 
-    def meaning_hits(backend_, local, text, restriction, depth):
+    def meaning_hits(backend_, local, text, restriction, depth, max_tokens=None):
         depth = hooks.vector_depth or depth
         mask = local._mask(restriction)
         if hooks.stored_vector:
@@ -119,9 +131,12 @@ def hooked(hooks: Hooks, backend, analyzer, vectors: dict) -> Iterator[None]:
             total = sum(vectors[(form, Query.text)] for form in hooks.vector_form.split("+"))
             rows, cosines = semantic._aligned.candidates(unit(total), mask, depth)  # bench only
             return np.asarray(rows, dtype=np.int64), np.asarray(cosines, dtype=np.float64)
-        return saved["meaning_hits"](backend_, local, text, restriction, depth)
+        return saved["meaning_hits"](backend_, local, text, restriction, depth, max_tokens)
+
+    asked = {"text": ""}  # the lexical query's text, for the pairs of `text_route`
 
     def query_terms(backend_, analyzer_, text, settings):
+        asked["text"] = text
         terms = saved["query_terms"](backend_, analyzer_, text, settings)
         title = set(analyzer.terms(Query.title)) if hooks.title_weight != 1.0 else set()
         out = []
@@ -132,6 +147,13 @@ def hooked(hooks: Hooks, backend, analyzer, vectors: dict) -> Iterator[None]:
             boost *= (idf / 5.0) ** hooks.idf_power * (hooks.title_weight if term in title else 1.0)
             out.append((term, boost))
         return out
+
+    def text_route(backend_, terms, eligible, depth):
+        rows, scores = saved["text_route"](backend_, terms, eligible, depth)
+        if hooks.pair_weight <= 0 or not len(rows):
+            return rows, scores
+        bonus = pair_scores(backend_, analyzer, asked["text"], rows, hooks.pair_max_df)
+        return rows, scores + hooks.pair_weight * bonus
 
     def standardised(scores):
         if hooks.reciprocal_k:
@@ -153,8 +175,8 @@ def hooked(hooks: Hooks, backend, analyzer, vectors: dict) -> Iterator[None]:
             blend = blend / max(float(blend.max(initial=0.0)), 1e-12)
         return blend ** hooks.power
 
-    ex.meaning_hits, ex.query_terms, ex.standardised, ex.paper_weights = (
-        meaning_hits, query_terms, standardised, paper_weights)
+    ex.meaning_hits, ex.query_terms, ex.standardised, ex.paper_weights, ex.text_route = (
+        meaning_hits, query_terms, standardised, paper_weights, text_route)
     ex.PaperScores.combined = combined
     try:
         yield
@@ -162,6 +184,49 @@ def hooked(hooks: Hooks, backend, analyzer, vectors: dict) -> Iterator[None]:
         for name, fn in saved.items():
             setattr(ex, name, fn)
         ex.PaperScores.combined = saved_combined
+
+
+_ALL_PAIRS: dict[int, object] = {}
+
+
+def all_pairs(backend):
+    """Every word pair of the corpus with its paper count (`RarePairs` without a bound: ~4M pairs
+    at the bundled corpus), made once per index for the bench's pair variants."""
+    from paperfind.index.rare_pairs import RarePairs
+
+    table = _ALL_PAIRS.get(id(backend.index))
+    if table is None:
+        docs = backend.index.docs
+        table = _ALL_PAIRS[id(backend.index)] = RarePairs.build(
+            (docs.title_seq, docs.abstract_seq), docs.n, backend.n_terms, np.iinfo(np.int32).max)
+    return table
+
+
+def pair_scores(backend, analyzer, text: str, rows: np.ndarray, max_df: int = 0) -> np.ndarray:
+    """Per row of `rows`, the summed BM25 idf of `text`'s ordered pairs of consecutive content
+    stems (as the index's sequences hold them) that the row's title or abstract holds, each once;
+    pairs held by more than `max_df` papers left out when `max_df` > 0."""
+    from paperfind.index.rare_pairs import pair_keys
+
+    table = all_pairs(backend)
+    ids = np.array([backend.term_id(t) for t in analyzer.terms(text)], dtype=np.int64)
+    keys = np.unique(pair_keys(ids, table.vocab_size))
+    if not len(keys) or not len(table.keys):
+        return np.zeros(len(rows))
+    at = np.minimum(np.searchsorted(table.keys, keys), len(table.keys) - 1)
+    known = table.keys[at] == keys
+    keys, df = keys[known], table.df[at[known]].astype(np.float64)
+    if max_df > 0:
+        keys, df = keys[df <= max_df], df[df <= max_df]
+    if not len(keys):
+        return np.zeros(len(rows))
+    n = max(backend.n_docs, 1)
+    idf = np.log1p((n - df + 0.5) / (df + 0.5))
+    docs = backend.index.docs
+    held_rows, held_pair = table.held_by((docs.title_seq, docs.abstract_seq), np.unique(rows), keys)
+    per_row = np.zeros(n)
+    np.add.at(per_row, held_rows, idf[held_pair])
+    return per_row[rows]
 
 
 def unit(vector: np.ndarray) -> np.ndarray:
