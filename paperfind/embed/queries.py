@@ -1,15 +1,12 @@
-"""Query vectors: for Chinese, the English rendering with the Chinese text beside it; the query
-as typed otherwise; with a cache.
+"""Query vectors: for Chinese, the English rendering; the query as typed otherwise; with a cache.
 
 On the development subset the multilingual model matched a Chinese query to its English paper
 far less often than the same model given the word-by-word English rendering of the query
-(R@10 .55 vs .92 at the words24 budget, bench/RESULTS.md, retired semantic_quality), and adding the
-Chinese vector to the English one at the same weight did not help (.88). At half the English
-rendering's weight (`CHINESE_TEXT_WEIGHT`) it does in the default mode: the rendering is a word
-salad of every sense of every word (a lone character's guess among them), and the typed text
-says what the words mean together. At 156k both Chinese dev sets' MRR@10 rose (bench/RESULTS.md,
-issue 28, zh28k), at the cost of a second text in the same model run. Repeated queries (paging,
-facet clicks) are served from an LRU cache owned by the encoder object.
+(R@10 .55 vs .92 at the words24 budget, bench/RESULTS.md, retired semantic_quality), and adding the Chinese
+vector to the English one did not help (.88). So a fully translated query is embedded in English
+only, which also halves its cost (~30 instead of ~64 ms on one core); when some Han segment has
+no translation, the Chinese text is embedded too and the two vectors are summed. Repeated queries
+(paging, facet clicks) are served from an LRU cache owned by the encoder object.
 """
 
 from __future__ import annotations
@@ -26,22 +23,14 @@ from paperfind.text.fold import has_han
 from paperfind.text.translate import ZhEnTranslator
 
 
-# the Chinese text's vector beside its English rendering's (weight 1); 1.0 was main's sum for a
-# query with an untranslated segment, and a fully read query embedded its rendering alone
-CHINESE_TEXT_WEIGHT = 0.5
-
-
 class QueryEncoder:
     """Turns a query string into one unit query vector for the semantic route."""
 
     def __init__(self, embedder: Embedder, translator: ZhEnTranslator | None = None,
-                 cache_size: int = 512, chinese_weight: float = CHINESE_TEXT_WEIGHT) -> None:
-        """`chinese_weight`: the typed Chinese text's share beside its English rendering's
-        (0 embeds the rendering alone)."""
+                 cache_size: int = 512) -> None:
         self.embedder = embedder
         self.translator = translator
         self.cache_size = cache_size
-        self.chinese_weight = chinese_weight
         self._cache: OrderedDict[str | tuple[str, int], np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -51,23 +40,15 @@ class QueryEncoder:
         return bool(self._cache)
 
     def texts(self, query: str) -> list[str]:
-        """What is embedded for `query` (see the module docstring): a Chinese query's text
-        first, then its English rendering."""
+        """What is embedded for `query` (see the module docstring)."""
         if self.translator is None or not has_han(query):
             return [query]
         translation = self.translator.translate(query)
         if not translation.english.strip():
             return [query]
-        if self.chinese_weight <= 0:
-            return [translation.english]
-        return [query, translation.english]
-
-    def weights(self, texts: list[str]) -> np.ndarray:
-        """Each of `texts`' share in the query vector: a Chinese query's own text at
-        `chinese_weight` beside its English rendering's 1."""
-        if len(texts) == 2 and has_han(texts[0]):
-            return np.asarray([self.chinese_weight, 1.0], dtype=np.float32)
-        return np.ones(len(texts), dtype=np.float32)
+        if translation.untranslated:
+            return [query, translation.english]
+        return [translation.english]
 
     def vector(self, query: str, max_tokens: int | None = None) -> np.ndarray:
         return self.job(query, max_tokens)()
@@ -91,16 +72,15 @@ class QueryEncoder:
                 return lambda: cached
         texts = self.texts(query)
         prepare = getattr(self.embedder, "prepare", None)
-        weights = self.weights(texts)
         if prepare is None:
-            return lambda: self._keep(key, self.embedder.embed(texts, query=True), weights)
+            return lambda: self._keep(key, self.embedder.embed(texts, query=True))
         prepared = prepare(texts, query=True) if max_tokens is None else \
             prepare(texts, query=True, max_tokens=max_tokens)
-        return lambda: self._keep(key, self.embedder.embed_prepared(prepared), weights)  # type: ignore[attr-defined]
+        return lambda: self._keep(key, self.embedder.embed_prepared(prepared))  # type: ignore[attr-defined]
 
-    def _keep(self, query: str | tuple[str, int], rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        """The query's vector from its texts' rows (summed by `weights`, unit length), kept in the cache."""
-        vector = (rows * weights[:, None]).sum(axis=0)
+    def _keep(self, query: str | tuple[str, int], rows: np.ndarray) -> np.ndarray:
+        """The query's vector from its texts' rows (summed, unit length), kept in the cache."""
+        vector = rows.sum(axis=0)
         norm = float(np.linalg.norm(vector))
         vector = (vector / norm if norm > 0 else vector).astype(np.float32)
         vector.setflags(write=False)
