@@ -3,10 +3,9 @@
 The index's arrays (postings, term sequences, stored cards, names, spelling tables) are
 memory-mapped, so a page is mapped into the process the first time a search reads it. A
 freshly started server's first hundreds of searches each touch pages no search touched
-before: on the bundled corpus (156k papers) its first 60 typo'd titles took ~30 minor and
-up to ~45 major page faults in all per query set's worth where the same queries asked again
-took none, and ran 1.2-1.5x slower at the median and up to 2x at p95 (bench/RESULTS.md,
-lex33k). Asking the kernel to map every page of the index's files at the start
+before: on the bundled corpus (156k papers) its first 60 typo'd titles made ~1,860 minor and
+41-47 major page faults where the same queries asked again made none, and ran 1.2-1.5x slower
+at the median and up to 2x at p95 (bench/RESULTS.md, lex33k). Asking the kernel to map every page of the index's files at the start
 (`madvise(MADV_POPULATE_READ)`, Linux 5.14+: the pages are read from the page cache, or the
 disk, and mapped now) takes ~0.05-0.1 s for the bundled corpus's ~0.7 GB, and no search
 faults after it.
