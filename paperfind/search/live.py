@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from paperfind.index.docs import IndexSource
 from paperfind.index.manager import IndexVersion, build_index, current_name, open_index
+from paperfind.index.resident import make_resident
 from paperfind.search.backend import IndexBackend, SearchBackend
 from paperfind.search.settings import SearchSettings
 
@@ -81,7 +82,7 @@ class LiveIndex:
                     _load_kernels(index)
                 self._backend = IndexBackend(index)
                 if self._serving:
-                    self._backend.load_for_serving()
+                    self._serve(self._backend)
                 self._loaded_name = index.path.name
                 self._semantic = None  # rows changed: the vectors are aligned again
         if self._backend is not None and vectors:
@@ -130,7 +131,12 @@ class LiveIndex:
         self._serving = True
         backend = self._backend
         if backend is not None:
-            backend.load_for_serving()
+            self._serve(backend)
+
+    def _serve(self, backend: IndexBackend) -> None:
+        """`backend`'s lazy tables read, and its index's files made resident up to the budget."""
+        backend.load_for_serving()
+        make_resident(backend.index.path, self.settings.resident_index_mb * 2**20)
 
     def load_experts(self) -> None:
         """Make the expert finder's people and rare word pairs now (3-5 s at the bundled

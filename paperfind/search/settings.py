@@ -72,6 +72,9 @@ class SearchSettings:
     use_vectors: bool = True  # semantic/hybrid modes use vectors beside the database when present
     translate_chinese: bool = True  # Chinese queries also search their English rendering
     result_cache: int = 2048  # recent responses kept (search-as-you-type repeats); 0 = off
+    # a server maps this much of its index's files into memory at its start (paperfind.index.resident):
+    # a fresh server's first searches otherwise fault their pages in one by one; 0 = off
+    resident_index_mb: int = 1024
     overlap_embedding: bool = True  # embed the query on a worker thread while the lexical route runs
     # while it waits for the vector, a fused query drafts the cards of its first page's number
     # of lexical leaders, at most this many (paperfind.search.drafts); 0 = off
