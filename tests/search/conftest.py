@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Callable
 
@@ -26,6 +27,16 @@ def slice_store(tmp_path_factory) -> tuple[Store, Path]:
     index_root = root / "slice.db.index"
     build_index(store, index_root)
     return store, index_root
+
+
+@pytest.fixture
+def index_copy(slice_store, tmp_path) -> tuple[Store, Path]:
+    """The slice's store and a copy of its index that is this test's alone: a test that rebuilds
+    the index, or reads this process's mappings of its files, shares them with no other test."""
+    store, index_root = slice_store
+    root = tmp_path / "index"
+    shutil.copytree(index_root, root)
+    return store, root
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,6 @@ slice through the real index build."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from paperfind.index.resident import make_resident
@@ -36,10 +35,8 @@ def _version(searcher) -> Path:
     return searcher.backend().index.path
 
 
-def test_a_searcher_warmed_for_serving_has_every_page_of_its_index_files_resident(slice_store, tmp_path):
-    store, index_root = slice_store
-    root = tmp_path / "index"
-    shutil.copytree(index_root, root)
+def test_a_searcher_warmed_for_serving_has_every_page_of_its_index_files_resident(index_copy):
+    store, root = index_copy
     served = open_searcher(root, store, SearchSettings(result_cache=0))
     served.warm_for_serving()
     mapped = _mapped(_version(served))
@@ -55,20 +52,16 @@ def test_a_searcher_warmed_for_serving_has_every_page_of_its_index_files_residen
     assert first.total == again.total and first.facets == again.facets
 
 
-def test_without_the_budget_the_stored_cards_stay_unmapped_until_read(slice_store, tmp_path):
-    store, index_root = slice_store
-    root = tmp_path / "index"
-    shutil.copytree(index_root, root)
+def test_without_the_budget_the_stored_cards_stay_unmapped_until_read(index_copy):
+    store, root = index_copy
     lazy = open_searcher(root, store, SearchSettings(result_cache=0, resident_index_mb=0))
     lazy.warm_for_serving()
     size, rss = _mapped(_version(lazy))[str(_version(lazy).resolve() / "stored.jsonl")]
     assert rss < size  # no search has read a card yet
 
 
-def test_the_budget_caps_what_is_made_resident(slice_store, tmp_path):
-    store, index_root = slice_store
-    root = tmp_path / "index"
-    shutil.copytree(index_root, root)
+def test_the_budget_caps_what_is_made_resident(index_copy):
+    store, root = index_copy
     lazy = open_searcher(root, store, SearchSettings(result_cache=0, resident_index_mb=0))
     lazy.backend()
     version = _version(lazy)

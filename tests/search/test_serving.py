@@ -4,18 +4,14 @@ one a rebuild opens later. On the tests' real slice, through the real index buil
 
 from __future__ import annotations
 
-import shutil
-
 from paperfind.index.manager import build_index
 from paperfind.search.engine import open_searcher
 from paperfind.search.response import SearchRequest
 from paperfind.search.settings import SearchSettings
 
 
-def test_a_searcher_warmed_for_serving_has_its_paper_names_parsed_before_any_search(slice_store, tmp_path):
-    store, index_root = slice_store
-    root = tmp_path / "index"
-    shutil.copytree(index_root, root)
+def test_a_searcher_warmed_for_serving_has_its_paper_names_parsed_before_any_search(index_copy):
+    store, root = index_copy
     plain = open_searcher(root, store, SearchSettings(result_cache=0))
     plain.backend()
     assert plain.warm_state()["paper_names"] is False  # a CLI search reads the few it shows
