@@ -120,11 +120,14 @@ class Searcher:
     def warm_for_serving(self) -> None:
         """Load once, before the first request, what a server would otherwise load during an
         early one (`LiveIndex.load_for_serving`, pypinyin's tables): each was a 0.2-0.5 s
-        outlier among a fresh server's first queries."""
+        outlier among a fresh server's first queries. And the translator reads its segmenter's
+        frequent words ahead (`ZhEnTranslator.warm`): a fresh server's Chinese queries are new."""
         from paperfind.index.names import load_pinyin
 
         self.live.load_for_serving()
         load_pinyin()
+        if self.settings.translate_chinese:
+            self.translator.warm(self.settings.translator_warm_words)
 
     def load_experts(self) -> None:
         """Make the expert finder's people and rare word pairs (a server's warm-up)."""
