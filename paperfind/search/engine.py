@@ -37,7 +37,7 @@ from paperfind.search.learned import (DEFAULT_MODEL, FEATURES, FirstStage, Learn
 from paperfind.search.live import LiveIndex
 from paperfind.search.named import name_tier, named_papers
 from paperfind.search.people import person_tiers
-from paperfind.search.plan import QueryPlan, build_plan
+from paperfind.search.plan import QueryPlan, build_plan, translated_plan
 from paperfind.search.pool import Pool, joined_candidates, lexical_matches_among
 from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import top_order
@@ -250,8 +250,7 @@ class Searcher:
         if not plan.person_is_query and self.settings.translate_chinese and has_han(q.text):
             translation = self.translator.translate(q.text)
             if translation.english.strip() and translation.english != q.text:
-                plan = build_plan(q, self.analyzer, backend, translation=translation.english,
-                                  renderings=translation.terms)
+                plan = translated_plan(plan, self.analyzer, backend, translation.english, translation.terms)
         restriction = self._restriction(backend, q, plan, merge_filters(filters, q))
         return Query(q, plan, restriction)
 
