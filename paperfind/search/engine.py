@@ -37,7 +37,7 @@ from paperfind.search.learned import (DEFAULT_MODEL, FEATURES, FirstStage, Learn
 from paperfind.search.live import LiveIndex
 from paperfind.search.named import name_tier, named_papers
 from paperfind.search.people import person_tiers
-from paperfind.search.plan import QueryPlan, build_plan
+from paperfind.search.plan import QueryPlan, build_plan, translated_plan
 from paperfind.search.pool import Pool, joined_candidates, lexical_matches_among
 from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import top_order
@@ -120,11 +120,14 @@ class Searcher:
     def warm_for_serving(self) -> None:
         """Load once, before the first request, what a server would otherwise load during an
         early one (`LiveIndex.load_for_serving`, pypinyin's tables): each was a 0.2-0.5 s
-        outlier among a fresh server's first queries."""
+        outlier among a fresh server's first queries. And the translator reads its segmenter's
+        frequent words ahead (`ZhEnTranslator.warm`): a fresh server's Chinese queries are new."""
         from paperfind.index.names import load_pinyin
 
         self.live.load_for_serving()
         load_pinyin()
+        if self.settings.translate_chinese:
+            self.translator.warm(self.settings.translator_warm_words)
 
     def load_experts(self) -> None:
         """Make the expert finder's people and rare word pairs (a server's warm-up)."""
@@ -247,8 +250,7 @@ class Searcher:
         if not plan.person_is_query and self.settings.translate_chinese and has_han(q.text):
             translation = self.translator.translate(q.text)
             if translation.english.strip() and translation.english != q.text:
-                plan = build_plan(q, self.analyzer, backend, translation=translation.english,
-                                  renderings=translation.terms)
+                plan = translated_plan(plan, self.analyzer, backend, translation.english, translation.terms)
         restriction = self._restriction(backend, q, plan, merge_filters(filters, q))
         return Query(q, plan, restriction)
 

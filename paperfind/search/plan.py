@@ -102,29 +102,51 @@ def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend, translation
     a dictionary rendering is a guess, the user's own words are not. `renderings`, the
     translation's (Chinese word, its English senses), make each Chinese word one group
     (`_add_renderings`); without them each English word is its own group."""
-    plan = QueryPlan(translation=translation)
+    plan = QueryPlan()
     seen: set[tuple[str, bool]] = set()
-    sources = [(q.text, False, 1.0)] + [(t, True, 1.0) for t in q.titles]
-    if translation and not renderings:
-        sources.append((translation, False, TRANSLATION_WEIGHT))
-    for text, title_only, factor in sources:
-        for word in an.words(text):
-            if an.is_stopword(word) or len(plan.groups) >= MAX_GROUPS:
-                continue
-            stem = an.stem(word)
-            if (stem, title_only) in seen:
-                continue
-            seen.add((stem, title_only))
-            plan.groups.append(_word_group(plan, an, backend, word, stem, factor, title_only))
-        _add_joined_forms(plan, an, backend, text, title_only, factor)
-    if translation and renderings:
-        _add_renderings(plan, an, backend, renderings, seen)
-        _add_joined_forms(plan, an, backend, translation, False, TRANSLATION_WEIGHT)
+    for text, title_only in [(q.text, False)] + [(t, True) for t in q.titles]:
+        _add_source(plan, an, backend, text, title_only, 1.0, seen)
     plan.phrases = [an.terms(p) for p in q.phrases if an.terms(p)]
     plan.people, plan.person_is_query = find_people(q.text, backend)
     if plan.person_is_query:
         plan.corrections.clear()  # a name is not misspelt vocabulary
-    return plan
+    return translated_plan(plan, an, backend, translation, renderings) if translation else plan
+
+
+def translated_plan(plan: QueryPlan, an: Analyzer, backend: SearchBackend, translation: str,
+                    renderings: Renderings = ()) -> QueryPlan:
+    """`build_plan(q, an, backend, translation, renderings)` made from `plan`, the query's own
+    `build_plan(q, an, backend)` (left as it is): the searcher reads a Chinese query's words
+    before its rendering, and its groups, phrases and people are the same with the rendering
+    (issue 33: the query's words segmented and its people looked up once, not twice)."""
+    out = QueryPlan(groups=[WordGroup(g.word, list(g.stems), g.title_only) for g in plan.groups],
+                    corrections=dict(plan.corrections), people=list(plan.people),
+                    person_is_query=plan.person_is_query, phrases=[list(p) for p in plan.phrases],
+                    translation=translation)
+    seen = {(g.stems[0][0], g.title_only) for g in out.groups}
+    if renderings:
+        _add_renderings(out, an, backend, renderings, seen)
+        _add_joined_forms(out, an, backend, translation, False, TRANSLATION_WEIGHT)
+    else:
+        _add_source(out, an, backend, translation, False, TRANSLATION_WEIGHT, seen)
+    if out.person_is_query:
+        out.corrections.clear()
+    return out
+
+
+def _add_source(plan: QueryPlan, an: Analyzer, backend: SearchBackend, text: str, title_only: bool,
+                factor: float, seen: set[tuple[str, bool]]) -> None:
+    """A group for each content word of `text` whose stem no group has yet, then the joined
+    forms of its hyphenated words."""
+    for word in an.words(text):
+        if an.is_stopword(word) or len(plan.groups) >= MAX_GROUPS:
+            continue
+        stem = an.stem(word)
+        if (stem, title_only) in seen:
+            continue
+        seen.add((stem, title_only))
+        plan.groups.append(_word_group(plan, an, backend, word, stem, factor, title_only))
+    _add_joined_forms(plan, an, backend, text, title_only, factor)
 
 
 def _word_group(plan: QueryPlan, an: Analyzer, backend: SearchBackend, word: str, stem: str,

@@ -71,6 +71,10 @@ class SearchSettings:
     experts: ExpertSettings = field(default_factory=ExpertSettings)
     use_vectors: bool = True  # semantic/hybrid modes use vectors beside the database when present
     translate_chinese: bool = True  # Chinese queries also search their English rendering
+    # a server's translator reads this many of its segmenter's most frequent words at its start
+    # (their readings and candidate senses, ~0.6 s for 20,000), so that a fresh server's first
+    # Chinese queries find most of their words read (paperfind.text.translate.ZhEnTranslator.warm)
+    translator_warm_words: int = 20_000
     result_cache: int = 2048  # recent responses kept (search-as-you-type repeats); 0 = off
     # a server maps this much of its index's files into memory at its start (paperfind.index.resident):
     # a fresh server's first searches otherwise fault their pages in one by one; 0 = off

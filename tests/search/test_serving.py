@@ -30,3 +30,19 @@ def test_a_searcher_warmed_for_serving_has_its_paper_names_parsed_before_any_sea
     assert served.backend().index.path.name != before
     assert served.warm_state()["paper_names"] is True
     assert served.backend().loaded_for_serving
+
+
+def test_a_searcher_warmed_for_serving_has_its_translators_frequent_words_read(index_copy):
+    """Issue 33: a fresh server's Chinese queries are each new; their words are mostly among the
+    segmenter's most frequent, read at the start (`ZhEnTranslator.warm`)."""
+    store, root = index_copy
+    served = open_searcher(root, store, SearchSettings(result_cache=0, translator_warm_words=500))
+    served.warm_for_serving()
+    read = served.translator._segment_readings.cache_info().currsize
+    assert 250 < read <= 500
+    unwarmed = open_searcher(root, store, SearchSettings(result_cache=0, translator_warm_words=0))
+    unwarmed.warm_for_serving()
+    assert unwarmed.translator._segment_readings.cache_info().currsize == 0
+    request = SearchRequest(q="图神经网络的过平滑", limit=20, mode="lexical")
+    assert [r["key"] for r in served.search(request).results] == \
+        [r["key"] for r in unwarmed.search(request).results]

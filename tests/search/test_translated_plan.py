@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from paperfind.search.backend import CandidateRequest
 from paperfind.search.filters import Filters
-from paperfind.search.plan import TRANSLATION_WEIGHT, build_plan
+from paperfind.search.plan import TRANSLATION_WEIGHT, build_plan, translated_plan
 from paperfind.search.query import parse_query
+from paperfind.text.analyze import Analyzer
 from paperfind.text.fold import has_han
 
 
@@ -55,3 +58,41 @@ def test_a_names_adjective_is_a_sense_of_the_same_word(searcher):
     # 黎曼 is "Riemann, Riemannian": one word of the query, the adjective an alternative
     groups = _translated(_plan(searcher, "黎曼"))
     assert groups == [{"riemann", "riemannian"}]
+
+
+class _CountingAnalyzer(Analyzer):
+    """The real analyser, noting each text it cuts into words."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def words(self, text: str) -> list[str]:
+        self.texts.append(text)
+        return super().words(text)
+
+
+def test_a_chinese_querys_own_words_are_read_once(searcher, monkeypatch):
+    """Issue 33: the plan with the rendering is made from the query's own plan (its words
+    segmented, its people looked up once) and equals the one made from the query whole."""
+    counting = _CountingAnalyzer()
+    monkeypatch.setattr(searcher, "analyzer", counting)
+    for text in ("图神经网络的过平滑", "用LSTM预测股票价格", "精度", "黎曼 manifold-learning 综述"):
+        counting.texts.clear()
+        query = searcher._read(searcher.backend(), parse_query(text), Filters(), "lexical")
+        assert counting.texts.count(text) == 1
+        translation = searcher.translator.translate(text)
+        assert query.plan == build_plan(parse_query(text), counting, searcher.backend(),
+                                        translation=translation.english, renderings=translation.terms)
+
+
+def test_the_querys_own_plan_is_left_as_it_was(searcher):
+    """The query vector's worker may hold the query's own plan while its rendering is added."""
+    q, backend = parse_query("多臂老虎机 multi-armed"), searcher.backend()
+    own = build_plan(q, searcher.analyzer, backend)
+    before = copy.deepcopy(own)
+    translation = searcher.translator.translate(q.text)
+    for renderings in (translation.terms, ()):
+        with_rendering = translated_plan(own, searcher.analyzer, backend, translation.english, renderings)
+        assert own == before and len(with_rendering.groups) > len(own.groups)
+        assert with_rendering.translation == translation.english and not own.translation

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from paperfind.text.phrases import PhraseCounts, chains, choose_senses, pairs_of, phrase_counts
+from paperfind.text.phrases import (PHRASE_MIN_ASSOCIATION, PHRASE_MIN_COUNT, PhraseCounts, chains, choose_senses,
+                                    pairs_of, phrase_counts)
 from paperfind.text.senses import compound_senses
 from paperfind.text.translate import ZhEnTranslator
 
@@ -115,3 +118,26 @@ def test_a_senses_edge_words_are_found_once_and_read_the_same_after():
              counts.pair("field", "games"))
     assert first == again == (100, 100 / max(10 * 20 / 100_000, 1.0), 50)
     assert counts.pair("of the", "field") == 0 and counts._edge_words["of the"] == ()
+
+
+def test_a_table_of_links_weighs_each_pair_as_the_closed_word_and_phrase_rules_do():
+    """`PhraseCounts.links` (every left sense before every right one, in one pass, issue 33)
+    gives each pair what the rules give it one pair at a time: the larger of the closed word's
+    and the phrase's counts, the phrase only when written well above chance."""
+    counts = phrase_counts()
+    lefts = ("mean", "average", "tree", "feedback", "the model", "self", "multi-armed", "neural")
+    rights = ("field", "width", "loop", "average", "supervised", "bandit", "network", "of the", "scene")
+
+    def one_pair(left: str, right: str) -> tuple[float, bool]:
+        joined, paired = counts.closed(left, right), counts.pair(left, right)
+        if paired and counts.association(left, right) < PHRASE_MIN_ASSOCIATION:
+            paired = 0
+        best = max(joined, paired)
+        return (math.log1p(best), joined > paired) if best >= PHRASE_MIN_COUNT else (0.0, False)
+
+    table = counts.links(lefts, rights)
+    assert table == [[one_pair(left, right) for right in rights] for left in lefts]
+    assert counts.link("tree", "width")[1] and counts.link("mean", "field")[0] > 0  # closed; a phrase
+    assert counts.link("model", "average") == (0.0, False)  # written, but hardly above chance
+    counts.read_ahead(["gradient descent"])
+    assert counts._link_records["gradient descent"] == ("gradient", "descent", False)
