@@ -148,9 +148,16 @@ class JsonRecords:
     @classmethod
     def load(cls, root: Path, name: str) -> "JsonRecords":
         path = root / f"{name}.jsonl"
-        data = (np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if path.stat().st_size
-                else np.zeros(0, dtype=np.uint8))
-        return cls(data, load_array(root / f"{name}.offsets.npy"))
+        if not path.stat().st_size:
+            return cls(np.zeros(0, dtype=np.uint8), load_array(root / f"{name}.offsets.npy"))
+        with open(path, "rb") as f:
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        # rows are read one at a time, at random: without the advice a page not in the page cache
+        # brings ~128 kB around it (at 1M papers a fresh server's first 60 typo'd titles read 977 MB
+        # of the 1.6 GB cards file, ~7 MB with it; bench/RESULTS.md, session 25)
+        if hasattr(mmap, "MADV_RANDOM"):
+            mapped.madvise(mmap.MADV_RANDOM)
+        return cls(np.frombuffer(mapped, dtype=np.uint8), load_array(root / f"{name}.offsets.npy"))
 
 
 def save_csr(root: Path, name: str, rows: list[Sequence[int]], dtype=np.int32) -> None:
