@@ -84,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     from paperfind.core import Paperfind
     from paperfind.search.experts import ExpertQuery, find_experts
     from paperfind.settings import Settings
+    from paperfind.search.settings import EVERY_PAIR
 
     sets = [(name, [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()])
             for name, path, _ in DEV_SETS]
@@ -96,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
 
     base = pf.settings.search.experts
     started = time.perf_counter()
-    pairs = backend.rare_pairs(base.phrase_max_df)
+    pairs = backend.rare_pairs(base.pairs_max_df)  # the table the server makes
     build_s = time.perf_counter() - started
     find_experts(backend, ExpertQuery(text="warm up the query model"), base)
     if args.model is not None and not args.model.exists():
@@ -128,8 +129,9 @@ def main(argv: list[str] | None = None) -> int:
                                             for f in figures) + f" | {p50:.0f} | {p95:.0f} |")
         lines.append(line)
         print(line, flush=True)
-    lines += ["", f"The rare-pair table (paperfind/index/rare_pairs.py, pairs of consecutive content stems of "
-              f"titles and abstracts held by at most {base.phrase_max_df} papers): {len(pairs.keys):,} pairs, "
+    bound = "every pair" if pairs.max_df >= EVERY_PAIR else f"pairs held by at most {pairs.max_df} papers"
+    lines += ["", f"The word-pair table (paperfind/index/rare_pairs.py, pairs of consecutive content stems of "
+              f"titles and abstracts, {bound}): {len(pairs.keys):,} pairs, "
               f"{pairs.nbytes / 1e6:.1f} MB in memory, made from the index's term sequences in {build_s:.1f} s "
               f"on first use, nothing on disk.", *([model_record(args.model)] if args.model else []),
               f"Load average at the end: {' / '.join(f'{x:.1f}' for x in os.getloadavg())}."]

@@ -22,6 +22,8 @@ nDCG@10. The product's ranking runs first and again last. The families (issue 30
   `pair_weight` x the summed idf of the query's ordered pairs of consecutive content stems that
   its title or abstract holds (every pair of the corpus, not only the signature phrases' rare
   ones), before the route's standard scores: a sequential-dependence term at the paper level.
+  The product's since exp30m (`ExpertSettings.pair_weight`, paperfind.search.expert_pairs): its
+  variants change those settings; the `pair_weight` hook adds pairs on top of the product's.
 
 A variant is kept only if it lifts both sets (dev2 by 3 papers of 200, dev down at most one).
 """
@@ -62,14 +64,15 @@ class Hooks:
     paper_key: bool = False  # the query is paper=KEY's: the paper's title + abstract
     stored_vector: bool = False  # ... and its vector route starts from the paper's stored vector
     title_weight: float = 1.0  # ... its title's terms weigh this in the lexical route
-    pair_weight: float = 0.0  # > 0: text route papers + this x the idf of the query's word pairs they hold
+    pair_weight: float = 0.0  # > 0: text route papers + this x the idf of the query's word pairs they hold,
+    # on top of the product's own (ExpertSettings.pair_weight)
     pair_max_df: int = 0  # > 0: only pairs held by at most this many papers count
     settings: dict = field(default_factory=dict)  # ExpertSettings fields changed
 
 
 FORMS = {"q64": (True, 64), "q24": (True, 24), "p24": (False, 24), "p32": (False, 32), "p64": (False, 64)}
 VARIANTS: tuple[tuple[str, Hooks], ...] = (
-    ("baseline (the product: query: + 64 words embedded, main 1e05e16's ranking)", Hooks()),
+    ("baseline (the product: query: + 64 words embedded, the query's word pairs at 0.6)", Hooks()),
     ("vector: passage: + 24 words (the papers' form)", Hooks(vector_form="p24")),
     ("vector: passage: + 32 words", Hooks(vector_form="p32")),
     ("vector: passage: + 64 words", Hooks(vector_form="p64")),
@@ -93,11 +96,14 @@ VARIANTS: tuple[tuple[str, Hooks], ...] = (
     ("paper=KEY's query today (title + abstract, query: + 64 words)", Hooks(paper_key=True)),
     ("paper=KEY, the paper's stored vector (no encoder run)", Hooks(paper_key=True, stored_vector=True)),
     ("paper=KEY, title terms x 1.5", Hooks(paper_key=True, title_weight=1.5)),
-    ("the query's word pairs in the text route, weight 0.3", Hooks(pair_weight=0.3)),
-    ("the query's word pairs in the text route, weight 0.6", Hooks(pair_weight=0.6)),
-    ("the query's word pairs in the text route, weight 1.0", Hooks(pair_weight=1.0)),
-    ("the query's word pairs of <= 2,000 papers, weight 0.3", Hooks(pair_weight=0.3, pair_max_df=2000)),
-    ("the query's word pairs of <= 2,000 papers, weight 1.0", Hooks(pair_weight=1.0, pair_max_df=2000)),
+    # the pairs are the product's since exp30m (ExpertSettings.pair_weight 0.6): their variants are settings
+    ("the query's word pairs off (the finder before exp30m)", Hooks(settings={"pair_weight": 0.0})),
+    ("the query's word pairs in the text route, weight 0.3", Hooks(settings={"pair_weight": 0.3})),
+    ("the query's word pairs in the text route, weight 1.0", Hooks(settings={"pair_weight": 1.0})),
+    ("the query's word pairs of <= 2,000 papers, weight 0.3",
+     Hooks(settings={"pair_weight": 0.3, "pair_max_df": 2000})),
+    ("the query's word pairs of <= 2,000 papers, weight 1.0",
+     Hooks(settings={"pair_weight": 1.0, "pair_max_df": 2000})),
     ("baseline again, last", Hooks()),
 )
 

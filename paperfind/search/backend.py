@@ -656,18 +656,20 @@ class IndexBackend:
         return self._profiles
 
     def rare_pairs(self, max_df: int) -> RarePairs:
-        """The word pairs of titles and abstracts at most `max_df` papers hold (the expert
-        finder's signature phrases), made on first use from this index's term sequences."""
-        if self._rare_pairs is None or self._rare_pairs.max_df != max_df:
+        """The word pairs of titles and abstracts at most `max_df` papers hold, or more (a table
+        made with a larger bound holds every such pair with the same count: the expert finder's
+        signature phrases and its text route's pairs share one), made on first use from this
+        index's term sequences."""
+        if self._rare_pairs is None or self._rare_pairs.max_df < max_df:
             docs = self.index.docs
             self._rare_pairs = RarePairs.build((docs.title_seq, docs.abstract_seq), docs.n,
                                                self.n_terms, max_df)
         return self._rare_pairs
 
     def experts_ready(self, max_df: int) -> bool:
-        """The expert finder's derived parts (people, rare pairs of `max_df`) are made."""
+        """The expert finder's derived parts (people, the pairs of at most `max_df` papers) are made."""
         pairs = self._rare_pairs
-        return self._profiles is not None and pairs is not None and pairs.max_df == max_df
+        return self._profiles is not None and pairs is not None and pairs.max_df >= max_df
 
     def works(self) -> np.ndarray:
         """The work group of every row (versions of one paper share it)."""

@@ -44,7 +44,7 @@ def query_pairs(local: IndexBackend, analyzer: Analyzer, text: str, settings: Ex
     if settings.phrase_weight <= 0 or not text.strip():
         return QueryPairs.none()
     ids = np.array([local.term_id(t) for t in analyzer.terms(text)], dtype=np.int64)
-    keys, idf = local.rare_pairs(settings.phrase_max_df).rare_in(ids)
+    keys, idf = local.rare_pairs(settings.pairs_max_df).rare_in(ids, settings.phrase_max_df)
     return QueryPairs(keys, idf)
 
 

@@ -5,7 +5,8 @@ way paperfind matches papers: each paper eligible for the query (published befor
 within the venue / institution / year filters) gets a score in [0, 1] from two routes, the
 lexical one (BM25F of the query's strongest terms, `similar.weighted_terms`, each counted once,
 over the whole index) and the semantic one (cosine of the query's e5 vector with the stored paper vectors),
-each as standard scores over the `depth` papers it found, weighed and summed. A person's score is a decaying sum over their best `top_papers` works among them (a
+each as standard scores over the `depth` papers it found, weighed and summed; the lexical
+route's papers first gain the idf of the query's word pairs they hold (`expert_pairs`). A person's score is a decaying sum over their best `top_papers` works among them (a
 work's versions count once), each weighed up when recent (relative to the query's own time)
 and when they are the first or last author; the first people are then re-ordered by the
 query's rare word pairs their own papers hold (signature phrases, `expert_phrases`). A prolific person does not win by volume (only
@@ -28,6 +29,7 @@ import numpy as np
 from paperfind.index.distinct import union
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.expert_learned import ExpertRanker, expert_ranker, learned_order, person_features
+from paperfind.search.expert_pairs import pair_bonus
 from paperfind.search.expert_phrases import QueryPairs, by_phrases, query_pairs
 from paperfind.search.backend import IndexBackend, Restriction
 from paperfind.search.filters import Filters
@@ -284,6 +286,7 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
     reference_year = (query.before - 1) if query.before is not None else int(docs.year.max(initial=0))
     terms = query_terms(local, analyzer, query.lexical_text or query.text, settings) if settings.text_weight > 0 else []
     text_rows, text = text_route(local, terms, eligible, settings.depth)
+    text = text + pair_bonus(local, analyzer, query.lexical_text or query.text, text_rows, settings)
     if settings.vector_weight > 0 and backend.vectors_ready():
         meaning_rows, cosines = meaning_hits(backend, local, vector_text(query.text, settings),
                                              restriction, settings.depth, settings.query_max_tokens)

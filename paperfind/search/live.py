@@ -144,7 +144,7 @@ class LiveIndex:
         backend = self.backend(vectors=False)
         if backend is not None:
             backend.profiles()
-            backend.rare_pairs(self.settings.experts.phrase_max_df)
+            backend.rare_pairs(self.settings.experts.pairs_max_df)
 
     def load_encoder(self) -> None:
         """Load the query model now, before the index exists (a first start loads it while the
@@ -173,7 +173,7 @@ class LiveIndex:
         state = {"index": backend is not None}
         if backend is not None:
             state["paper_names"] = backend.index.paper_names.parsed
-            state["experts"] = backend.experts_ready(self.settings.experts.phrase_max_df)
+            state["experts"] = backend.experts_ready(self.settings.experts.pairs_max_df)
         semantic = self._semantic
         if self.settings.use_vectors and semantic is not None:
             state.update(vectors=semantic.coverage > 0, vector_graph=semantic.graph_loaded,

@@ -8,6 +8,8 @@ from pathlib import Path
 from paperfind.embed.runtime import DEFAULT_QUERY_MAX_TOKENS
 from paperfind.search.rank import RankWeights
 
+EVERY_PAIR = 2**31 - 1  # a pair-table bound no pair's paper count reaches (paperfind.index.rare_pairs)
+
 
 @dataclass(frozen=True)
 class ExpertSettings:
@@ -47,6 +49,13 @@ class ExpertSettings:
     phrase_weight: float = 0.3
     phrase_max_df: int = 20
     phrase_depth: int = 100
+    # the query's word pairs in the text route (paperfind.search.expert_pairs): each paper the
+    # route found gains `pair_weight` x the summed BM25 idf of the query's pairs of consecutive
+    # content stems that its title or abstract holds; 0 = off. 0.6, every pair, in process dev /
+    # dev2 / dev3 R@10 .475 / .385 / .335 -> .455 / .400 / .355, MRR@10 and nDCG@10 up on all
+    # three (exp30k, exp30l; no shaping of the pairs kept dev: bench/RESULTS.md, issue 30)
+    pair_weight: float = 0.6
+    pair_max_df: int = 0  # only pairs held by at most this many papers count (0: every pair)
     conflict_years: int = 3  # exclude=KEY: co-authors of the paper's people from its year - this on
     # a lambdarank model re-orders the voting's first people (paperfind.search.expert_learned;
     # PAPERFIND_EXPERTS_LEARNED=1). Off: trained on 2,760 leave-one-out queries of other
@@ -55,6 +64,14 @@ class ExpertSettings:
     learned: bool = False
     learned_model: Path | None = None  # its text dump; None = paperfind/rank/experts.txt
     learned_depth: int = 1000  # people of the voting it re-orders
+
+    @property
+    def pairs_max_df(self) -> int:
+        """The bound of the word-pair table the finder reads (`IndexBackend.rare_pairs`): the
+        signature phrases' rare pairs, or every pair the text route's pairs may count."""
+        if self.pair_weight <= 0:
+            return self.phrase_max_df
+        return max(self.phrase_max_df, self.pair_max_df if self.pair_max_df > 0 else EVERY_PAIR)
 
 
 @dataclass(frozen=True)

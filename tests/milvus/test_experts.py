@@ -8,7 +8,7 @@ import pytest
 from paperfind.core import Paperfind
 from paperfind.search.expert_results import ExpertsRequest
 from paperfind.search.filters import Filters
-from paperfind.search.settings import SearchSettings
+from paperfind.search.settings import EVERY_PAIR, SearchSettings
 from paperfind.settings import Settings
 from tests.realdata import load_paperlist
 
@@ -70,4 +70,6 @@ def test_the_milvus_servers_start_up_makes_the_experts_parts(slice_db, synced, m
     milvus.warm_experts_in_background().join(timeout=60)
     assert milvus.warm_state()["experts"] is True  # the local index's people and pairs, no request
     local = milvus.searcher().live.local.backend(vectors=False)
-    assert local.experts_ready(milvus.settings.search.experts.phrase_max_df)
+    experts = milvus.settings.search.experts
+    assert experts.pairs_max_df == EVERY_PAIR  # the text route's pairs: every pair's paper count
+    assert local.experts_ready(experts.pairs_max_df)
