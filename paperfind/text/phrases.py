@@ -77,7 +77,6 @@ class PhraseCounts:
         # every neighbour's, and each time found again by a regex and stemmed: ~0.3 ms a query
         self._edge_words: dict[str, tuple[str, ...]] = {}
         self._edge_stem_pairs: dict[str, tuple[str, str]] = {}
-        self._link_records: dict[str, tuple[str, str, bool]] = {}  # see `link`
 
     def _edges(self, sense: str) -> tuple[str, ...]:
         edges = self._edge_words.get(sense)
@@ -121,20 +120,11 @@ class PhraseCounts:
         chance = self.word_count(a[-1]) * self.word_count(b[0]) / self.words
         return self.pair(left, right) / max(chance, 1.0)
 
-    def _link_edges(self, sense: str) -> tuple[str, str, bool]:
-        """`sense`'s first and last content stems, and whether it is one word of letters."""
-        found = self._link_records.get(sense)
-        if found is None:
-            found = (*self._edge_stems(sense), sense.isalpha())
-            if len(self._link_records) < MAX_MEMO_SENSES:
-                self._link_records[sense] = found
-        return found
-
     def read_ahead(self, senses: Iterable[str]) -> None:
         """Find `senses`' edges now (a server's start-up: `ZhEnTranslator.warm`), not at the
         first query that weighs them."""
         for sense in senses:
-            self._link_edges(sense)
+            self._edge_stems(sense)
 
     def link(self, left: str, right: str) -> tuple[float, bool]:
         """What reading `left` just before `right` is worth (`choose_senses`): the log count of
@@ -148,12 +138,12 @@ class PhraseCounts:
         step, each sense's edges read once from the memo. A Chinese query weighs ~60 pairs of
         senses, one function call and three look-ups each, ~40% of its rendering (issue 33)."""
         pairs, word_count = self.pairs, self.word_count
-        ahead = [self._link_edges(right) for right in rights]
+        ahead = [(self._edge_stems(right)[0], right.isalpha()) for right in rights]
         table = []
         for left in lefts:
-            _, last, left_alpha = self._link_edges(left)
+            last, left_alpha = self._edge_stems(left)[1], left.isalpha()
             row = []
-            for right, (first, _, right_alpha) in zip(rights, ahead):
+            for right, (first, right_alpha) in zip(rights, ahead):
                 joined = word_count((left + right).lower()) if left_alpha and right_alpha else 0
                 paired = pairs.get(f"{last} {first}", 0) if last and first else 0
                 if paired and self.association(left, right) < PHRASE_MIN_ASSOCIATION:

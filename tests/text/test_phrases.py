@@ -140,4 +140,4 @@ def test_a_table_of_links_weighs_each_pair_as_the_closed_word_and_phrase_rules_d
     assert counts.link("tree", "width")[1] and counts.link("mean", "field")[0] > 0  # closed; a phrase
     assert counts.link("model", "average") == (0.0, False)  # written, but hardly above chance
     counts.read_ahead(["gradient descent"])
-    assert counts._link_records["gradient descent"] == ("gradient", "descent", False)
+    assert counts._edge_stem_pairs["gradient descent"] == ("gradient", "descent")
