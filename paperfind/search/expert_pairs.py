@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from paperfind.search.backend import IndexBackend
+from paperfind.search.expert_phrases import query_term_ids
 from paperfind.search.settings import ExpertSettings
 from paperfind.text.analyze import Analyzer
 
@@ -31,8 +32,7 @@ def pair_bonus(local: IndexBackend, analyzer: Analyzer, text: str, rows: np.ndar
     if settings.pair_weight <= 0 or not len(rows) or not text.strip():
         return out
     table = local.rare_pairs(settings.pairs_max_df)
-    ids = np.array([local.term_id(t) for t in analyzer.terms(text)], dtype=np.int64)
-    keys, df = table.counts_in(ids)
+    keys, df = table.counts_in(query_term_ids(local, analyzer, text))
     if settings.pair_max_df > 0:
         keys, df = keys[df <= settings.pair_max_df], df[df <= settings.pair_max_df]
     if not len(keys):

@@ -39,12 +39,17 @@ class QueryPairs:
         return cls(np.zeros(0, dtype=np.int64), np.zeros(0))
 
 
+def query_term_ids(local: IndexBackend, analyzer: Analyzer, text: str) -> np.ndarray:
+    """`text`'s terms as the index's term ids, in order (the sequences its pairs are read from)."""
+    return np.array([local.term_id(t) for t in analyzer.terms(text)], dtype=np.int64)
+
+
 def query_pairs(local: IndexBackend, analyzer: Analyzer, text: str, settings: ExpertSettings) -> QueryPairs:
     """The rare pairs of consecutive content stems of `text`, as the index's sequences hold them."""
     if settings.phrase_weight <= 0 or not text.strip():
         return QueryPairs.none()
-    ids = np.array([local.term_id(t) for t in analyzer.terms(text)], dtype=np.int64)
-    keys, idf = local.rare_pairs(settings.pairs_max_df).rare_in(ids, settings.phrase_max_df)
+    keys, idf = local.rare_pairs(settings.pairs_max_df).rare_in(query_term_ids(local, analyzer, text),
+                                                                 settings.phrase_max_df)
     return QueryPairs(keys, idf)
 
 
