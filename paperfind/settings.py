@@ -16,6 +16,7 @@ from pathlib import Path
 
 from paperfind.embed.runtime import QUERY_FORMS, RUNTIMES
 from paperfind.search.settings import SearchSettings
+from paperfind.web.collector import CollectorSettings
 
 BACKENDS = ("local", "milvus")
 # a folder of venue-year shards (paperfind/data/PROVENANCE.md); a single export file works too
@@ -43,6 +44,8 @@ class Settings:
     # both cores here (250k vectors took 347 s on one); searching it stays on one thread
     ann_threads: int = field(default_factory=lambda: min(2, os.cpu_count() or 1))
     search: SearchSettings = field(default_factory=SearchSettings)  # the searcher's knobs
+    # Python's collector in a server: its passes between requests (paperfind.web.collector)
+    collector: CollectorSettings = field(default_factory=CollectorSettings)
     backend: str = "local"  # local (the index beside the database) | milvus
     # http://host:19530 (Milvus Standalone/Distributed, or a `milvus-lite server`), or a
     # directory ending in .db (Milvus Lite inside this process)
