@@ -16,12 +16,24 @@ from pathlib import Path
 
 from paperfind.embed.runtime import QUERY_FORMS, RUNTIMES
 from paperfind.search.settings import SearchSettings
-from paperfind.web.collector import CollectorSettings
 
 BACKENDS = ("local", "milvus")
 # a folder of venue-year shards (paperfind/data/PROVENANCE.md); a single export file works too
 BUNDLED_CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 OFF = frozenset({"0", "false", "no", "off"})
+
+
+@dataclass(frozen=True)
+class CollectorSettings:
+    """How a serving process runs Python's collector (paperfind.web.collector says why); the CLI
+    and scripts leave Python's own."""
+
+    # the young generation's threshold while serving: a search's objects die with its answer,
+    # and 300 searches ran 150 passes at Python's 700 (lat33g)
+    young_threshold: int = 20_000
+    # young objects pending after an answer from which the server collects before the next
+    # request (passes of ~0.3 ms, none in a request); 0 = only Python's passes, at its threshold
+    between_answers: int = 2_000
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ threshold, inside whichever request allocates the last one. At the serving thres
 a young pass took 2-5 ms and the middle generation's, every eleventh, 40-43 ms, each falling on
 one search of a fresh server (bench/RESULTS.md, issue 33, tail33). So a server collects itself
 after an answer has been sent, as soon as the objects pending pass a lower level
-(`collect_between_answers`, from the portal's middleware): passes of a tenth of the size, none in
+(`collect_between_answers`, from the portal's middleware; `Settings.collector`): passes of a tenth of the size, none in
 a request. Python's own threshold stays as the backstop (a request that allocates more than it on
 its own still collects inside it).
 
@@ -21,19 +21,6 @@ long-lived objects than at its last pass) says so.
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class CollectorSettings:
-    """How a serving process runs the collector (module doc); the CLI and scripts leave Python's."""
-
-    # the young generation's threshold while serving: a search's objects die with its answer,
-    # and 300 searches ran 150 passes at Python's 700 (lat33g)
-    young_threshold: int = 20_000
-    # young objects pending after an answer from which the server collects before the next
-    # request (passes of ~0.3 ms, none in a request); 0 = only Python's passes, at its threshold
-    between_answers: int = 2_000
 
 
 class _Due:

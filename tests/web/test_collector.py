@@ -19,9 +19,9 @@ import pytest
 import uvicorn
 
 from paperfind.core import Paperfind
-from paperfind.settings import Settings
+from paperfind.settings import CollectorSettings, Settings
 from paperfind.web.app import create_app
-from paperfind.web.collector import CollectorSettings, collect_between_answers
+from paperfind.web.collector import collect_between_answers
 from tests.realdata import load_paperlist, write_slice
 from bench.server import free_port
 

@@ -21,9 +21,8 @@ import uvicorn
 
 from paperfind.core import Paperfind
 from paperfind.index.vectors import ensure_ann
-from paperfind.settings import Settings
+from paperfind.settings import CollectorSettings, Settings
 from paperfind.web.app import create_app
-from paperfind.web.collector import CollectorSettings
 from tests.realdata import load_paperlist, write_slice
 from bench.server import free_port
 
