@@ -2,7 +2,8 @@
 
 A real uvicorn server over a real database slice, asked real searches over HTTP; which passes
 the collector ran, and where, is read from Python's own `gc.callbacks` and the stack each pass
-started on. No timing: where the passes fall is what decides a request's tail (paperfind.web.collector).
+started on. No timing: where the passes fall is what decides a request's tail
+(paperfind.web.collector).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def python_collector() -> Iterator[list[dict]]:
         frame, in_search = sys._getframe(1), False
         while frame is not None:
             code = frame.f_code
-            in_search = in_search or (code.co_name == "search" and code.co_filename.endswith(ENGINE))
+            in_search = in_search or (code.co_name == "search"
+                                      and code.co_filename.endswith(ENGINE))
             frame = frame.f_back
         passes.append({"generation": info["generation"], "in_search": in_search,
                        "thread": threading.current_thread().name})
@@ -54,7 +56,8 @@ def python_collector() -> Iterator[list[dict]]:
         gc.set_threshold(*threshold)
 
 
-def test_the_pass_python_would_run_at_its_threshold_runs_when_asked(python_collector: list[dict]) -> None:
+def test_the_pass_python_would_run_at_its_threshold_runs_when_asked(
+        python_collector: list[dict]) -> None:
     gc.set_threshold(100_000, 10, 10)
     gc.collect()
     del python_collector[:]  # that pass was the test's own
@@ -87,7 +90,8 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _serve(pf: Paperfind) -> tuple[uvicorn.Server, threading.Thread]:
     app = create_app(pf)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=pf.settings.port, log_level="warning"))
+    config = uvicorn.Config(app, host="127.0.0.1", port=pf.settings.port, log_level="warning")
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 120
