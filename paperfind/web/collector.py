@@ -20,12 +20,7 @@ long-lived objects than at its last pass) says so.
 
 from __future__ import annotations
 
-import asyncio
 import gc
-
-# how long after an answer's send its pass waits: the client it woke runs first (a pass run at
-# once kept the server's core while the client was woken, +0.03-0.09 ms a request at p50)
-AFTER_ANSWER_SECONDS = 0.001
 
 
 class _Due:
@@ -59,10 +54,3 @@ def collect_between_answers(level: int) -> bool:
     finally:
         gc.set_threshold(*threshold)
     return True
-
-
-def collect_after_answer(level: int) -> None:
-    """`collect_between_answers(level)` from the running event loop, `AFTER_ANSWER_SECONDS` after
-    an answer's send: between two requests still (a search runs whole within its task), once
-    the client the answer woke has run."""
-    asyncio.get_running_loop().call_later(AFTER_ANSWER_SECONDS, collect_between_answers, level)

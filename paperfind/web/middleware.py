@@ -18,7 +18,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from paperfind.web.collector import collect_after_answer
+from paperfind.web.collector import collect_between_answers
 from paperfind.web.errors import WebError, internal_error
 from paperfind.web.i18n import COOKIE, LANGUAGES
 from paperfind.web.search_route import SEARCH_PATH, plain_search_answer
@@ -128,7 +128,7 @@ class PortalMiddleware:
             if body is not None:
                 await send_json(send, body)
                 leftovers.clear()  # freed once the answer is on its way
-                collect_after_answer(collection_level(scope))
+                collect_between_answers(collection_level(scope))
                 return
         try:
             await self.app(scope, receive, send_with_headers)
@@ -137,7 +137,7 @@ class PortalMiddleware:
                 raise
             response = internal_error(Request(scope), exc)
             await response(scope, receive, send_with_headers)
-        collect_after_answer(collection_level(scope))
+        collect_between_answers(collection_level(scope))
 
 
 def collection_level(scope: Scope) -> int:
