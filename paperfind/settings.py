@@ -24,6 +24,19 @@ OFF = frozenset({"0", "false", "no", "off"})
 
 
 @dataclass(frozen=True)
+class CollectorSettings:
+    """How a serving process runs Python's collector (paperfind.web.collector says why); the CLI
+    and scripts leave Python's own."""
+
+    # the young generation's threshold while serving: a search's objects die with its answer,
+    # and 300 searches ran 150 passes at Python's 700 (lat33g)
+    young_threshold: int = 20_000
+    # young objects pending after an answer from which the server collects before the next
+    # request (passes of ~0.3 ms, none in a request); 0 = only Python's passes, at its threshold
+    between_answers: int = 2_000
+
+
+@dataclass(frozen=True)
 class Settings:
     db_path: Path = Path("paperfind.db")
     host: str = "127.0.0.1"  # loopback unless told otherwise
@@ -43,6 +56,8 @@ class Settings:
     # both cores here (250k vectors took 347 s on one); searching it stays on one thread
     ann_threads: int = field(default_factory=lambda: min(2, os.cpu_count() or 1))
     search: SearchSettings = field(default_factory=SearchSettings)  # the searcher's knobs
+    # Python's collector in a server: its passes between requests (paperfind.web.collector)
+    collector: CollectorSettings = field(default_factory=CollectorSettings)
     backend: str = "local"  # local (the index beside the database) | milvus
     # http://host:19530 (Milvus Standalone/Distributed, or a `milvus-lite server`), or a
     # directory ending in .db (Milvus Lite inside this process)

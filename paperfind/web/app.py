@@ -6,7 +6,6 @@ over two databases can live in one process (the tests do this).
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -17,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from paperfind import __version__
 from paperfind.core import Paperfind
 from paperfind.web.apidocs import build_docs_router
+from paperfind.web.collector import settle_after_start_up
 from paperfind.web.errors import install_error_handlers
 from paperfind.web.middleware import PortalMiddleware
 from paperfind.web.render import STATIC_DIR, Pages
@@ -39,7 +39,6 @@ work with several versions is shown by its best one. All errors have one shape:
 # home page first, whose venue-year grid counts the corpus (0.45 s on a first visit otherwise)
 WARM_UP_PATHS = ("/", "/?q=graph+neural+networks", "/api/search?q=%E8%81%94%E9%82%A6%E5%AD%A6%E4%B9%A0",
                  "/?q=venue%3Aiclr+year%3A2023", "/api/search?q=Yann+LeCun")
-YOUNG_COLLECTION_OBJECTS = 20_000  # gc's first threshold while serving (the lifespan says why)
 
 
 async def _get(app: FastAPI, path: str) -> int:
@@ -80,15 +79,10 @@ def create_app(paperfind: Paperfind, on_ready: Callable[[float], None] | None = 
         app.state.warm_requests = {path: await _get(app, path) for path in WARM_UP_PATHS}
         # what is loaded now lives as long as the server (index, vectors, model, dictionaries):
         # frozen, the collector's full passes skip it, instead of one walking it all during
-        # some early request (a full pass took 50+ ms over the warm search objects alone)
-        gc.collect()
-        gc.freeze()
-        # and the young generation collected every YOUNG_COLLECTION_OBJECTS allocations, not
-        # Python's 700: a search's objects (cards, highlights, counts) die with its answer, and
-        # 300 lexical searches ran 150 passes (~0.08 ms a search) at 700, none at 20,000; the
-        # same queries took 3% less time at the median (bench/RESULTS.md, lat33g)
-        threshold = gc.get_threshold()
-        gc.set_threshold(YOUNG_COLLECTION_OBJECTS, *threshold[1:])
+        # some early request; and the young generation collected every young_threshold
+        # allocations, not Python's 700: a search's objects die with its answer (lat33g). The
+        # passes themselves are run between answers (paperfind.web.collector, the middleware)
+        settle_after_start_up(paperfind.settings.collector.young_threshold)
         app.state.experts_warming = paperfind.warm_experts_in_background()
         if on_ready is not None:
             on_ready(time.perf_counter() - started)

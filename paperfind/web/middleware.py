@@ -18,6 +18,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from paperfind.web.collector import collect_between_answers
 from paperfind.web.errors import WebError, internal_error
 from paperfind.web.i18n import COOKIE, LANGUAGES
 from paperfind.web.search_route import SEARCH_PATH, plain_search_answer
@@ -127,6 +128,7 @@ class PortalMiddleware:
             if body is not None:
                 await send_json(send, body)
                 leftovers.clear()  # freed once the answer is on its way
+                collect_between_answers(collection_level(scope))
                 return
         try:
             await self.app(scope, receive, send_with_headers)
@@ -135,6 +137,15 @@ class PortalMiddleware:
                 raise
             response = internal_error(Request(scope), exc)
             await response(scope, receive, send_with_headers)
+        collect_between_answers(collection_level(scope))
+
+
+def collection_level(scope: Scope) -> int:
+    """The young objects pending from which the collector runs after an answer is sent
+    (`CollectorSettings.between_answers`; paperfind.web.collector): its pass is then not in
+    the next request. 0 for an app without a `Paperfind`."""
+    paperfind = getattr(scope["app"].state, "paperfind", None) if "app" in scope else None
+    return paperfind.settings.collector.between_answers if paperfind is not None else 0
 
 
 async def send_json(send: Send, body: bytes) -> None:

@@ -21,8 +21,8 @@ import uvicorn
 
 from paperfind.core import Paperfind
 from paperfind.index.vectors import ensure_ann
-from paperfind.settings import Settings
-from paperfind.web.app import YOUNG_COLLECTION_OBJECTS, create_app
+from paperfind.settings import CollectorSettings, Settings
+from paperfind.web.app import create_app
 from tests.realdata import load_paperlist, write_slice
 from bench.server import free_port
 
@@ -72,7 +72,7 @@ def test_the_port_opens_only_after_everything_is_warm(db: Path) -> None:
         # the web's own path was run too, through the app: pages and API answered
         assert set(app.state.warm_requests.values()) == {200}, app.state.warm_requests
         assert gc.get_freeze_count() > 0  # and what it loaded is out of the collector's way
-        assert gc.get_threshold()[0] == YOUNG_COLLECTION_OBJECTS  # a search's garbage collected in bulk
+        assert gc.get_threshold()[0] == CollectorSettings().young_threshold  # a search's garbage collected in bulk
         # the first queries load nothing more: Chinese (segmenter, translator, model), a question
         for q in ("小样本学习的泛化界", "why do bandit algorithms need exploration?", "venue:colt"):
             response = httpx.get(f"http://127.0.0.1:{port}/api/search", params={"q": q}, timeout=60)
