@@ -239,7 +239,7 @@ ENV: tuple[EnvSetting, ...] = (
                "whole or in part (default 1: spared)"),
     EnvSetting("PAPERFIND_RESIDENT_INDEX_MB", "search.resident_index_mb", _number,
                "megabytes of the index's files a server maps into memory at its start, so its "
-               "first searches fault no pages in (default 1024; 0: none, pages mapped on first use)"),
+               "first searches fault no pages in (default 2048; 0: none, pages mapped on first use)"),
     EnvSetting("PAPERFIND_PAPER_NAMES", "search.paper_names", _switch,
                "0 ignores the papers' names and standing in ranking (default 1)"),
     EnvSetting("PAPERFIND_UNDERSTAND_INSTITUTIONS", "search.understand_institutions", _switch,

@@ -11,10 +11,20 @@ disk, and mapped now) takes ~0.05-0.1 s for the bundled corpus's ~0.7 GB, and no
 faults after it.
 
 The pages are the page cache's (shared, reclaimable), but they count in the process's
-resident set, so a budget caps how much is made resident (`SearchSettings.resident_index_mb`);
-the files the lexical path reads on every search come first, and a file larger than what
-is left of the budget is skipped. Where the call is not supported (another system, an older
-kernel) nothing is done: the pages are then mapped on first use as before.
+resident set, so a budget caps how much is made resident (`SearchSettings.resident_index_mb`),
+and a file larger than what is left of the budget is skipped. At a million papers the index
+(3.9 GB) is larger than the budget, so the order matters: files go in the order a search reads
+them, measured on a cold 1M server (bench/RESULTS.md, cold33: `fincore` of every index file
+after each kind's 60 searches, nothing made resident). Every lexical search reads the
+vocabulary, the spelling tables (a typo'd word's corrections) and the postings of the fields it
+scores (`text`, `authors`, `venue`), then the per-paper columns and keys of its matches: the first
+60 typo'd titles read 367 MB of the text field's postings and 38 MB of spelling tables, which
+the earlier order by name (the abstract's postings first) left out. The per-field postings of
+title and abstract come next (the default mode's second stage reads them: 285 MB for the first
+60 typo'd titles), then the sequences of titles and keywords and the people's tables; the
+abstract's sequences, the people's cards and the stored cards (1.6 GB, read a card at a time,
+advised random) last. Where the call is not supported (another system, an older kernel)
+nothing is done: the pages are then mapped on first use as before.
 """
 
 from __future__ import annotations
@@ -43,10 +53,24 @@ def _mapped_files(root: Path) -> list[tuple[int, int, str]]:
     return out
 
 
-def _priority(path: str) -> int:
-    """Files every lexical search reads first (postings, sequences, stored cards), then the rest."""
+# the index's files by how often a search reads them (module docstring), most often first; the
+# stored records (`*.jsonl`: cards read one at a time, advised random) and any file no tier names
+# come after them all
+READ_BY_EVERY_SEARCH = ("vocab.", "spell.", "field.text.", "field.authors.", "field.venue.", "keys.",
+                        "meta.", "stored.offsets")
+READ_BY_SOME_SEARCHES = ("field.title.", "field.abstract.", "field.keywords.", "seq.title.",
+                         "seq.keywords.", "names.")
+READ_TIERS = (READ_BY_EVERY_SEARCH, READ_BY_SOME_SEARCHES)
+
+
+def read_tier(path: str) -> int:
+    """0 for a file every lexical search reads, 1 for one some searches read, 2 for the rest
+    (the abstract's sequences, the stored cards of papers and people)."""
     name = Path(path).name
-    return 0 if name.startswith(("field.", "seq.", "stored.", "meta.")) else 1
+    if name.endswith(".jsonl"):
+        return len(READ_TIERS)
+    return next((tier for tier, prefixes in enumerate(READ_TIERS) if name.startswith(prefixes)),
+                len(READ_TIERS))
 
 
 def make_resident(root: Path, budget_bytes: int) -> int:
@@ -55,7 +79,7 @@ def make_resident(root: Path, budget_bytes: int) -> int:
     (0 where the kernel cannot: nothing changes then)."""
     if budget_bytes <= 0:
         return 0
-    maps = sorted(_mapped_files(root), key=lambda m: (_priority(m[2]), m[2], m[0]))
+    maps = sorted(_mapped_files(root), key=lambda m: (read_tier(m[2]), m[2], m[0]))
     if not maps:
         return 0
     libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)

@@ -568,16 +568,16 @@ class IndexBackend:
         return np.asarray([self.index.docs.row_of(k) for k in keys], dtype=np.int64)
 
     def stored(self, handles: list[int]) -> list[dict]:
+        self.index.docs.stored.read_ahead(handles)
         return [self.index.docs.stored_doc(int(h)) for h in handles]
 
     def work_versions(self, handles: list[int], restriction: Restriction) -> list[list[Version]]:
         mask = self._mask(restriction)
-        out = []
-        for h in handles:
-            rows = [int(h)] + [int(v) for v in self.index.docs.versions_of(int(h))]
-            out.append([Version(r, self.index.docs.stored_doc(r), mask is None or bool(mask[r]))
-                        for r in rows])
-        return out
+        docs = self.index.docs
+        works = [[int(h)] + [int(v) for v in docs.versions_of(int(h))] for h in handles]
+        docs.stored.read_ahead([r for rows in works for r in rows])  # the page's cards read together
+        return [[Version(r, docs.stored_doc(r), mask is None or bool(mask[r])) for r in rows]
+                for rows in works]
 
     def people(self, name: str) -> list[PersonMatch]:
         return self.index.names.lookup(name)

@@ -93,9 +93,11 @@ class SearchSettings:
     # Chinese queries find most of their words read (paperfind.text.translate.ZhEnTranslator.warm)
     translator_warm_words: int = 20_000
     result_cache: int = 2048  # recent responses kept (search-as-you-type repeats); 0 = off
-    # a server maps this much of its index's files into memory at its start (paperfind.index.resident):
-    # a fresh server's first searches otherwise fault their pages in one by one; 0 = off
-    resident_index_mb: int = 1024
+    # a server maps this much of its index's files into memory at its start (paperfind.index.resident),
+    # the files every search reads first: a fresh server's first searches otherwise fault their pages
+    # in one by one, from disk on a cold page cache. 2048 holds every file but the abstract's
+    # sequences and the stored cards at 1M papers (RSS ~5.4 GB), and the whole bundled index; 0 = off
+    resident_index_mb: int = 2048
     overlap_embedding: bool = True  # embed the query on a worker thread while the lexical route runs
     # while it waits for the vector, a fused query drafts the cards of its first page's number
     # of lexical leaders, at most this many (paperfind.search.drafts); 0 = off

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paperfind.index.resident import make_resident
+from paperfind.index.resident import make_resident, read_tier
 from paperfind.search.engine import open_searcher
 from paperfind.search.response import SearchRequest
 from paperfind.search.settings import SearchSettings
@@ -70,3 +70,31 @@ def test_the_budget_caps_what_is_made_resident(index_copy):
     done = make_resident(version, budget)
     assert 0 < done <= budget
     assert make_resident(version, 0) == 0
+
+
+def test_a_budget_short_of_the_index_takes_the_files_every_search_reads_first(index_copy):
+    # at 1M papers the index is ~4x the budget: the vocabulary, spelling tables and the scored
+    # fields' postings must be the ones made resident, not the abstract's postings that come
+    # first by name (a cold 1M server's first typo'd titles read 367 MB of the text postings)
+    store, root = index_copy
+    lazy = open_searcher(root, store, SearchSettings(result_cache=0, resident_index_mb=0))
+    lazy.backend()
+    version = _version(lazy)
+    sizes = {Path(f).name: size for f, (size, _) in _mapped(version).items()}
+    every_search = [name for name in sizes if read_tier(name) == 0]
+    assert {"field.text.data.npy", "field.text.indices.npy", "spell.deletes.blob.bin",
+            "vocab.blob.bin"} <= set(every_search)
+    done = make_resident(version, sum(sizes[name] for name in every_search) * 1024)
+    assert done == sum(sizes[name] for name in every_search) * 1024
+    after = {Path(f).name: v for f, v in _mapped(version).items()}
+    assert all(after[name][1] == after[name][0] for name in every_search), \
+        {name: after[name] for name in every_search if after[name][1] != after[name][0]}
+    assert after["field.abstract.data.npy"][1] < after["field.abstract.data.npy"][0]
+    assert after["stored.jsonl"][1] < after["stored.jsonl"][0]
+
+
+def test_the_files_are_ordered_by_how_often_a_search_reads_them():
+    assert read_tier("/x/v1/spell.deletes.blob.bin") == 0 == read_tier("/x/v1/field.text.indices.npy")
+    assert read_tier("/x/v1/field.abstract.data.npy") == 1 == read_tier("/x/v1/names.forms.blob.bin")
+    assert read_tier("/x/v1/seq.abstract.indices.npy") == 2
+    assert read_tier("/x/v1/stored.jsonl") == 2 == read_tier("/x/v1/names.cards.jsonl")
