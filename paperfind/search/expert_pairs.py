@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from paperfind.index.distinct import distinct as distinct_rows
 from paperfind.search.backend import IndexBackend
 from paperfind.search.expert_phrases import query_term_ids
 from paperfind.search.settings import ExpertSettings
@@ -41,7 +42,7 @@ def pair_bonus(local: IndexBackend, analyzer: Analyzer, text: str, rows: np.ndar
     df = df.astype(np.float64)
     idf = np.log1p((n - df + 0.5) / (df + 0.5))
     docs = local.index.docs
-    distinct = np.unique(rows)
+    distinct = distinct_rows(rows)  # np.unique's rows, without its hash table (~0.5 ms of 5,000)
     held_rows, held_pair = table.held_by((docs.title_seq, docs.abstract_seq), distinct, keys)
     per_row = np.zeros(len(distinct))
     np.add.at(per_row, np.searchsorted(distinct, held_rows), idf[held_pair])
