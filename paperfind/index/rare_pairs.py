@@ -158,21 +158,71 @@ class RarePairs:
 
     def held_by(self, sequences: Iterable[Sequences], rows: np.ndarray,
                 query_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(row, index into `query_keys`) of each of the query's pairs that a row of `rows`
-        holds in one of `sequences`, each (row, pair) once."""
+        """(row, index into `query_keys`) of each of the query's pairs (`query_keys` sorted)
+        that a row of `rows` holds in one of `sequences`, each (row, pair) once, by row then pair.
+
+        The text route asks this of its 5,000 papers per query (~900k words at the bundled
+        corpus): making every pair's key of every word (int64 products, a search each) cost
+        ~8 ms for a topic and ~16 ms for an abstract. Instead each word is looked up once in a
+        byte per term (does it start / end one of the query's pairs), and only the neighbours
+        where both hold are keyed and searched (bench/RESULTS.md, issue 30, exp30p)."""
         if not len(rows) or not len(query_keys):
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        rows = np.asarray(rows, dtype=np.int64)
+        role_of_term = _pair_roles(query_keys, self.vocab_size)
         owners, which = [], []
-        starts_a_pair = np.zeros(self.vocab_size, dtype=bool)  # a cheap look before the search
-        starts_a_pair[query_keys // self.vocab_size] = True
         for seq in sequences:
-            owner, key = _row_pairs(seq, rows, self.vocab_size)
-            maybe = starts_a_pair[key // self.vocab_size]
-            owner, key = owner[maybe], key[maybe]
-            at = np.minimum(np.searchsorted(query_keys, key), len(query_keys) - 1)
-            hit = query_keys[at] == key
-            owners.append(owner[hit])
-            which.append(at[hit])
+            ids, row_ends = row_terms(seq, rows)
+            if len(ids) < 2:
+                continue
+            # a break or unknown id (< 0) reads some term's byte: the bytes only filter, the
+            # key's own test below is exact
+            role = np.take(role_of_term, ids)
+            may_pair = role[1:] >> 1
+            may_pair &= role[:-1]  # 1 where a word may start a pair its next word may end
+            at = np.flatnonzero(may_pair.view(np.bool_))
+            row = np.searchsorted(row_ends, at, side="right")
+            within = at + 1 < row_ends[row]  # a row's last word has no pair
+            at, row = at[within], row[within]
+            first, second = ids[at].astype(np.int64), ids[at + 1].astype(np.int64)
+            key = first * self.vocab_size + second
+            found = np.minimum(np.searchsorted(query_keys, key), len(query_keys) - 1)
+            hit = (query_keys[found] == key) & (first >= 0) & (second >= 0)
+            owners.append(rows[row[hit]])
+            which.append(found[hit])
+        if not owners:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         owner, pair = np.concatenate(owners), np.concatenate(which)
         both = distinct(owner * np.int64(len(query_keys)) + pair)
         return both // len(query_keys), both % len(query_keys)
+
+
+STARTS_A_PAIR, ENDS_A_PAIR = np.uint8(1), np.uint8(2)
+
+
+def _pair_roles(query_keys: np.ndarray, vocab_size: int) -> np.ndarray:
+    """Per term id (and one byte more, read by a break id -1): bit 1 if it starts one of the
+    query's pairs, bit 2 if it ends one."""
+    role = np.zeros(vocab_size + 1, dtype=np.uint8)
+    role[query_keys // vocab_size] |= STARTS_A_PAIR
+    role[query_keys % vocab_size] |= ENDS_A_PAIR
+    return role
+
+
+def row_terms(seq: Sequences, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`rows`' term ids one row after another (the sequences' own dtype) and where each row's
+    ends among them (cumulative lengths). The positions are a running sum of steps (1 within a
+    row, a jump between rows) made in place: one int64 a word, against an arange plus a repeat
+    of every row's offset and their sum."""
+    starts = np.asarray(seq.indptr[rows], dtype=np.int64)
+    ends = np.asarray(seq.indptr[rows + 1], dtype=np.int64)
+    row_ends = np.cumsum(ends - starts)
+    total = int(row_ends[-1]) if len(row_ends) else 0
+    if total == 0:
+        return np.zeros(0, dtype=seq.indices.dtype), row_ends
+    held = ends > starts
+    starts, ends, firsts = starts[held], ends[held], row_ends[held] - (ends[held] - starts[held])
+    step = np.ones(total, dtype=np.int64)
+    step[0] = starts[0]
+    step[firsts[1:]] = starts[1:] - ends[:-1] + 1  # from the last word of one row to the next's first
+    return np.take(seq.indices, np.cumsum(step, out=step)), row_ends

@@ -44,12 +44,12 @@ def query_term_ids(local: IndexBackend, analyzer: Analyzer, text: str) -> np.nda
     return np.array([local.term_id(t) for t in analyzer.terms(text)], dtype=np.int64)
 
 
-def query_pairs(local: IndexBackend, analyzer: Analyzer, text: str, settings: ExpertSettings) -> QueryPairs:
-    """The rare pairs of consecutive content stems of `text`, as the index's sequences hold them."""
-    if settings.phrase_weight <= 0 or not text.strip():
+def query_pairs(local: IndexBackend, term_ids: np.ndarray, settings: ExpertSettings) -> QueryPairs:
+    """The rare pairs of consecutive content stems of the query (`term_ids`: `query_term_ids`),
+    as the index's sequences hold them."""
+    if settings.phrase_weight <= 0 or len(term_ids) < 2:
         return QueryPairs.none()
-    keys, idf = local.rare_pairs(settings.pairs_max_df).rare_in(query_term_ids(local, analyzer, text),
-                                                                 settings.phrase_max_df)
+    keys, idf = local.rare_pairs(settings.pairs_max_df).rare_in(term_ids, settings.phrase_max_df)
     return QueryPairs(keys, idf)
 
 

@@ -30,7 +30,7 @@ from paperfind.index.distinct import union
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.expert_learned import ExpertRanker, expert_ranker, learned_order, person_features
 from paperfind.search.expert_pairs import pair_bonus
-from paperfind.search.expert_phrases import QueryPairs, by_phrases, query_pairs
+from paperfind.search.expert_phrases import QueryPairs, by_phrases, query_pairs, query_term_ids
 from paperfind.search.backend import IndexBackend, Restriction
 from paperfind.search.filters import Filters
 from paperfind.search.settings import ExpertSettings
@@ -286,14 +286,16 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
     reference_year = (query.before - 1) if query.before is not None else int(docs.year.max(initial=0))
     terms = query_terms(local, analyzer, query.lexical_text or query.text, settings) if settings.text_weight > 0 else []
     text_rows, text = text_route(local, terms, eligible, settings.depth)
-    text = text + pair_bonus(local, analyzer, query.lexical_text or query.text, text_rows, settings)
+    # the query's term ids, in order: its word pairs in the route and its signature phrases
+    term_ids = query_term_ids(local, analyzer, query.lexical_text or query.text)
+    text = text + pair_bonus(local, term_ids, text_rows, settings)
     if settings.vector_weight > 0 and backend.vectors_ready():
         meaning_rows, cosines = meaning_hits(backend, local, vector_text(query.text, settings),
                                              restriction, settings.depth, settings.query_max_tokens)
     else:
         meaning_rows, cosines = np.zeros(0, dtype=np.int64), np.zeros(0)
     papers = merge_routes(text_rows, standardised(text), meaning_rows, standardised(cosines), cosines)
-    pairs = query_pairs(local, analyzer, query.lexical_text or query.text, settings)
+    pairs = query_pairs(local, term_ids, settings)
     # the learned ranker re-orders the voting's first `learned_depth` people, as many as it was
     # trained on (train_experts asks for them): a page's 10 would give it only `spread_depth`,
     # and features read among the candidates (co-authors listed) would differ from training's

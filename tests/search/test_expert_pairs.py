@@ -13,7 +13,7 @@ import numpy as np
 from paperfind.core import Paperfind
 from paperfind.index.rare_pairs import pair_keys
 from paperfind.search.expert_pairs import pair_bonus
-from paperfind.search.expert_phrases import query_pairs
+from paperfind.search.expert_phrases import query_pairs, query_term_ids
 from paperfind.search.experts import ExpertQuery, find_experts
 from paperfind.search.settings import EVERY_PAIR
 from paperfind.settings import Settings
@@ -44,12 +44,12 @@ def test_a_paper_gains_the_idf_of_the_query_pairs_it_holds(colt_years_app):
     idf = {k: math.log1p((n - counts[k] + 0.5) / (counts[k] + 0.5)) for k in wanted}
     expected = np.array([sum(idf[k] for k in wanted & keys) for keys in held])
     rows = np.arange(n, dtype=np.int64)[::-1]  # any order: the bonus follows the rows given
-    got = pair_bonus(local, Analyzer(), text, rows, settings)
+    got = pair_bonus(local, query_term_ids(local, Analyzer(), text), rows, settings)
     assert np.allclose(got, expected[rows])
     assert (got > 0).sum() > 1 and (got == 0).any()  # others hold some of its common pairs, not all
-    doubled = pair_bonus(local, Analyzer(), text, rows, replace(settings, pair_weight=2.0))
+    doubled = pair_bonus(local, query_term_ids(local, Analyzer(), text), rows, replace(settings, pair_weight=2.0))
     assert np.allclose(doubled, 2 * got)
-    assert not pair_bonus(local, Analyzer(), text, rows, replace(settings, pair_weight=0.0)).any()
+    assert not pair_bonus(local, query_term_ids(local, Analyzer(), text), rows, replace(settings, pair_weight=0.0)).any()
 
 
 def _pair_counts(docs, vocab_size: int) -> dict[int, int]:
@@ -68,7 +68,7 @@ def test_one_table_of_every_pair_gives_the_phrases_the_same_rare_pairs(colt_year
     # a bound the slice's pairs pass (its commonest pair is in about ten of its papers)
     settings = replace(fresh.settings.search.experts, pair_weight=0.0, phrase_max_df=3)
     text = docs.stored_doc(_long_paper(local))["abstract"]
-    rare_only = query_pairs(local, Analyzer(), text, settings)
+    rare_only = query_pairs(local, query_term_ids(local, Analyzer(), text), settings)
     assert local.rare_pairs(settings.phrase_max_df).max_df == settings.phrase_max_df
     every = replace(settings, pair_weight=0.6)
     assert every.pairs_max_df == EVERY_PAIR
@@ -76,7 +76,7 @@ def test_one_table_of_every_pair_gives_the_phrases_the_same_rare_pairs(colt_year
     counts = _pair_counts(docs, local.n_terms)
     assert table.keys.tolist() == sorted(counts) and table.df.tolist() == [counts[k] for k in sorted(counts)]
     assert table.df.max() > settings.phrase_max_df
-    from_every = query_pairs(local, Analyzer(), text, every)
+    from_every = query_pairs(local, query_term_ids(local, Analyzer(), text), every)
     assert len(rare_only.keys) and np.array_equal(from_every.keys, rare_only.keys)
     assert np.allclose(from_every.idf, rare_only.idf)
     assert local.rare_pairs(settings.phrase_max_df) is table  # the larger table serves the phrases

@@ -10,7 +10,7 @@ import numpy as np
 
 from paperfind.core import Paperfind
 from paperfind.index.rare_pairs import RarePairs, pair_keys
-from paperfind.search.expert_phrases import by_phrases, phrase_scores, query_pairs
+from paperfind.search.expert_phrases import by_phrases, phrase_scores, query_pairs, query_term_ids
 from paperfind.search.experts import Expert, ExpertQuery, find_experts
 from paperfind.settings import Settings
 from paperfind.text.analyze import Analyzer
@@ -50,7 +50,7 @@ def test_a_person_holds_only_the_pairs_of_their_eligible_papers(colt_years_app):
     profiles = local.profiles()
     settings = colt_years_app.settings.search.experts
     row = _paper(local, 2019)
-    pairs = query_pairs(local, Analyzer(), docs.stored_doc(row)["abstract"], settings)
+    pairs = query_pairs(local, query_term_ids(local, Analyzer(), docs.stored_doc(row)["abstract"]), settings)
     assert len(pairs.keys)  # an abstract's own wording is rare in 80 papers
     people = [int(a) for a in docs.authors_of(row) if int(a) > 0]
     everyone = phrase_scores(local, profiles, people, pairs, None, settings.phrase_max_df)
@@ -70,9 +70,9 @@ def test_holding_the_query_pairs_lifts_a_person_above_a_better_vote(colt_years_a
     other = next(int(a) for r in range(docs.n) for a in docs.authors_of(r)
                  if int(a) > 0 and int(a) not in {int(x) for x in docs.authors_of(row)}
                  and not phrase_scores(local, local.profiles(), [int(a)],
-                                       query_pairs(local, Analyzer(), docs.stored_doc(row)["abstract"], settings),
+                                       query_pairs(local, query_term_ids(local, Analyzer(), docs.stored_doc(row)["abstract"]), settings),
                                        None, settings.phrase_max_df)[0])
-    pairs = query_pairs(local, Analyzer(), docs.stored_doc(row)["abstract"], settings)
+    pairs = query_pairs(local, query_term_ids(local, Analyzer(), docs.stored_doc(row)["abstract"]), settings)
     voted = [Expert(other, 1.0), Expert(author, 0.95)]
     lifted = by_phrases(local, local.profiles(), voted, pairs, None, settings)
     assert [e.author_id for e in lifted] == [author, other]
