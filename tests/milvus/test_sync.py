@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from paperfind.core import Paperfind
-from paperfind.milvus.client import MilvusConnection
+from paperfind.milvus.client import MilvusConnection, MilvusError
 from paperfind.milvus.sync import sync_store
 from paperfind.settings import Settings
 from paperfind.store import Store
@@ -99,6 +99,19 @@ def test_incremental_sync_writes_the_changed_the_new_and_deletes_the_removed(tmp
     app.milvus().call("drop_collection", "incremental")
 
 
+def _has_collection_yet(conn: MilvusConnection, name: str) -> bool:
+    """Whether the sync has made its collection. Milvus Lite refuses the standalone server's
+    `whitespace` tokenizer but leaves the refused collection behind until the sync drops it and
+    makes it with `standard` (paperfind.milvus.schema.create_collection); a look in that window
+    is answered with the refusal (seen once in CI on a loaded machine): not made yet."""
+    try:
+        return conn.call("has_collection", name)
+    except MilvusError as exc:
+        if "tokenizer" in str(exc):
+            return False
+        raise
+
+
 def test_a_killed_sync_resumes_where_it_stopped(tmp_path, milvus_server, slice_db):
     db = tmp_path / "resume.db"
     shutil.copy(slice_db, db)
@@ -109,7 +122,7 @@ def test_a_killed_sync_resumes_where_it_stopped(tmp_path, milvus_server, slice_d
     conn = MilvusConnection(milvus_server.uri)
     written = 0
     while proc.poll() is None:  # kill it for real once some batches are in, before the end
-        if conn.call("has_collection", "resume"):
+        if _has_collection_yet(conn, "resume"):
             written = _count(conn, "resume")
             if written >= 100:
                 os.kill(proc.pid, signal.SIGKILL)
