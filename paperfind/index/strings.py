@@ -126,8 +126,10 @@ class JsonRecords:
         """Ask the kernel to read the pages of these rows now, all at once (MADV_WILLNEED), before
         they are read one by one: on a cold page cache a page of 20 cards then waits for reads
         made together, not for 20 random reads in turn (the mapping is advised random, so each
-        would be its own). Nothing where the file is not mapped or the call is missing."""
-        if self._mapped is None or not hasattr(mmap, "MADV_WILLNEED") or not len(rows):
+        would be its own). Nothing where the file is not mapped or the call is missing, nor for
+        a lone row (`stored([row])`, read a row at a time by the similar papers' and the finder's
+        pages): its own read is the read-ahead, the call only a system call more."""
+        if self._mapped is None or not hasattr(mmap, "MADV_WILLNEED") or len(rows) < 2:
             return
         at = np.asarray(rows, dtype=np.int64)
         starts, ends = self._offsets[at], self._offsets[at + 1]
