@@ -34,7 +34,8 @@ def pair_bonus(local: IndexBackend, term_ids: np.ndarray, rows: np.ndarray,
     table = local.rare_pairs(settings.pairs_max_df)
     keys, df = table.counts_in(term_ids)
     if settings.pair_max_df > 0:
-        keys, df = keys[df <= settings.pair_max_df], df[df <= settings.pair_max_df]
+        counted = df <= settings.pair_max_df
+        keys, df = keys[counted], df[counted]
     if not len(keys):
         return out
     n = max(local.n_docs, 1)
