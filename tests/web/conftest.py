@@ -173,6 +173,23 @@ def open_context(browser, portal: Portal, lang: str, width: int = 1280, height: 
     return context, page, errors
 
 
+TYPED_MS = 8000  # search as you type waits 180 ms; the rest is a shared machine (or Milvus)
+
+
+def type_query(page, text: str, timeout_ms: float = TYPED_MS) -> None:
+    """Types `text` into the search box a key at a time, as a user does, and returns once the
+    page shows the answer to the whole box.
+
+    The script shows an answer that is the newest asked when it arrives, so on a loaded machine
+    a keystroke's pause longer than the debounce puts a prefix's results ("l" for "learning") on
+    screen first; the address follows only the answer shown, so the page is the box's own once the
+    address's q is the box's text (the box must not already hold that text before typing)."""
+    page.locator("#q").press_sequentially(text, delay=20)
+    page.wait_for_function(
+        "() => new URLSearchParams(location.search).get('q') === document.getElementById('q').value",
+        timeout=timeout_ms)
+
+
 def browsing(browser, portal: Portal, lang: str, width: int = 1280, **options):
     """A fixture's body: a page of `open_context` in `lang` (as `page.lang`), yielded, then its
     context closed and its script and console errors asserted empty."""

@@ -9,7 +9,7 @@ import pytest
 from paperfind.core import Paperfind
 from paperfind.settings import Settings
 from tests.milvus_server import start_server
-from tests.web.conftest import serve
+from tests.web.conftest import serve, type_query
 
 sync_api = pytest.importorskip("playwright.sync_api")
 BROAD = "learning"  # matches far more than 5 papers of the portal's slices
@@ -46,7 +46,7 @@ def test_typed_search_marks_an_approximate_count(browser, capped_portal):
         sync_api.expect(count).to_contain_text("≈")
         served = count.inner_text()
         page.goto("/")
-        page.locator("#q").press_sequentially(BROAD, delay=20)  # drawn by portal.js
+        type_query(page, BROAD)  # drawn by portal.js
         sync_api.expect(page.locator("#cards .card").first).to_be_visible(timeout=5000)
         sync_api.expect(count).to_contain_text("≈ ")
         sync_api.expect(count).to_contain_text("approximate counts")

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.web.conftest import GPQA, MINICPM, PAGE_KINDS
+from tests.web.conftest import GPQA, MINICPM, PAGE_KINDS, type_query
 
 DEBOUNCE_BUDGET_MS = 5000  # generous: the script waits 180 ms, the rest is the shared machine
 
@@ -33,14 +33,14 @@ def page(browser, portal):
 
 def test_typing_a_title_fragment_shows_the_paper_first(page, shoot):
     page.goto("/")
-    page.locator("#q").press_sequentially("Google-Proof Q&A", delay=20)
+    type_query(page, "Google-Proof Q&A")
     first = page.locator("#cards .card").first
     sync_api.expect(first).to_have_attribute("data-key", GPQA, timeout=DEBOUNCE_BUDGET_MS)
     sync_api.expect(first.locator("mark").first).to_be_visible()
     # the address follows (once the last keystroke's results are in), so reload and share work
     sync_api.expect(page).to_have_url(re.compile(r"q=Google-Proof"), timeout=DEBOUNCE_BUDGET_MS)
     page.locator("#q").fill("")
-    page.locator("#q").press_sequentially("benchmark", delay=20)
+    type_query(page, "benchmark")
     # wait for the new query's cards: the count line of the previous query also says "results"
     sync_api.expect(page.locator("#cards .card mark", has_text=re.compile("benchmark", re.I)).first
                     ).to_be_visible(timeout=DEBOUNCE_BUDGET_MS)
@@ -50,7 +50,7 @@ def test_typing_a_title_fragment_shows_the_paper_first(page, shoot):
 
 def test_author_card_leads_to_the_author_page_with_chart(page, shoot):
     page.goto("/")
-    page.locator("#q").press_sequentially("Andreas Geiger", delay=20)
+    type_query(page, "Andreas Geiger")
     card = page.locator("#author-cards .author-card").first
     sync_api.expect(card).to_contain_text("Andreas Geiger", timeout=DEBOUNCE_BUDGET_MS)
     card.click()
@@ -78,7 +78,7 @@ def test_switching_language_shows_the_seed_wording(page, shoot):
     sync_api.expect(card.locator(".etal")).to_have_text("等")
     page.goto("/")  # remembered by the cookie
     sync_api.expect(page.locator("h1")).to_have_text("论文检索")
-    page.locator("#q").press_sequentially("MiniCPM", delay=20)  # the script's cards say 等 too
+    type_query(page, "MiniCPM")  # the script's cards say 等 too
     sync_api.expect(page.locator(f'#cards .card[data-key="{MINICPM}"] .etal')).to_have_text(
         "等", timeout=DEBOUNCE_BUDGET_MS)
     shoot(page, "search-zh")
@@ -127,7 +127,7 @@ def test_names_and_titles_are_bidi_isolated_on_cards_drawn_either_way(page):
         styles = page.evaluate(isolated, selector)
         assert styles and set(styles) == {"isolate"}, (selector, styles)
     page.locator("#q").fill("")
-    page.locator("#q").press_sequentially("language", delay=20)
+    type_query(page, "language")
     sync_api.expect(page.locator("#cards .card mark", has_text=re.compile("language", re.I)).first
                     ).to_be_visible(timeout=DEBOUNCE_BUDGET_MS)
     styles = page.evaluate(isolated, "#cards .card-authors .author")
@@ -156,7 +156,7 @@ def test_every_list_page_shows_its_feed_in_both_languages(page, lang, label):
 def test_search_as_you_type_moves_the_feed_to_the_new_query(page):
     page.goto("/?q=learning&lang=en")
     page.locator("#q").fill("")
-    page.locator("#q").press_sequentially("benchmark", delay=20)
+    type_query(page, "benchmark")
     button = page.locator("#feed-button")
     sync_api.expect(button).to_have_attribute("href", "/feeds/search.atom?q=benchmark&lang=en",
                                               timeout=DEBOUNCE_BUDGET_MS)

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.web.conftest import PAGE_KINDS, open_context
+from tests.web.conftest import PAGE_KINDS, open_context, type_query
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -171,7 +171,7 @@ def test_chips_follow_the_query_typed_after_the_page_loaded(browser, portal):
     context, page, errors = open_phone(browser, portal, 390, "en")
     page.goto(SEARCH + "&venue=colm")
     page.locator("#q").fill("")
-    page.locator("#q").press_sequentially("language", delay=20)
+    type_query(page, "language")
     chip = page.locator("#filter-bar a.chip")
     expect(chip).to_have_attribute("href", "/?q=language", timeout=LIVE_BUDGET_MS)
     chip.click()

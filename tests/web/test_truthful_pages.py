@@ -16,7 +16,7 @@ import pytest
 
 from paperfind.catalog.decisions import NO_DECISION
 
-from tests.web.conftest import PAGE_KINDS, browsing
+from tests.web.conftest import PAGE_KINDS, browsing, type_query
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -64,7 +64,7 @@ def test_decisions_tracks_institutions_and_countries_are_in_the_page_language(de
         assert all(HAN.search(s) for s in card_statuses), card_statuses
     # the cards the script draws as the user types say the same
     desktop.locator("#q").fill("")
-    desktop.locator("#q").press_sequentially("attention is all", delay=20)
+    type_query(desktop, "attention is all")
     expect(desktop.locator("#cards mark", has_text=re.compile("attention", re.I)).first
            ).to_be_visible(timeout=LIVE_MS)
     typed = set(facet_labels(desktop, 2))
@@ -73,7 +73,7 @@ def test_decisions_tracks_institutions_and_countries_are_in_the_page_language(de
     desktop.goto("/?q=attention&venue=nips&year=2017")
     expect(desktop.locator("#cards .card-kicker", has_text=MAIN_POSTER[lang]).first).to_be_visible()
     desktop.locator("#q").fill("")
-    desktop.locator("#q").press_sequentially("memory", delay=20)
+    type_query(desktop, "memory")
     expect(desktop.locator("#cards mark", has_text=re.compile("memory", re.I)).first
            ).to_be_visible(timeout=LIVE_MS)
     expect(desktop.locator("#cards .card-kicker", has_text=MAIN_POSTER[lang]).first).to_be_visible()
@@ -109,7 +109,7 @@ def test_institutions_are_shown_by_name_and_linked_by_slug(desktop):
     tsinghua = desktop.locator("#cards .tag.inst[data-slug=tsinghua]").first
     expect(tsinghua).to_have_text(TSINGHUA[lang])
     desktop.locator("#q").fill("")
-    desktop.locator("#q").press_sequentially("reinforcement policy", delay=20)  # the script's too
+    type_query(desktop, "reinforcement policy")  # the script's too
     expect(desktop.locator("#cards mark", has_text=re.compile("polic", re.I)).first
            ).to_be_visible(timeout=LIVE_MS)
     named("#cards .tag.inst")
@@ -200,7 +200,7 @@ def test_typing_keeps_sort_filters_and_pager_and_clearing_restores_the_page(phon
     orders = phone.locator(".results-tools a.sort").count()  # relevance, newest, ..., rating
     assert orders >= 4
     phone.locator("#q").fill("")
-    phone.locator("#q").press_sequentially("robot", delay=20)
+    type_query(phone, "robot")
     expect(phone.locator("#cards mark", has_text=re.compile("robot", re.I)).first
            ).to_be_visible(timeout=LIVE_MS)
     assert query(phone.url) == {"q": ["robot"], "venue": ["corl"], "sort": ["newest"]}
@@ -215,7 +215,7 @@ def test_typing_keeps_sort_filters_and_pager_and_clearing_restores_the_page(phon
     expect(phone.locator("#facets a.clear")).to_have_text({"en": "Clear filters", "zh": "清除筛选"}[lang])
     # the full pager: where the results run to a second page
     phone.goto("/")
-    phone.locator("#q").press_sequentially("learning", delay=20)
+    type_query(phone, "learning")
     pager = phone.locator(".pager")
     expect(pager.locator(".pager-info")).to_have_text(
         re.compile({"en": r"Page 1 of \d+", "zh": r"第 1 / \d+ 页"}[lang]), timeout=LIVE_MS)
