@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from paperfind.web import schemas
-from tests.web.conftest import MINICPM
+from tests.web.conftest import MINICPM, type_query
 
 DEBOUNCE_BUDGET_MS = 5000
 QUERY = "THU small language models"  # MiniCPM's authors are at Tsinghua
@@ -60,7 +60,7 @@ def test_typing_an_institution_shows_a_chip_that_removes_it(browser, portal, loc
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
         page.goto("/")
-        page.locator("#q").press_sequentially(QUERY, delay=10)
+        type_query(page, QUERY)
         chip = page.locator("#understood .understood-chip")
         sync_api.expect(chip).to_contain_text(label, timeout=DEBOUNCE_BUDGET_MS)
         sync_api.expect(page.locator("#understood")).to_contain_text("small language models")
