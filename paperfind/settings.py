@@ -34,10 +34,6 @@ class CollectorSettings:
     # young objects pending after an answer from which the server collects before the next
     # request (passes of ~0.3 ms, none in a request); 0 = only Python's passes, at its threshold
     between_answers: int = 2_000
-    # how long after an answer is written the server frees its search's objects and runs that
-    # pass (paperfind.web.tidy): a client on the same machine reads the answer first, on the
-    # core the server's thread lets go of (http33); 0 = at once
-    tidy_delay_ms: float = 1.0
 
 
 @dataclass(frozen=True)
