@@ -45,11 +45,12 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return app.settings.db_path
 
 
-def _drafts() -> set[int]:
-    """The ids of the `CardDrafts` still referenced (collected first: one in a reference cycle
-    lives until a pass; other tests' may be among them: compared, not counted)."""
+def _drafts(backend: object) -> set[int]:
+    """The ids of the `CardDrafts` of searches over `backend` still referenced (collected first:
+    one in a reference cycle lives until a pass; other tests' threads may be searching other
+    apps meanwhile, and this one's drafts made before are compared, not counted)."""
     gc.collect()
-    return {id(o) for o in gc.get_objects() if isinstance(o, CardDrafts)}
+    return {id(o) for o in gc.get_objects() if isinstance(o, CardDrafts) and o.backend is backend}
 
 
 def _scope(app, params: dict[str, str]) -> dict:
@@ -60,7 +61,8 @@ def _scope(app, params: dict[str, str]) -> dict:
 
 
 def test_a_search_is_freed_after_its_answer_is_written_not_before(db: Path) -> None:
-    app = create_app(Paperfind(Settings(db_path=db, semantic=False)))
+    pf = Paperfind(Settings(db_path=db, semantic=False))
+    app, backend = create_app(pf), pf.searcher().backend()
 
     async def ask(params: dict[str, str]) -> tuple[int, int, int]:
         """(status, the search's drafts alive when the request's coroutine has returned,
@@ -74,11 +76,11 @@ def test_a_search_is_freed_after_its_answer_is_written_not_before(db: Path) -> N
             nonlocal status
             status = message.get("status", status)
 
-        before = _drafts()
+        before = _drafts(backend)
         await app(_scope(app, params), receive, send)
-        returned = len(_drafts() - before)
+        returned = len(_drafts(backend) - before)
         await asyncio.sleep(0)
-        return status, returned, len(_drafts() - before)
+        return status, returned, len(_drafts(backend) - before)
 
     async def main() -> None:
         for round_, title in enumerate(TITLES[:6]):
