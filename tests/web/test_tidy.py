@@ -1,31 +1,27 @@
-"""A server frees a search's objects, and runs the collector's pass, after the answer is written.
+"""A server frees a search's objects and runs the collector's pass after the answer is written.
 
 Under uvloop a transport's write is made when the request's coroutine returns to the loop, so
-work the coroutine does after its `send` is done before the answer leaves (paperfind.web.tidy).
-A real app over a real database slice, asked real searches: through ASGI in a running loop,
-what the search worked with (its `CardDrafts`, one per fresh search) is counted with Python's
-`gc` when the request's coroutine has returned and after the loop's next turn; and in a real
-uvicorn server (the portal's protocol and options), where each collector pass started is read
-from `gc.callbacks`. No timing is asserted.
+work the coroutine does after its `send` is done before the answer leaves (paperfind.web.tidy):
+both are a callback the loop runs next. A real uvicorn server (the portal's protocol and
+options) over a real database slice, asked real searches over HTTP; where each collector pass
+started is read from `gc.callbacks`: none while the portal's middleware is answering. No timing
+is asserted.
 """
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlencode
 
 import httpx
 import pytest
 import uvicorn
 
 from paperfind.core import Paperfind
-from paperfind.search.drafts import CardDrafts
 from paperfind.settings import CollectorSettings, Settings
 from paperfind.web.app import create_app
 from paperfind.web.server import UVICORN_OPTIONS
@@ -43,60 +39,6 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     app = Paperfind(Settings(db_path=root / "p.db", semantic=False))
     app.ingest([source], progress=False)
     return app.settings.db_path
-
-
-def _drafts(backend: object) -> set[int]:
-    """The ids of the `CardDrafts` of searches over `backend` still referenced (collected first:
-    one in a reference cycle lives until a pass; other tests' threads may be searching other
-    apps meanwhile, and this one's drafts made before are compared, not counted)."""
-    gc.collect()
-    return {id(o) for o in gc.get_objects() if isinstance(o, CardDrafts) and o.backend is backend}
-
-
-def _scope(app, params: dict[str, str]) -> dict:
-    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-            "scheme": "http", "path": "/api/search", "raw_path": b"/api/search", "root_path": "",
-            "query_string": urlencode(params).encode(), "headers": [(b"host", b"localhost")],
-            "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 80), "app": app}
-
-
-def test_a_search_is_freed_after_its_answer_is_written_not_before(db: Path) -> None:
-    pf = Paperfind(Settings(db_path=db, semantic=False))
-    app, backend = create_app(pf), pf.searcher().backend()
-
-    async def ask(params: dict[str, str]) -> tuple[int, int, int]:
-        """(status, the search's drafts alive when the request's coroutine has returned,
-        and after the loop's next turn: those that were not alive before it)"""
-        status = 0
-
-        async def receive() -> dict:
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message: dict) -> None:
-            nonlocal status
-            status = message.get("status", status)
-
-        before = _drafts(backend)
-        await app(_scope(app, params), receive, send)
-        returned = len(_drafts(backend) - before)
-        await asyncio.sleep(0)
-        return status, returned, len(_drafts(backend) - before)
-
-    async def main() -> None:
-        for round_, title in enumerate(TITLES[:6]):
-            query = " ".join(title.split()[:5]) + f" {round_}"  # fresh: not from the response cache
-            # the plain search the middleware answers, and one the route answers (a filter)
-            plain = round_ % 2 == 0
-            params = {"q": query, "mode": "lexical"} if plain else \
-                {"q": query, "mode": "lexical", "year": "2019"}
-            status, returned, next_turn = await ask(params)
-            assert status == 200
-            if plain:  # held until the loop has written the answer
-                assert (returned, next_turn) == (1, 0)
-            else:  # the route's search frees its own as it returns
-                assert (returned, next_turn) == (0, 0)
-
-    asyncio.run(main())
 
 
 @pytest.fixture
