@@ -211,3 +211,20 @@ def test_ingest_tells_each_file_once_it_is_committed(tmp_path):
     seen.clear()
     ingest_paths(store, files, progress=False, on_file=lambda p: seen.append(p.name))
     assert seen == ["colt2019.json.gz", "uai2019.json.gz"]  # unchanged files are told too
+
+
+def test_the_made_searcher_is_handed_out_without_the_lock_that_makes_it(tmp_path):
+    """Every request asks `Paperfind.searcher()`; once the searcher is made it is returned
+    without taking the lock (or running the imports) that make it: a thread holding that lock
+    does not hold up another's request."""
+    import threading
+
+    app = Paperfind(Settings(db_path=tmp_path / "p.db", semantic=False))
+    app.ingest([write_slice(tmp_path / "src", "colt", 2019, load_paperlist("colt", 2019)[:5])], progress=False)
+    made = app.searcher()
+    handed: list = []
+    with app._searcher_lock:  # held, as while the first request makes the searcher
+        asker = threading.Thread(target=lambda: handed.append(app.searcher()), daemon=True)
+        asker.start()
+        asker.join(timeout=60)  # a deadlock detector, not a time limit: it returns at once
+        assert not asker.is_alive() and handed == [made]

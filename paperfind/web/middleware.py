@@ -18,10 +18,11 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from paperfind.web.collector import collect_between_answers
+from paperfind.settings import CollectorSettings
 from paperfind.web.errors import WebError, internal_error
 from paperfind.web.i18n import COOKIE, LANGUAGES
 from paperfind.web.search_route import SEARCH_PATH, plain_search_answer
+from paperfind.web.tidy import tidy_after_answer
 
 # No inline script anywhere (script-src 'self'); inline SVG charts need no style attributes.
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; "
@@ -45,7 +46,16 @@ MAX_HEADER_BYTES = 32_768
 
 def undecodable_parameter(query: bytes) -> WebError | None:
     """The error for a parameter whose %-escapes do not decode to UTF-8 (`q=%E4%B8`, half a
-    character), or None. Decoded leniently it would be searched as U+FFFD, a query no one typed."""
+    character), or None. Decoded leniently it would be searched as U+FFFD, a query no one typed.
+
+    The whole query string is decoded first, once (a few µs of every request, against that for
+    each parameter apart): when it is UTF-8, each parameter is, since `&` and `=` are ASCII and
+    a %-escape cannot span them; only otherwise is the culprit looked for."""
+    try:
+        unquote_to_bytes(query.replace(b"+", b" ")).decode("utf-8")
+        return None
+    except UnicodeDecodeError:
+        pass
     for pair in query.split(b"&"):
         for part in pair.partition(b"=")[::2]:
             try:
@@ -127,8 +137,7 @@ class PortalMiddleware:
                 body = None
             if body is not None:
                 await send_json(send, body)
-                leftovers.clear()  # freed once the answer is on its way
-                collect_between_answers(collection_level(scope))
+                tidy_after_answer(serving_collector(scope), leftovers)  # once it is read
                 return
         try:
             await self.app(scope, receive, send_with_headers)
@@ -137,15 +146,14 @@ class PortalMiddleware:
                 raise
             response = internal_error(Request(scope), exc)
             await response(scope, receive, send_with_headers)
-        collect_between_answers(collection_level(scope))
+        tidy_after_answer(serving_collector(scope))
 
 
-def collection_level(scope: Scope) -> int:
-    """The young objects pending from which the collector runs after an answer is sent
-    (`CollectorSettings.between_answers`; paperfind.web.collector): its pass is then not in
-    the next request. 0 for an app without a `Paperfind`."""
+def serving_collector(scope: Scope) -> CollectorSettings | None:
+    """How the server collects after an answer (`Settings.collector`: paperfind.web.collector,
+    paperfind.web.tidy); None for an app without a `Paperfind`."""
     paperfind = getattr(scope["app"].state, "paperfind", None) if "app" in scope else None
-    return paperfind.settings.collector.between_answers if paperfind is not None else 0
+    return paperfind.settings.collector if paperfind is not None else None
 
 
 async def send_json(send: Send, body: bytes) -> None:

@@ -29,18 +29,27 @@ def search_view(pf: Paperfind, params: SearchParams, leftovers: list | None = No
     data = pf.searcher().search(request, leftovers).to_json()
     if data["facets"] or data["trend"]:
         # venues and institutions by name, as the page shows them (it keeps the slug in its links)
-        venue_names, institutions = pf.store().facet_names()
-        named = {"venue": venue_names.get, "institution": institutions.get}
-        data["facets"] = {name: [{"value": str(v), "count": c,
-                                  "label": (named[name](v) or v) if name in named else str(v),
-                                  "param": FACET_PARAMS.get(name, name)} for v, c in pairs]
-                          for name, pairs in data["facets"].items()}
-        data["trend"] = named_trend(data["trend"], venue_names)
+        facets, trend = data["facets"], data["trend"]
+        venue_names, institutions = pf.store().facet_names(
+            {v for v, _ in facets.get("venue", ())} | {v["venue"] for v in (trend or {}).get("venues", ())},
+            {i for i, _ in facets.get("institution", ())})
+        data["facets"] = {name: labelled(pairs, FACET_PARAMS.get(name, name),
+                                         {"venue": venue_names, "institution": institutions}.get(name))
+                          for name, pairs in facets.items()}
+        data["trend"] = named_trend(trend, venue_names)
     data["paging"] = page_info(params.paging, data["total"])
     data["filters"] = with_understood(params.chosen, data.get("understood"))
     data["sort"] = params.sort
     return data
 
+
+
+def labelled(pairs: list, param: str, names: dict[str, str] | None) -> list[dict[str, Any]]:
+    """A facet's (value, count) pairs as the page draws them: the value by its name where the
+    facet has names (a venue, an institution; its slug when it has none), else as written."""
+    if names is None:
+        return [{"value": str(v), "count": c, "label": str(v), "param": param} for v, c in pairs]
+    return [{"value": str(v), "count": c, "label": names.get(v) or v, "param": param} for v, c in pairs]
 
 
 def with_understood(chosen: dict[str, list[str]], understood: dict[str, Any] | None) -> dict[str, list[str]]:

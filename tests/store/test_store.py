@@ -261,3 +261,27 @@ def test_facet_names_are_read_once_per_data_version(tmp_path: Path) -> None:
     after = store.facet_names()
     assert after == (store.venue_names(), store.institution_names())
     assert set(after[0]) > set(first[0]) and set(after[1]) > set(first[1])
+
+
+
+def test_facet_names_of_known_slugs_need_no_query(tmp_path: Path) -> None:
+    """Names are never rewritten (`INSERT OR IGNORE`), so a search whose every venue and
+    institution is in the memo is named without asking SQLite even for the data version, also
+    after an ingest; a slug missing from the memo has the memo checked (and re-read) as before."""
+    store = Store(tmp_path / "p.db")
+    ingest_paths(store, [write_slice(tmp_path / "a", "colt", 2019, load_paperlist("colt", 2019)[:20])],
+                 progress=False)
+    venues, institutions = store.facet_names()
+    known = (set(venues), set(list(institutions)[:5]))
+    statements: list[str] = []
+    store.conn.set_trace_callback(statements.append)
+    assert store.facet_names(*known) == (venues, institutions) and statements == []
+    ingest_paths(store, [write_slice(tmp_path / "b", "corl", 2022, load_paperlist("corl", 2022)[:20])],
+                 progress=False)
+    del statements[:]
+    assert store.facet_names(*known)[1] is institutions and statements == []  # still no query
+    after = store.facet_names({"corl"}, ())  # a venue the memo has not seen: read again
+    assert statements and after == (store.venue_names(), store.institution_names())
+    assert "corl" in after[0] and after[0]["colt"] == venues["colt"]
+    del statements[:]
+    assert store.facet_names() == after and statements  # without slugs: checked every time
