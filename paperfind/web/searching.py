@@ -33,8 +33,8 @@ def search_view(pf: Paperfind, params: SearchParams, leftovers: list | None = No
         venue_names, institutions = pf.store().facet_names(
             {v for v, _ in facets.get("venue", ())} | {v["venue"] for v in (trend or {}).get("venues", ())},
             {i for i, _ in facets.get("institution", ())})
-        data["facets"] = {name: labelled(pairs, FACET_PARAMS.get(name, name),
-                                         {"venue": venue_names, "institution": institutions}.get(name))
+        names = {"venue": venue_names, "institution": institutions}
+        data["facets"] = {name: labelled(pairs, FACET_PARAMS.get(name, name), names.get(name))
                           for name, pairs in facets.items()}
         data["trend"] = named_trend(trend, venue_names)
     data["paging"] = page_info(params.paging, data["total"])
@@ -47,9 +47,8 @@ def search_view(pf: Paperfind, params: SearchParams, leftovers: list | None = No
 def labelled(pairs: list, param: str, names: dict[str, str] | None) -> list[dict[str, Any]]:
     """A facet's (value, count) pairs as the page draws them: the value by its name where the
     facet has names (a venue, an institution; its slug when it has none), else as written."""
-    if names is None:
-        return [{"value": str(v), "count": c, "label": str(v), "param": param} for v, c in pairs]
-    return [{"value": str(v), "count": c, "label": names.get(v) or v, "param": param} for v, c in pairs]
+    return [{"value": str(v), "count": c, "label": str(v) if names is None else names.get(v) or v,
+             "param": param} for v, c in pairs]
 
 
 def with_understood(chosen: dict[str, list[str]], understood: dict[str, Any] | None) -> dict[str, list[str]]:

@@ -263,7 +263,6 @@ def test_facet_names_are_read_once_per_data_version(tmp_path: Path) -> None:
     assert set(after[0]) > set(first[0]) and set(after[1]) > set(first[1])
 
 
-
 def test_facet_names_of_known_slugs_need_no_query(tmp_path: Path) -> None:
     """Names are never rewritten (`INSERT OR IGNORE`), so a search whose every venue and
     institution is in the memo is named without asking SQLite even for the data version, also
