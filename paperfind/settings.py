@@ -74,6 +74,11 @@ class Settings:
     # which any client sets -- but a feed's ids and links must be absolute (RFC 4287), so
     # without it a feed names the request's own base (and its ETag depends on that base)
     public_url: str = ""
+    # FastAPI's own OpenTelemetry instrumentation of every request, when an OTel provider is
+    # configured in the process: off, its check alone (are providers configured?) took ~30 µs of
+    # every request's HTTP layer, where paperfind answers in ~1 ms beyond its search (issue 33,
+    # web35); with it off a plain search is answered before FastAPI's layers (paperfind.web.app)
+    telemetry: bool = False
 
     # Where derived files live: decided here only, so every stage finds the same files.
     @property
@@ -261,6 +266,9 @@ ENV: tuple[EnvSetting, ...] = (
                "where users reach the portal (https://papers.example.org): the base of an export's "
                "links and a feed's (default none: an export's links relative to the site, a feed's "
                "under the request's own base)"),
+    EnvSetting("PAPERFIND_TELEMETRY", "telemetry", _switch,
+               "1 lets FastAPI trace and measure requests by OpenTelemetry when a provider is "
+               "configured (default 0: off, ~30 µs less a request)"),
 )
 
 

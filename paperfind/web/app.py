@@ -12,18 +12,21 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from fastapi.telemetry import TelemetryConfig
+from starlette.types import Receive, Scope, Send
 
 from paperfind import __version__
 from paperfind.core import Paperfind
 from paperfind.web.apidocs import build_docs_router
 from paperfind.web.collector import settle_after_start_up
 from paperfind.web.errors import install_error_handlers
-from paperfind.web.middleware import PortalMiddleware
+from paperfind.web.middleware import PLAIN_TRIED, PortalMiddleware, answer_plain_search
 from paperfind.web.render import STATIC_DIR, Pages
 from paperfind.web.routes_api import build_api_router
 from paperfind.web.routes_feeds import build_feed_router
 from paperfind.web.routes_pages import build_page_router
 from paperfind.web.routes_trend import build_trend_router
+from paperfind.web.search_route import SEARCH_PATH
 
 DESCRIPTION = """Search academic papers by title, author or keyword (中文 / English).
 
@@ -62,6 +65,29 @@ async def _get(app: FastAPI, path: str) -> int:
     return status
 
 
+# FastAPI's own OpenTelemetry instrumentation, off unless the settings ask for it
+TELEMETRY_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+
+
+class PortalApp(FastAPI):
+    """The portal's FastAPI app, which answers a plain search (paperfind.web.search_route)
+    before its own layers when its telemetry is off (`Settings.telemetry`, the default). Every
+    request went through FastAPI's telemetry check (are OpenTelemetry providers configured?
+    ~30 µs), Starlette's app and its error middleware before the portal's middleware answered
+    it (issue 33, web35). With telemetry on, the middleware answers it, inside the telemetry's
+    span. A request it leaves (not plain, refused, an error) goes every layer's way as before."""
+
+    plain_first = False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.plain_first and scope["type"] == "http" and scope["path"] == SEARCH_PATH:
+            scope["app"] = self
+            if await answer_plain_search(scope, send):
+                return
+            scope[PLAIN_TRIED] = True
+        await super().__call__(scope, receive, send)
+
+
 def create_app(paperfind: Paperfind, on_ready: Callable[[float], None] | None = None) -> FastAPI:
     """The app; its start-up (the ASGI lifespan, which uvicorn completes before it opens the
     port) warms everything the first queries need, then calls `on_ready(seconds it took)`."""
@@ -88,8 +114,11 @@ def create_app(paperfind: Paperfind, on_ready: Callable[[float], None] | None = 
             on_ready(time.perf_counter() - started)
         yield
 
-    app = FastAPI(title="paperfind", version=__version__, description=DESCRIPTION,
-                  docs_url=None, redoc_url=None, openapi_url="/openapi.json", lifespan=lifespan)
+    telemetry = paperfind.settings.telemetry
+    app = PortalApp(title="paperfind", version=__version__, description=DESCRIPTION,
+                    docs_url=None, redoc_url=None, openapi_url="/openapi.json", lifespan=lifespan,
+                    telemetry=None if telemetry else TELEMETRY_OFF)
+    app.plain_first = not telemetry
     app.state.paperfind = paperfind
     app.state.warm, app.state.warm_requests = {}, {}
     app.state.pages = pages

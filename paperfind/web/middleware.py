@@ -7,7 +7,9 @@ parameter whose %-escapes are not UTF-8 (422).
 
 A plain ASGI middleware (not Starlette's BaseHTTPMiddleware) so it costs almost nothing per
 request and can still answer with the error shape when a route raised before responding. A
-plain search (paperfind.web.search_route) is answered here, without the layers under it.
+plain search (paperfind.web.search_route) is answered here, without the layers under it, when
+FastAPI's telemetry is on; with it off (the default) the app answers it before any layer
+(`answer_plain_search`, paperfind.web.app.PortalApp).
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ SECURITY_HEADERS = {
 RAW_SECURITY_HEADERS = [(name.encode("latin-1"), value.encode("latin-1"))
                         for name, value in SECURITY_HEADERS.items()]
 LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
+# in a request's scope once the app has tried it as a plain search before its layers
+# (paperfind.web.app.PortalApp): the middleware does not try it again
+PLAIN_TRIED = "paperfind.plain_tried"
 # 2,000 Chinese characters percent-encoded are 18,000 bytes; filters add a few hundred more.
 MAX_QUERY_STRING_BYTES = 32_768
 MAX_HEADER_BYTES = 32_768
@@ -129,15 +134,8 @@ class PortalMiddleware:
             response.headers["connection"] = "close"
             await response(scope, receive, send_with_headers)
             return
-        if scope["path"] == SEARCH_PATH and not head and not remember:
-            leftovers: list = []
-            try:  # a plain search, answered without the framework's layers (search_route)
-                body = await plain_search_answer(scope, leftovers)
-            except Exception:  # the route answers it, with the error it makes
-                body = None
-            if body is not None:
-                await send_json(send, body)
-                tidy_after_answer(serving_collector(scope), leftovers)  # once it is read
+        if scope["path"] == SEARCH_PATH and not head and not remember and PLAIN_TRIED not in scope:
+            if await answer_plain_search(scope, send, checked=True):
                 return
         try:
             await self.app(scope, receive, send_with_headers)
@@ -147,6 +145,27 @@ class PortalMiddleware:
             response = internal_error(Request(scope), exc)
             await response(scope, receive, send_with_headers)
         tidy_after_answer(serving_collector(scope))
+
+
+async def answer_plain_search(scope: Scope, send: Send, checked: bool = False) -> bool:
+    """Answer a plain search (paperfind.web.search_route) of a GET that is not refused and asks
+    for no language (`checked`: the caller has seen to both), and say whether it was answered:
+    anything else, and any exception while answering, is left to the route, which answers it
+    with the error it makes. The search's leftovers are freed once the answer is written
+    (paperfind.web.tidy)."""
+    if not checked and (scope["method"] != "GET" or requested_language(scope)
+                        or request_refused(scope) is not None):
+        return False
+    leftovers: list = []
+    try:
+        body = await plain_search_answer(scope, leftovers)
+    except Exception:
+        body = None
+    if body is None:
+        return False
+    await send_json(send, body)
+    tidy_after_answer(serving_collector(scope), leftovers)  # once it is read
+    return True
 
 
 def serving_collector(scope: Scope) -> CollectorSettings | None:

@@ -22,9 +22,8 @@ them took ~0.1 ms of a fresh query (`Searcher.search`'s `leftovers`).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any, Callable, Coroutine, get_args
-from urllib.parse import parse_qsl
+from urllib.parse import unquote_plus
 
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
@@ -33,7 +32,7 @@ from starlette.types import Scope
 from paperfind.limits import MAX_PAGE, MAX_PAGE_SIZE
 from paperfind.web.fastjson import dumps
 from paperfind.web.feeds import search_feed_url
-from paperfind.web.params import Mode, Part, Sort, included, search_params
+from paperfind.web.params import Mode, Part, Sort, plain_search_params, search_params
 from paperfind.web.searching import search_view
 
 _NUMBER = re.compile(r"[1-9][0-9]{0,5}")  # no sign, space or leading zero: those go FastAPI's way
@@ -42,6 +41,7 @@ _PARTS = frozenset(get_args(Part))
 _BOUNDS = {"page": MAX_PAGE, "size": MAX_PAGE_SIZE}
 MAX_PARTS = 3  # include= is declared with max_length=3
 SEARCH_PATH = "/api/search"
+PLAIN_NAMES = frozenset({"q", "page", "size", "mode", "sort", "include"})
 
 
 def plain_search_query(pairs: list[tuple[str, str]]) -> tuple[dict[str, Any], list[str] | None] | None:
@@ -99,13 +99,29 @@ async def plain_search_answer(scope: Scope, leftovers: list) -> bytes | None:
     once it has sent the body."""
     if scope["path"] != SEARCH_PATH or scope["method"] != "GET":
         return None
-    pairs = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
+    written = plain_segments(scope["query_string"].decode("latin-1"))
+    if written is None:
+        return None
+    pairs = [(name, unquote_plus(value) if name == "q" else value)
+             for name, _, value in (segment.partition("=") for segment in written)]
     plain = plain_search_query(pairs)
     pf = scope["app"].state.paperfind
     if plain is None or pf.settings.backend != "local":  # Milvus answers from the thread pool
         return None
-    args, include = plain
-    params = replace(await search_params(**args), include=included(include))
-    data = search_view(pf, params, leftovers)
+    data = search_view(pf, plain_search_params(*plain), leftovers)
     leftovers.append(data)
-    return dumps({**data, "feed": search_feed_url(pairs)})
+    return dumps({**data, "feed": search_feed_url(pairs, written)})
+
+
+def plain_segments(query: str) -> list[str] | None:
+    """The `name=value` segments of a query string whose names are written plainly and are
+    among those a plain search takes, or None (a name escaped, or without `=`: the route reads
+    those, with the same answer). Only `q`'s value is then decoded, as `parse_qsl` decodes it:
+    any other value is taken only when it is a plain number or word (`plain_search_query`),
+    which no escape writes, so each pair is the one `parse_qsl` makes, read with less work."""
+    written = [segment for segment in query.split("&") if segment]
+    for segment in written:
+        name, equals, _ = segment.partition("=")
+        if not equals or name not in PLAIN_NAMES:
+            return None
+    return written

@@ -28,20 +28,37 @@ def search_view(pf: Paperfind, params: SearchParams, leftovers: list | None = No
         request.mode = params.mode
     data = pf.searcher().search(request, leftovers).to_json()
     if data["facets"] or data["trend"]:
-        # venues and institutions by name, as the page shows them (it keeps the slug in its links)
+        # venues and institutions by name, as the page shows them (it keeps the slug in its links):
+        # from the names the store has read when they name every slug shown, else read anew
         facets, trend = data["facets"], data["trend"]
-        venue_names, institutions = pf.store().facet_names(
-            {v for v, _ in facets.get("venue", ())} | {v["venue"] for v in (trend or {}).get("venues", ())},
-            {i for i, _ in facets.get("institution", ())})
-        names = {"venue": venue_names, "institution": institutions}
-        data["facets"] = {name: labelled(pairs, FACET_PARAMS.get(name, name), names.get(name))
-                          for name, pairs in facets.items()}
-        data["trend"] = named_trend(trend, venue_names)
+        store = pf.store()
+        known = store.known_facet_names()
+        named = None if known is None else named_parts(facets, trend, *known, complete=True)
+        if named is None:
+            venue_names, institutions = store.facet_names(
+                {v for v, _ in facets.get("venue", ())} | {v["venue"] for v in (trend or {}).get("venues", ())},
+                {i for i, _ in facets.get("institution", ())})
+            named = named_parts(facets, trend, venue_names, institutions)
+        data["facets"], data["trend"] = named
     data["paging"] = page_info(params.paging, data["total"])
     data["filters"] = with_understood(params.chosen, data.get("understood"))
     data["sort"] = params.sort
     return data
 
+
+
+def named_parts(facets: dict[str, list], trend: dict[str, Any] | None, venue_names: dict[str, str],
+                institutions: dict[str, str], complete: bool = False
+                ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any] | None] | None:
+    """(the facets labelled, the trend named) by these names; with `complete`, None when a venue
+    or an institution shown has no entry in them (one written since they were read)."""
+    if complete and not (all(v in venue_names for v, _ in facets.get("venue", ()))
+                         and all(i in institutions for i, _ in facets.get("institution", ()))
+                         and all(v["venue"] in venue_names for v in (trend or {}).get("venues", ()))):
+        return None
+    names = {"venue": venue_names, "institution": institutions}
+    return ({name: labelled(pairs, FACET_PARAMS.get(name, name), names.get(name))
+             for name, pairs in facets.items()}, named_trend(trend, venue_names))
 
 
 def labelled(pairs: list, param: str, names: dict[str, str] | None) -> list[dict[str, Any]]:

@@ -284,3 +284,18 @@ def test_facet_names_of_known_slugs_need_no_query(tmp_path: Path) -> None:
     assert "corl" in after[0] and after[0]["colt"] == venues["colt"]
     del statements[:]
     assert store.facet_names() == after and statements  # without slugs: checked every time
+
+
+def test_known_facet_names_are_the_memo_read_without_a_query(tmp_path: Path) -> None:
+    """`known_facet_names` hands out what `facet_names` last read (None before), asking SQLite
+    nothing; the search's answer names its slugs from them when they hold every one."""
+    store = Store(tmp_path / "p.db")
+    ingest_paths(store, [write_slice(tmp_path / "a", "colt", 2019, load_paperlist("colt", 2019)[:20])],
+                 progress=False)
+    assert store.known_facet_names() is None
+    read = store.facet_names()
+    statements: list[str] = []
+    store.conn.set_trace_callback(statements.append)
+    known = store.known_facet_names()
+    assert known is not None and known[0] is read[0] and known[1] is read[1] and statements == []
+
