@@ -97,6 +97,22 @@ class DocTable:
         rows = order[starts[group]:starts[group + 1]]
         return rows[rows != row]
 
+    def works_of(self, rows: list[int]) -> list[list[int]]:
+        """Each row followed by its work's other rows (`versions_of`), for a page's rows at
+        once: most works have one version, whose row is the whole list, without the slice
+        and comparison `versions_of` makes per row (issue 33)."""
+        order, starts = self.work_groups()
+        groups = self.work[rows]
+        firsts, ends = starts[groups].tolist(), starts[groups + 1].tolist()
+        out = []
+        for row, first, end in zip(rows, firsts, ends):
+            if end - first == 1:
+                out.append([row])
+            else:
+                others = order[first:end]
+                out.append([row, *others[others != row].tolist()])
+        return out
+
     def work_groups(self) -> tuple[np.ndarray, np.ndarray]:
         """(rows grouped by work, where each work's group starts), made on first use (150 ms
         at 1M papers: a server makes them at its start, `IndexBackend.load_for_serving`)."""

@@ -580,7 +580,7 @@ class IndexBackend:
     def work_versions(self, handles: list[int], restriction: Restriction) -> list[list[Version]]:
         mask = self._mask(restriction)
         docs = self.index.docs
-        works = [[int(h)] + [int(v) for v in docs.versions_of(int(h))] for h in handles]
+        works = docs.works_of([int(h) for h in handles])
         docs.stored.read_ahead([r for rows in works for r in rows])  # the page's cards read together
         return [[Version(r, docs.stored_doc(r), mask is None or bool(mask[r])) for r in rows]
                 for rows in works]

@@ -175,3 +175,15 @@ def test_a_fields_sequences_of_many_rows_are_each_rows_in_turn(index_path, field
             assert [ids[indptr[j]:indptr[j + 1]].tolist() for j in range(len(rows))] == expected
     if field == "keyword_seq":
         assert (loaded.rows(np.arange(plain.n))[1] == -1).any()
+
+
+def test_a_pages_works_are_each_row_and_its_other_versions(index_path):
+    """`works_of` (a page's cards read at once, issue 33): each row then `versions_of` it, for
+    rows of one-version works and of works with several, in any order."""
+    docs = doc_table(index_path, False)
+    several = np.flatnonzero(np.bincount(docs.work)[docs.work] > 1)
+    assert len(several) > 0
+    rows = [int(r) for r in np.concatenate([several[:15], np.arange(0, docs.n, max(1, docs.n // 40)),
+                                            several[-3:][::-1]])]
+    assert docs.works_of(rows) == [[r, *(int(v) for v in docs.versions_of(r))] for r in rows]
+    assert docs.works_of([]) == []
