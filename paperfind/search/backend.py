@@ -283,6 +283,7 @@ class _MatchTally:
 
 
 _EMPTY_ROWS = np.zeros(0, dtype=np.int64)
+_MEMO_SIZE = 4  # scorings kept: a query asks for its own groups, then per field, then its facets
 
 
 def beyond(rows: np.ndarray, matched: np.ndarray) -> np.ndarray:
@@ -296,7 +297,6 @@ def beyond(rows: np.ndarray, matched: np.ndarray) -> np.ndarray:
     at = np.searchsorted(matched, rows)
     at[at == len(matched)] = 0
     return distinct(rows[matched[at] != rows])
-_MEMO_SIZE = 4  # scorings kept: a query asks for its own groups, then per field, then its facets
 
 
 class IndexBackend:
