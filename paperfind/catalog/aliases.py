@@ -105,10 +105,33 @@ class AliasTable:
     by_alias: MappingProxyType  # alias key -> slug
     longest_latin: int  # words in the longest Latin form
     han_forms: tuple[str, ...]  # Chinese forms, longest first
+    latin_openers: frozenset[str]  # the first word of every Latin alias key
+    han_by_first: MappingProxyType  # a character -> its forms' places in han_forms
 
     def lookup(self, form: str) -> InstitutionNames | None:
         slug = self.by_alias.get(alias_key(form))
         return self.by_slug[slug] if slug else None
+
+    def may_open(self, word: str) -> bool:
+        """Whether a Latin form that begins with `word` (then a space and any words) can be a
+        key of the table, as written, in upper case or folded: False only when none can. A
+        query's every run of up to `longest_latin` words is looked up (paperfind.search.
+        understand), ~26 look-ups of a ten-word title that names no institution, each folding
+        its text; the runs that begin with a word no alias begins with are skipped at once
+        (issue 33). A word with nothing to compare (empty, or only `-` and `.` once folded)
+        leaves the next word first: True."""
+        written = word.split()
+        folded = fold(word).replace("-", " ").replace(".", " ").split()
+        if not written or not folded:
+            return True
+        openers = self.latin_openers
+        return written[0] in openers or folded[0] in openers or word.upper().split()[0] in openers
+
+    def han_forms_in(self, text: str) -> list[str]:
+        """The Chinese forms that may occur in `text`, in `han_forms`' order (longest first):
+        those whose first character is one of `text`'s, rather than a search of every form."""
+        places = sorted({i for c in set(text) for i in self.han_by_first.get(c, ())})
+        return [self.han_forms[i] for i in places]
 
 
 @lru_cache(maxsize=1)
@@ -116,6 +139,11 @@ def alias_table() -> AliasTable:
     rows = read_aliases()
     index = alias_index(rows)
     han = sorted((k for k in index if has_han(k)), key=lambda k: (-len(k), k))
-    longest = max((len(k.split()) for k in index if not has_han(k)), default=1)
+    latin = [k.split() for k in index if not has_han(k)]
+    longest = max((len(words) for words in latin), default=1)
+    by_first: dict[str, list[int]] = {}
+    for i, form in enumerate(han):
+        by_first.setdefault(form[0], []).append(i)
     return AliasTable(MappingProxyType({r.slug: r for r in rows}), MappingProxyType(index),
-                      longest, tuple(han))
+                      longest, tuple(han), frozenset(words[0] for words in latin if words),
+                      MappingProxyType({c: tuple(places) for c, places in by_first.items()}))

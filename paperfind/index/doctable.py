@@ -10,7 +10,7 @@ version of the data the ranking used.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -27,9 +27,26 @@ class Sequences:
 
     indptr: np.ndarray
     indices: np.ndarray
+    gatherer: EntryGatherer = field(init=False, repr=False)  # many rows' sequences at once
+
+    def __post_init__(self) -> None:
+        self.gatherer = EntryGatherer(self.indptr, self.indices)
 
     def row(self, i: int) -> np.ndarray:
         return self.indices[int(self.indptr[i]):int(self.indptr[i + 1])]
+
+    def rows(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(where each row's ids begin, with the end last; the rows' ids one row after the
+        other): the second stage reads its 100-200 candidates' titles, abstracts and keywords
+        so, copied row by row by the compiled gather once a server loaded it (issue 33: numpy
+        made a position per id by `np.repeat` and an `arange`, then gathered)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        starts = self.indptr[rows]
+        indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(self.indptr[rows + 1] - starts, out=indptr[1:])
+        if not indptr[-1]:
+            return indptr, self.indices[:0]
+        return indptr, self.gatherer.gather(rows)
 
 
 class DocTable:
@@ -79,6 +96,22 @@ class DocTable:
         group = int(self.work[row])
         rows = order[starts[group]:starts[group + 1]]
         return rows[rows != row]
+
+    def works_of(self, rows: list[int]) -> list[list[int]]:
+        """Each row followed by its work's other rows (`versions_of`), for a page's rows at
+        once: most works have one version, whose row is the whole list, without the slice
+        and comparison `versions_of` makes per row (issue 33)."""
+        order, starts = self.work_groups()
+        groups = self.work[rows]
+        firsts, ends = starts[groups].tolist(), starts[groups + 1].tolist()
+        out = []
+        for row, first, end in zip(rows, firsts, ends):
+            if end - first == 1:
+                out.append([row])
+            else:
+                others = order[first:end]
+                out.append([row, *others[others != row].tolist()])
+        return out
 
     def work_groups(self) -> tuple[np.ndarray, np.ndarray]:
         """(rows grouped by work, where each work's group starts), made on first use (150 ms
@@ -185,6 +218,8 @@ class DocTable:
         """Count facets with the compiled gather and the cells made now (a server's warm-up,
         `LiveIndex.load_kernel`), not in a first request."""
         self.facet_cells()
+        for seq in (self.title_seq, self.abstract_seq, self.keyword_seq):
+            seq.gatherer.load()
         return self.institutions.load()
 
     def facet_cells(self) -> FacetCells:

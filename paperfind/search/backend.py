@@ -275,16 +275,28 @@ def matching_labels(wanted: tuple[str, ...] | list[str], labels: list[str],
 
 @dataclass(frozen=True)
 class _MatchTally:
-    """A match set's rows (as a mask over every row) and counts, to which `facets` adds the
-    candidates beyond it (paperfind.index.doctable.facet_tally, paperfind.search.trend.WorkTally)."""
+    """A match set's counts, to which `facets` adds the candidates beyond it
+    (paperfind.index.doctable.facet_tally, paperfind.search.trend.WorkTally)."""
 
-    seen: np.ndarray
     works: WorkTally
     papers: dict[str, np.ndarray]
 
 
 _EMPTY_ROWS = np.zeros(0, dtype=np.int64)
 _MEMO_SIZE = 4  # scorings kept: a query asks for its own groups, then per field, then its facets
+
+
+def beyond(rows: np.ndarray, matched: np.ndarray) -> np.ndarray:
+    """The distinct `rows` that are not among `matched` (ascending, distinct): each of the
+    pool's few hundred rows found by a binary search among the matches, where a mask over
+    every row was made and set at each match (the bundled corpus's 156k rows, a broad query's
+    50k matches) for the same answer (issue 33)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if not len(matched) or not len(rows):
+        return distinct(rows)
+    at = np.searchsorted(matched, rows)
+    at[at == len(matched)] = 0
+    return distinct(rows[matched[at] != rows])
 
 
 class IndexBackend:
@@ -463,16 +475,9 @@ class IndexBackend:
     def sequences(self, handles: np.ndarray, field: str, terms: list[str]) -> TermSequences:
         seq = {"title": self.index.docs.title_seq, "abstract": self.index.docs.abstract_seq,
                "keywords": self.index.docs.keyword_seq}[field]
-        handles = np.asarray(handles, dtype=np.int64)
-        starts = seq.indptr[handles].astype(np.int64)
-        lengths = seq.indptr[handles + 1].astype(np.int64) - starts
-        indptr = np.zeros(len(handles) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=indptr[1:])
-        total = int(indptr[-1])
-        if total == 0:
+        indptr, ids = seq.rows(handles)
+        if not len(ids):
             return TermSequences(indptr, np.zeros(0, dtype=np.int32))
-        pos = np.arange(total) + np.repeat(starts - indptr[:-1], lengths)
-        ids = seq.indices[pos]
         # keyword sequences hold -1 between keywords: a BOUNDARY
         return TermSequences(indptr, self._codes(tuple(terms)).of(ids))
 
@@ -524,7 +529,10 @@ class IndexBackend:
             works, total = counter.counted(rows)  # total: distinct works, same pass
             return Facets(docs.facets(rows, only=papers) if papers else {}, works, total)
         matched = self._matched_tally(request, papers)
-        more = distinct(rows[~matched.seen[rows]])  # a union without sorting the matches
+        more = beyond(rows, self._matches(request)[0])
+        if not len(more):  # the lexical mode's pool is among its matches: nothing to add
+            works, total = counter.finish(matched.works)
+            return Facets(docs.facet_lists(matched.papers) if papers else {}, works, total)
         works, total = counter.finish(matched.works, counter.tally(more))
         tally = add_tallies(matched.papers, docs.facet_tally(more, papers)) if papers else {}
         return Facets(docs.facet_lists(tally), works, total)
@@ -536,9 +544,7 @@ class IndexBackend:
         """The counts of `request`'s match set, kept for the next `facets` of the same request."""
         def tally() -> _MatchTally:
             matched = self._matches(request)[0]
-            seen = np.zeros(self.n_docs, dtype=bool)
-            seen[matched] = True
-            return _MatchTally(seen, self._work_counter()[0].tally(matched),
+            return _MatchTally(self._work_counter()[0].tally(matched),
                                self.index.docs.facet_tally(matched, papers) if papers else {})
         return self._remember(("tally", request.cache_key(), papers), tally)
 
@@ -574,7 +580,7 @@ class IndexBackend:
     def work_versions(self, handles: list[int], restriction: Restriction) -> list[list[Version]]:
         mask = self._mask(restriction)
         docs = self.index.docs
-        works = [[int(h)] + [int(v) for v in docs.versions_of(int(h))] for h in handles]
+        works = docs.works_of([int(h) for h in handles])
         docs.stored.read_ahead([r for rows in works for r in rows])  # the page's cards read together
         return [[Version(r, docs.stored_doc(r), mask is None or bool(mask[r])) for r in rows]
                 for rows in works]

@@ -125,6 +125,9 @@ def _latin_names(run: list[tuple[int, str]], backend: SearchBackend, table: Alia
     cleaned = [(i, _POSSESSIVE.sub("", _EDGE.sub("", w))) for i, w in run]
     start = 0
     while start < len(cleaned):
+        if not table.may_open(cleaned[start][1]):  # no alias begins with this word
+            start += 1
+            continue
         for size in range(min(table.longest_latin, len(cleaned) - start), 0, -1):
             part = cleaned[start:start + size]
             text = " ".join(w for _, w in part)
@@ -181,7 +184,7 @@ def _han_names(i: int, item: str, backend: SearchBackend, table: AliasTable,
         return []  # a name the corpus prints in Han
     taken = [False] * len(item)
     out = []
-    for form in table.han_forms:
+    for form in table.han_forms_in(item):
         at = item.find(form)
         while at >= 0:
             end = at + len(form)

@@ -94,3 +94,41 @@ def test_is_acronym_counts_letters_as_the_per_character_rule_does():
     forms += ["Graph Neural Networks for MIT", "attention is all you need", "THU MSRA", "iPhone", "ETHz"]
     for form in forms:
         assert is_acronym(form) == _acronym_by_letters(form), form
+
+
+def test_a_run_is_skipped_only_when_no_alias_can_begin_with_its_word():
+    """`may_open` lets the query understander skip the runs of words no Latin alias begins with
+    (issue 33); it must never skip one a form the table resolves begins with: every Latin form,
+    as written, in lower and upper case, with a possessive or punctuation at its edges."""
+    table = alias_table()
+    from paperfind.text.fold import has_han
+
+    forms = [f for row in read_aliases() for f in row.forms() if not has_han(f)]
+    assert len(forms) > 300
+    for form in forms:
+        for typed in (form, form.lower(), form.upper(), form.title()):
+            first = typed.split()[0]
+            if table.lookup(typed) is not None or is_acronym(typed.upper()) and table.lookup(typed.upper()):
+                assert table.may_open(first), typed
+    # words no alias begins with, in any case or folding
+    for word in ("graph", "Attention", "transformers", "über", "ZZQX"):
+        assert not table.may_open(word), word
+    # nothing to compare: the next word comes first
+    assert table.may_open("") and table.may_open("-") and table.may_open("..")
+    assert table.may_open("Tsinghua") and table.may_open("tsinghua") and table.may_open("thu")
+    assert table.may_open("École") is table.may_open("ecole")
+
+
+def test_the_chinese_forms_in_a_text_are_those_a_search_of_every_form_finds():
+    """`han_forms_in` returns, in the table's order (longest first), at least every form the
+    text holds: the understander then searches those alone, not the ~460 forms."""
+    table = alias_table()
+    texts = ["清华大学世界模型", "北大 智能体", "上交所的股票", "东北大学", "港中文和港科大的具身智能",
+             "大语言模型的推理能力", "world models", *table.han_forms[::7]]
+    for text in texts:
+        some = table.han_forms_in(text)
+        held = [f for f in table.han_forms if f in text]
+        assert [f for f in some if f in text] == held, text
+        assert some == [f for f in table.han_forms if f in some], text  # the table's order
+        assert all(f[0] in text for f in some), text
+    assert table.han_forms_in("world models") == []

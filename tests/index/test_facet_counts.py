@@ -156,3 +156,34 @@ def test_tallies_of_disjoint_rows_add_up_to_the_unions_facets(index_path, cells)
             assert docs.facet_lists(summed) == docs.facets(rows, only=only)
             assert docs.facet_lists(add_tallies(docs.facet_tally(b, only), docs.facet_tally(a, only))) \
                 == docs.facets(rows, only=only)
+
+
+@pytest.mark.parametrize("field", ["title_seq", "abstract_seq", "keyword_seq"])
+def test_a_fields_sequences_of_many_rows_are_each_rows_in_turn(index_path, field):
+    """`Sequences.rows` (the second stage's read of its candidates' texts, issue 33) gives each
+    row's term ids one row after the other and where each begins, with numpy's gather and with
+    the compiled one once loaded; keywords keep their boundaries (-1)."""
+    plain, compiled = doc_table(index_path, False), doc_table(index_path, True)
+    seqs, loaded = getattr(plain, field), getattr(compiled, field)
+    assert not seqs.gatherer.compiled and loaded.gatherer.compiled
+    rows_sets = row_sets(plain) + [np.array([5, 5, 2], dtype=np.int64)]  # a repeat too
+    for rows in rows_sets:
+        expected = [seqs.row(int(r)).tolist() for r in rows]
+        for table in (seqs, loaded):
+            indptr, ids = table.rows(rows)
+            assert indptr.dtype == np.int64 and len(indptr) == len(rows) + 1
+            assert [ids[indptr[j]:indptr[j + 1]].tolist() for j in range(len(rows))] == expected
+    if field == "keyword_seq":
+        assert (loaded.rows(np.arange(plain.n))[1] == -1).any()
+
+
+def test_a_pages_works_are_each_row_and_its_other_versions(index_path):
+    """`works_of` (a page's cards read at once, issue 33): each row then `versions_of` it, for
+    rows of one-version works and of works with several, in any order."""
+    docs = doc_table(index_path, False)
+    several = np.flatnonzero(np.bincount(docs.work)[docs.work] > 1)
+    assert len(several) > 0
+    rows = [int(r) for r in np.concatenate([several[:15], np.arange(0, docs.n, max(1, docs.n // 40)),
+                                            several[-3:][::-1]])]
+    assert docs.works_of(rows) == [[r, *(int(v) for v in docs.versions_of(r))] for r in rows]
+    assert docs.works_of([]) == []

@@ -102,3 +102,33 @@ def test_sequences_are_codes_of_the_asked_terms(searcher, backend):
     keywords = backend.sequences(found.handles, "keywords", terms)
     assert BOUNDARY in keywords.codes.tolist() or len(keywords.codes) == 0 or \
         all(len(d.get("keywords") or []) <= 1 for d in backend.stored(found.handles.tolist()))
+
+
+def test_rows_beyond_the_matches_are_those_outside_them():
+    """`beyond`: the pool's rows a match set lacks, distinct and ascending (the facets count
+    them on top of the matches), found by a binary search, as a mask over every row found them."""
+    from paperfind.search.backend import beyond
+
+    rng = np.random.default_rng(3)
+    matched = np.sort(rng.choice(5000, 1200, replace=False)).astype(np.int64)
+    seen = np.zeros(5000, dtype=bool)
+    seen[matched] = True
+    for rows in (np.zeros(0, dtype=np.int64), matched[:50], np.array([4999, 0, 4999, 17]),
+                 rng.integers(0, 5000, 300), np.arange(5000)):
+        assert beyond(rows, matched).tolist() == np.unique(rows[~seen[rows]]).tolist()
+    assert beyond(np.array([3, 1, 3]), np.zeros(0, dtype=np.int64)).tolist() == [1, 3]
+
+
+def test_counts_of_a_pool_beyond_the_matches_add_its_papers(searcher, backend):
+    """A fused pool holds the vector's papers too: the counts are the matches' and theirs; a
+    pool among the matches (the lexical mode's) counts the matches alone."""
+    request = _request(searcher, backend, "online learning", k=10)
+    found = backend.candidates(request)
+    every = backend.candidates(_request(searcher, backend, "online learning"))
+    outside = np.setdiff1d(np.arange(backend.n_docs), every.handles)[:7]
+    alone = backend.facets(request, found.handles)
+    more = backend.facets(request, np.concatenate([found.handles, outside]))
+    assert alone.total_works == len(np.unique(every.works))
+    both = np.concatenate([every.handles, outside])
+    assert more.total_works == len(np.unique(backend.index.docs.work[both]))
+    assert sum(n for _, n in more.papers["status"]) == sum(n for _, n in alone.papers["status"]) + 7
