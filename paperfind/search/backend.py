@@ -275,9 +275,12 @@ def matching_labels(wanted: tuple[str, ...] | list[str], labels: list[str],
 
 @dataclass(frozen=True)
 class _MatchTally:
-    """A match set's counts, to which `facets` adds the candidates beyond it
-    (paperfind.index.doctable.facet_tally, paperfind.search.trend.WorkTally)."""
+    """A match set's rows and counts, to which `facets` adds the candidates beyond it
+    (paperfind.index.doctable.facet_tally, paperfind.search.trend.WorkTally). The rows are
+    kept here, not looked up again in the memo: a memo cleared between the count and the
+    facets (it is dropped whole when full) made the match set, its scoring included, again."""
 
+    rows: np.ndarray  # the match set, ascending
     works: WorkTally
     papers: dict[str, np.ndarray]
 
@@ -529,7 +532,7 @@ class IndexBackend:
             works, total = counter.counted(rows)  # total: distinct works, same pass
             return Facets(docs.facets(rows, only=papers) if papers else {}, works, total)
         matched = self._matched_tally(request, papers)
-        more = beyond(rows, self._matches(request)[0])
+        more = beyond(rows, matched.rows)
         if not len(more):  # the lexical mode's pool is among its matches: nothing to add
             works, total = counter.finish(matched.works)
             return Facets(docs.facet_lists(matched.papers) if papers else {}, works, total)
@@ -544,7 +547,7 @@ class IndexBackend:
         """The counts of `request`'s match set, kept for the next `facets` of the same request."""
         def tally() -> _MatchTally:
             matched = self._matches(request)[0]
-            return _MatchTally(self._work_counter()[0].tally(matched),
+            return _MatchTally(matched, self._work_counter()[0].tally(matched),
                                self.index.docs.facet_tally(matched, papers) if papers else {})
         return self._remember(("tally", request.cache_key(), papers), tally)
 

@@ -132,3 +132,20 @@ def test_counts_of_a_pool_beyond_the_matches_add_its_papers(searcher, backend):
     both = np.concatenate([every.handles, outside])
     assert more.total_works == len(np.unique(backend.index.docs.work[both]))
     assert sum(n for _, n in more.papers["status"]) == sum(n for _, n in alone.papers["status"]) + 7
+
+
+def test_counts_made_ahead_keep_their_match_set_when_the_memo_loses_it(searcher, backend):
+    """The counts made ahead of the facets (`count_ahead`, while a query's vector is made) hold
+    their match set: the memo is dropped whole when full, and a match set looked up again there
+    after its counts were kept was made again, the query's scoring with it (at 1M papers a
+    Chinese query's p95 rose by a few ms). The facets read no match set from the memo."""
+    request = _request(searcher, backend, "online learning", k=10)
+    found = backend.candidates(request)
+    expected = backend.facets(request, found.handles)
+    backend._memo.clear()
+    backend.count_ahead(request)
+    key = ("matches", request.cache_key())
+    del backend._memo[key]  # as a clear between the counts and the facets leaves it
+    counts = backend.facets(request, found.handles)
+    assert key not in backend._memo  # not made again
+    assert counts == expected
