@@ -10,7 +10,7 @@ import math
 import sqlite3
 from collections import Counter, defaultdict
 from datetime import datetime
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -250,8 +250,8 @@ class ReadMixin:
         """Display names by slug, so `inst:` matches "Peking University" as well as `pku`."""
         return dict(self.conn.execute("SELECT slug, name FROM institutions"))
 
-    def facet_names(self, venues: Collection[str] = (),
-                    institutions: Collection[str] = ()) -> tuple[dict[str, str], dict[str, str]]:
+    def facet_names(self, venues: Iterable[str] | None = None,
+                    institutions: Iterable[str] | None = None) -> tuple[dict[str, str], dict[str, str]]:
         """(venue names, institution names) by slug, from a memo of this connection: a search's
         facets and trend name their venues and institutions on every request, and the two
         queries were ~0.12 ms of the HTTP layer's ~1 ms (issue 33). Both tables only grow and a
@@ -259,24 +259,17 @@ class ReadMixin:
         memo is the stored one: the memo is checked against the data version (a query, 20-50 µs
         in a served request after its search: issue 33, http33) only when a slug of `venues` or
         `institutions` (those the caller will name) is missing from it, and re-read when that
-        version has moved. Without slugs, it is checked on every call."""
+        version has moved. The slugs may be any iterable, read lazily and at most once (a
+        search's answer passes generators over its facets: building their sets was ~15 µs of a
+        request, web35). Without slugs (both None), it is checked on every call."""
         memo = getattr(self, "_facet_names", None)
-        if memo is not None and (venues or institutions) and all(v in memo[1] for v in venues) \
-                and all(i in memo[2] for i in institutions):
+        if memo is not None and (venues is not None or institutions is not None) \
+                and all(v in memo[1] for v in venues or ()) and all(i in memo[2] for i in institutions or ()):
             return memo[1], memo[2]
         version = self.data_version()
         if memo is None or memo[0] != version:
             memo = self._facet_names = (version, self.venue_names(), self.institution_names())
         return memo[1], memo[2]
-
-    def known_facet_names(self) -> tuple[dict[str, str], dict[str, str]] | None:
-        """(venue names, institution names) as `facet_names` last read them, asking SQLite
-        nothing; None before its first call. A name in them is the stored one (never rewritten);
-        a slug missing from them may have been written since, so a caller that needs it asks
-        `facet_names` (a search's answer names every slug it shows from these when they hold
-        them all: the slugs' sets and checks were ~15 µs of a request, issue 33, web35)."""
-        memo = getattr(self, "_facet_names", None)
-        return None if memo is None else (memo[1], memo[2])
 
     def institution_names_of(self, slugs: list[str]) -> dict[str, str]:
         """Display names of these institutions, in one query (a page's facet names 20)."""

@@ -7,6 +7,7 @@ The searcher answers with the JSON contract of paperfind.search (authors by the 
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 from paperfind.core import Paperfind
@@ -31,31 +32,19 @@ def search_view(pf: Paperfind, params: SearchParams, leftovers: list | None = No
         # venues and institutions by name, as the page shows them (it keeps the slug in its links):
         # from the names the store has read when they name every slug shown, else read anew
         facets, trend = data["facets"], data["trend"]
-        store = pf.store()
-        known = store.known_facet_names()
-        named = None if known is None else named_parts(facets, trend, *known, complete=True)
-        if named is None:
-            venue_names, institutions = store.facet_names(
-                {v for v, _ in facets.get("venue", ())} | {v["venue"] for v in (trend or {}).get("venues", ())},
-                {i for i, _ in facets.get("institution", ())})
-            named = named_parts(facets, trend, venue_names, institutions)
-        data["facets"], data["trend"] = named
+        venue_names, institutions = pf.store().facet_names(
+            chain((v for v, _ in facets.get("venue", ())), (v["venue"] for v in (trend or {}).get("venues", ()))),
+            (i for i, _ in facets.get("institution", ())))
+        data["facets"], data["trend"] = named_parts(facets, trend, venue_names, institutions)
     data["paging"] = page_info(params.paging, data["total"])
     data["filters"] = with_understood(params.chosen, data.get("understood"))
     data["sort"] = params.sort
     return data
 
 
-
 def named_parts(facets: dict[str, list], trend: dict[str, Any] | None, venue_names: dict[str, str],
-                institutions: dict[str, str], complete: bool = False
-                ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any] | None] | None:
-    """(the facets labelled, the trend named) by these names; with `complete`, None when a venue
-    or an institution shown has no entry in them (one written since they were read)."""
-    if complete and not (all(v in venue_names for v, _ in facets.get("venue", ()))
-                         and all(i in institutions for i, _ in facets.get("institution", ()))
-                         and all(v["venue"] in venue_names for v in (trend or {}).get("venues", ()))):
-        return None
+                institutions: dict[str, str]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any] | None]:
+    """(the facets labelled, the trend named) by these names (a slug without a name as itself)."""
     names = {"venue": venue_names, "institution": institutions}
     return ({name: labelled(pairs, FACET_PARAMS.get(name, name), names.get(name))
              for name, pairs in facets.items()}, named_trend(trend, venue_names))

@@ -286,16 +286,30 @@ def test_facet_names_of_known_slugs_need_no_query(tmp_path: Path) -> None:
     assert store.facet_names() == after and statements  # without slugs: checked every time
 
 
-def test_known_facet_names_are_the_memo_read_without_a_query(tmp_path: Path) -> None:
-    """`known_facet_names` hands out what `facet_names` last read (None before), asking SQLite
-    nothing; the search's answer names its slugs from them when they hold every one."""
+def test_facet_names_read_the_slugs_lazily_and_once(tmp_path: Path) -> None:
+    """A search passes its slugs as generators over its facets (their sets cost ~15 µs a request):
+    every slug in the memo, nothing is asked; the first missing one stops the reading and has
+    the memo checked; empty generators name nothing, so the memo is answer enough."""
     store = Store(tmp_path / "p.db")
     ingest_paths(store, [write_slice(tmp_path / "a", "colt", 2019, load_paperlist("colt", 2019)[:20])],
                  progress=False)
-    assert store.known_facet_names() is None
-    read = store.facet_names()
+    first = store.facet_names(iter(()), iter(()))  # nothing in the memo yet: read
+    assert first == (store.venue_names(), store.institution_names())
     statements: list[str] = []
     store.conn.set_trace_callback(statements.append)
-    known = store.known_facet_names()
-    assert known is not None and known[0] is read[0] and known[1] is read[1] and statements == []
+    pulled: list[str] = []
 
+    def slugs(values):
+        for value in values:
+            pulled.append(value)
+            yield value
+
+    assert store.facet_names(slugs(["colt"]), slugs(list(first[1])[:3]))[1] is first[1]
+    assert statements == [] and pulled == ["colt", *list(first[1])[:3]]
+    assert store.facet_names(iter(()), iter(()))[0] is first[0] and statements == []
+    ingest_paths(store, [write_slice(tmp_path / "b", "corl", 2022, load_paperlist("corl", 2022)[:20])],
+                 progress=False)
+    del statements[:], pulled[:]
+    after = store.facet_names(slugs(["corl", "colt"]), slugs(["never-read"]))
+    assert pulled == ["corl"] and statements  # stopped at the first missing slug, then checked
+    assert "corl" in after[0] and after == (store.venue_names(), store.institution_names())
