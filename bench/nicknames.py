@@ -117,7 +117,7 @@ def mining_cost() -> tuple[float, float, int]:
     import tempfile
 
     from paperfind.index.builder import build_text_files, index_docs
-    from paperfind.index.paper_names import MENTIONS_FILE, NAMES_FILE, STANDING_FILE
+    from paperfind.index.paper_name_table import MENTIONS_FILE, NAMES_FILE, STANDING_FILE
 
     store, _ = corpus.ensure_index("bundled")
     docs = index_docs(store)

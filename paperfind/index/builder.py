@@ -23,7 +23,8 @@ from paperfind.index.doctable import save_params
 from paperfind.index.lexical import (FIELD_PARAMS, TEXT_FIELD_PARAMS, TEXT_K1, FieldMatrix,
                                      LexicalIndex, build_bm25f_matrix, build_field_matrix)
 from paperfind.index.names import NameIndex
-from paperfind.index.paper_names import mine_names, rows_with_all, save_paper_names
+from paperfind.index.paper_name_table import save_paper_names
+from paperfind.index.paper_names import mine_names, rows_with_all
 from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.model import IndexDoc

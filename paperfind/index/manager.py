@@ -18,7 +18,7 @@ from paperfind.index.doctable import DocTable, load_params
 from paperfind.index.generations import Generations
 from paperfind.index.lexical import LexicalIndex
 from paperfind.index.names import NameIndex
-from paperfind.index.paper_names import PaperNameTable
+from paperfind.index.paper_name_table import PaperNameTable
 from paperfind.index.spelling import SpellIndex
 from paperfind.ingest.readahead import gc_paused
 

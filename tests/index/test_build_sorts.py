@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from paperfind.index.builder import build_text_files, index_docs
-from paperfind.index.paper_names import PaperNameTable
+from paperfind.index.paper_name_table import PaperNameTable
 
 # a real title and abstract sentence of the bundled corpus (iclr2019:B1xsqj09Fm): its name is a
 # capitalised plural, the words of which the mining looks up in both forms and unites

@@ -1,4 +1,5 @@
-"""Papers' names and standing (paperfind.index.paper_names) from sentences of real abstracts."""
+"""Papers' names and standing (paperfind.index.paper_names; their files, paper_name_table) from
+sentences of real abstracts."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import re
 
 import numpy as np
 
-from paperfind.index.paper_names import (PaperNameTable, PaperNames, _endings, fold_paper_name, long_form,
-                                         lookup_keys, mine_names,
-                                         own_names, query_forms, save_paper_names)
+from paperfind.index.paper_name_table import PaperNameTable, save_paper_names
+from paperfind.index.paper_names import (PaperNames, _endings, fold_paper_name, long_form, lookup_keys,
+                                         mine_names, own_names, query_forms)
 
 # Real titles and sentences of the bundled corpus (the keys they come from in comments)
 BIGGAN = ("Large Scale GAN Training for High Fidelity Natural Image Synthesis",  # iclr2019:B1xsqj09Fm
@@ -377,7 +378,7 @@ import sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[2])
 from test_paper_names import MIXUP, _mine
-from paperfind.index.paper_names import save_paper_names
+from paperfind.index.paper_name_table import save_paper_names
 found = _mine([
     ("The Lottery Ticket Hypothesis: Finding Sparse, Trainable Neural Networks",  # iclr2019:rJl-b3RcF7
      "We find that a standard pruning technique uncovers subnetworks.", 2019, 2000),
