@@ -11,7 +11,9 @@ cache), in lexical and in the default mode, per kind: title with typos
 (title_typo_dev), author name (author_dev), TL;DR question (tldr_dev), Chinese (zh_dev) and short
 name (the acronym a title of the database opens with, `BERT: ...`). Per kind and side: the server's
 own time (`took_ms`) p50 / p95, the HTTP time a client measures p50 / p95 (one kept-alive
-connection), and the HTTP layer, the p50 of HTTP minus server per request.
+connection), and the HTTP layer, the p50 of HTTP minus server per request; and per kind the
+machine's speed while it was timed (bench.machine's probe, the median of one before every 20
+queries), with the rows that fell in a slow spell named under the table.
 
     flock /tmp/paperfind-timing.lock nice .venv/bin/python -m bench.search_latency \
         --http /tmp/paperfind.db --base-tree /tmp/base [--n 60] [--no-write]
@@ -30,6 +32,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from statistics import median
 
 from bench import baselines
 from bench.corpus import ensure_index, load_set, open_searcher
@@ -39,6 +42,8 @@ from bench.results import append_results, load_average
 KINDS = ("title fragment", "question", "author name", "typo", "filter-only")
 HTTP_KINDS = ("title with typos", "author name", "TL;DR question", "Chinese", "short name")
 HTTP_MODES = ("lexical", "hybrid")
+PROBE_EVERY = 20  # queries of a kind between two timings of the machine's speed
+PROBE_WAIT = 0.2  # s: a server frees an answer's leftovers after sending it, on the other core
 
 
 def make_queries(docs, n: int, seed: int = 7) -> dict[str, list[str]]:
@@ -113,13 +118,20 @@ def http_queries(db: Path, n: int) -> dict[str, list[str]]:
             "short name": short_names(db, n)}
 
 
-def time_sides(ports: dict[str, int], queries: dict[str, list[str]]) -> dict[str, dict[tuple, dict]]:
+def time_sides(ports: dict[str, int], queries: dict[str, list[str]],
+               probes: dict[tuple, float] | None = None) -> dict[str, dict[tuple, dict]]:
     """Each query of each kind once per mode on every side's server, the sides taking turns
     query by query (in alternating order), so a change in the machine's load falls on both;
-    per side and (kind, mode) the server's times, the client's, and their differences (ms)."""
+    per side and (kind, mode) the server's times, the client's, and their differences (ms).
+    `probes`, when given, gets the machine's speed per (kind, mode): the median of bench.machine's
+    probe timed before every `PROBE_EVERY` queries."""
     import http.client
     import json
     from urllib.parse import urlencode
+
+    from bench.machine import Probe
+
+    probe = Probe() if probes is not None else None
 
     # the standard library's client: httpx's own Python took ~1 ms a request of the time measured
     clients = {name: http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -129,7 +141,11 @@ def time_sides(ports: dict[str, int], queries: dict[str, list[str]]) -> dict[str
         for mode in HTTP_MODES:
             for kind, qs in queries.items():
                 times = {name: {"server": [], "http": [], "layer": []} for name in ports}
+                speeds = []
                 for i, q in enumerate(qs):
+                    if probe is not None and i % PROBE_EVERY == 0:  # spells can be shorter than a kind
+                        time.sleep(PROBE_WAIT)  # the servers' work after an answer (tidy.py) done
+                        speeds.append(probe.ms())
                     path = "/api/search?" + urlencode({"q": q, "size": 20, "mode": mode})
                     for name in (list(ports) if i % 2 == 0 else list(ports)[::-1]):
                         started = time.perf_counter()
@@ -144,6 +160,8 @@ def time_sides(ports: dict[str, int], queries: dict[str, list[str]]) -> dict[str
                             times[name][key].append(value)
                 for name in ports:
                     out[name][kind, mode] = times[name]
+                if speeds:
+                    probes[kind, mode] = median(speeds)
     finally:
         for client in clients.values():
             client.close()
@@ -154,6 +172,7 @@ def http_bench(db: Path, base_tree: Path, n: int) -> str:
     """Base and this tree, each serving its own fresh copy of `db`, timed in turns; the table."""
     import tempfile
 
+    from bench import machine
     from bench.corpus import REPO, copy_database
     from bench.server import free_port, start_server, stop_server, wait_idle
 
@@ -167,23 +186,25 @@ def http_bench(db: Path, base_tree: Path, n: int) -> str:
                 env = {"PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
                 procs[name] = start_server(copy, ports[name], env=env, cwd=tree)
             waited = wait_idle(list(procs.values()))
-            sides = time_sides(ports, queries)
+            probes: dict[tuple, float] = {}
+            sides = time_sides(ports, queries, probes)
         finally:
             for proc in procs.values():
                 stop_server(proc)
     lines = ["| kind | mode | queries | server p50 / p95 ms (base → this) | HTTP p50 / p95 ms (base → this) "
-             "| HTTP layer p50 ms (base → this) | HTTP p95 ratio |",
-             "|---|---|---:|---|---|---|---:|"]
+             "| HTTP layer p50 ms (base → this) | HTTP p95 ratio | machine probe ms |",
+             "|---|---|---:|---|---|---|---:|---:|"]
     for (kind, mode), base in sides["base"].items():
         this = sides["this"][kind, mode]
         b, t = ({k: percentiles(v) for k, v in side.items()} for side in (base, this))
         lines.append(f"| {kind} | {mode} | {len(base['http'])} | {b['server'][0]:.1f} / {b['server'][1]:.1f} → "
                      f"{t['server'][0]:.1f} / {t['server'][1]:.1f} | {b['http'][0]:.1f} / {b['http'][1]:.1f} → "
                      f"{t['http'][0]:.1f} / {t['http'][1]:.1f} | {b['layer'][0]:.2f} → {t['layer'][0]:.2f} | "
-                     f"{t['http'][1] / b['http'][1]:.2f} |")
+                     f"{t['http'][1] / b['http'][1]:.2f} | {probes[kind, mode]:.2f} |")
     load = load_average()
+    speed = machine.summary({f"{kind} {mode}": ms for (kind, mode), ms in probes.items()})
     return "\n".join(lines) + (f"\n\nThe servers' start-up work ended {waited:.0f} s after both answered; "
-                                f"timed from then. Load average at the end: {load}.\n")
+                                f"timed from then. Load average at the end: {load}. {speed}\n")
 
 
 def main() -> None:
