@@ -39,7 +39,7 @@ class RankWeights:
 
 
 # `top_order` cuts a set of at least this many k at a threshold read from a strided sample of
-# ~8k of its entries: a pass over the set instead of a partition of it
+# ~8·k of its entries: a pass over the set instead of a partition of it
 SAMPLED_CUT_MIN_SETS = 16
 SAMPLED_CUT_SPARE = 2  # the threshold leaves ~this many k above it, so it rarely falls short
 
