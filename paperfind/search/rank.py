@@ -38,21 +38,51 @@ class RankWeights:
     standing: float = 0.6
 
 
+# `top_order` cuts a set of at least this many k at a threshold read from a strided sample of
+# ~8·k of its entries: a pass over the set instead of a partition of it
+SAMPLED_CUT_MIN_SETS = 16
+SAMPLED_CUT_SPARE = 2  # the threshold leaves ~this many k above it, so it rarely falls short
+
+
 def top_order(rows: np.ndarray, relevance: np.ndarray, k: int) -> np.ndarray:
     """Positions of the `k` best entries by (relevance desc, row asc), best first.
 
     The same as a full sort's first `k` (ties at the cut included), at the cost of a
-    partition instead of a sort of every matching paper.
+    partition instead of a sort of every matching paper; for a large set (a broad query's
+    200k matches at a million papers, where the partition took ~1.3 ms), of one pass
+    (`_sampled_cut`).
     """
     n = len(rows)
     if k <= 0 or n == 0:
         return np.zeros(0, dtype=np.int64)
     if k >= n:
         return np.lexsort((rows, -relevance))
+    if n >= SAMPLED_CUT_MIN_SETS * k:
+        pool = _sampled_cut(relevance, k)
+        if pool is not None:
+            return pool[np.lexsort((rows[pool], -relevance[pool]))][:k]
     negated = -relevance  # once: a broad query's 50k matches were negated twice
     cut = np.partition(negated, k - 1)[k - 1]
     pool = np.flatnonzero(negated <= cut)
     return pool[np.lexsort((rows[pool], negated[pool]))][:k]
+
+
+def _sampled_cut(relevance: np.ndarray, k: int) -> np.ndarray | None:
+    """The positions of the entries at or above a threshold that at least `k` reach, or None
+    when the threshold read from a strided sample leaves fewer (the caller partitions then).
+
+    Every entry left out is below the threshold and so below each of the >= k kept: the best
+    `k` are among the kept, whatever the sample, so the answer is the partition's. The
+    sample (every `step`-th entry, no randomness) puts the threshold near the
+    SAMPLED_CUT_SPARE·k-th best."""
+    step = len(relevance) // (8 * k)
+    sample = relevance[::step]
+    above = -(-SAMPLED_CUT_SPARE * k // step)  # sample entries expected at or above it
+    if above >= len(sample):
+        return None
+    threshold = np.partition(sample, len(sample) - above)[len(sample) - above]
+    pool = np.flatnonzero(relevance >= threshold)
+    return pool if len(pool) >= k else None
 
 
 class GroupMap:
