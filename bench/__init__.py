@@ -203,5 +203,5 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
     )),
 )
 BENCHES: tuple[Bench, ...] = tuple(bench for _, group in GROUPS for bench in group)
-HELPERS = ("baselines", "corpus", "metrics", "parity_worker", "results", "scale_corpus", "scale_worker",
-           "server")
+HELPERS = ("baselines", "corpus", "machine", "metrics", "parity_worker", "results", "scale_corpus",
+           "scale_worker", "server")
