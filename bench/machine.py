@@ -9,7 +9,7 @@ absolute line ("p95 ≤ 10 ms on a quiet machine") is read against the machine's
 time rather than against the load average.
 
 The work is what a search is made of: a loop of Python bytecode (the query plan, the cards)
-and numpy gathers over an array larger than the CPU's caches (postings, per-paper arrays).
+and a numpy gather over an array larger than the CPU's caches (postings, per-paper arrays).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def summary(probes: dict[str, float]) -> str:
         return ""
     values = list(probes.values())
     slow = slow_rows(probes)
-    line = (f"Machine probe (bench/machine.py, a fixed Python + numpy workload timed before each row): "
+    line = (f"Machine probe (bench/machine.py, a fixed Python + numpy workload, each row's median): "
             f"median {median(values):.2f} ms, {min(values):.2f}-{max(values):.2f}")
     if slow:
         line += f"; rows at ≥ {SLOW_SPELL:.2f}x the run's fastest (a slow spell): " + ", ".join(slow)

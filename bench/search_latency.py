@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from statistics import median
 
-from bench import baselines
+from bench import baselines, machine
 from bench.corpus import ensure_index, load_set, open_searcher
 from bench.metrics import p50_p95 as percentiles
 from bench.results import append_results, load_average
@@ -129,9 +129,7 @@ def time_sides(ports: dict[str, int], queries: dict[str, list[str]],
     import json
     from urllib.parse import urlencode
 
-    from bench.machine import Probe
-
-    probe = Probe() if probes is not None else None
+    probe = machine.Probe() if probes is not None else None
 
     # the standard library's client: httpx's own Python took ~1 ms a request of the time measured
     clients = {name: http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -172,7 +170,6 @@ def http_bench(db: Path, base_tree: Path, n: int) -> str:
     """Base and this tree, each serving its own fresh copy of `db`, timed in turns; the table."""
     import tempfile
 
-    from bench import machine
     from bench.corpus import REPO, copy_database
     from bench.server import free_port, start_server, stop_server, wait_idle
 
