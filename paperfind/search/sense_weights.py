@@ -43,12 +43,17 @@ def sense_factors(renderings: Renderings, an: Analyzer, backend: SearchBackend,
     if settings.below <= 0 or len(renderings) < 2:
         return factors
     words = [[sense_terms(an, sense) for sense in senses] for _, senses in renderings]
-    if not any(len(set(w)) >= 2 for w in words):
+    # a word is asked about when its senses are searched as different stems ("mask, masked" is
+    # one stem: nothing to weigh); its distinct readings are asked once each
+    distinct = [list(dict.fromkeys(w)) for w in words]
+    if not any(len(d) >= 2 for d in distinct):
         return factors
-    for i, scores in enumerate(backend.title_company(words)):
+    asked = [d if len(d) >= 2 else d[:1] for d in distinct]
+    for i, scores in enumerate(backend.title_company(asked)):
         if len(scores) < 2:
             continue
-        for k, share in enumerate(company_shares(scores)):
-            if share < settings.below:
-                factors[i][k] = max(settings.floor, share ** settings.alpha)
+        share_of = dict(zip(asked[i], company_shares(scores)))
+        for k, sense in enumerate(words[i]):
+            if share_of[sense] < settings.below:
+                factors[i][k] = max(settings.floor, share_of[sense] ** settings.alpha)
     return factors
