@@ -592,6 +592,10 @@ class MilvusBackend:
     def spelling_candidates(self, word: str) -> list[tuple[str, int]]:
         return self.lookups.spelling_candidates(word)
 
+    def title_company(self, words: list[list[tuple[str, ...]]]) -> list[list[tuple[int, int]]]:
+        """The local index's titles: the same store's, so the same counts as the collection's."""
+        return self.lookups.title_company(words)
+
     def word_frequency(self, word: str) -> int:
         return self.lookups.word_frequency(word)
 

@@ -26,6 +26,7 @@ from paperfind.index.names import PersonMatch
 from paperfind.index.retrieval import score_handles
 from paperfind.index.scored import Scored, score_query
 from paperfind.index.rare_pairs import RarePairs
+from paperfind.index.title_company import sense_company
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.filters import Filters
 from paperfind.search.rank import top_order
@@ -245,6 +246,12 @@ class SearchBackend(Protocol):
     # -- vocabulary -------------------------------------------------------------------------
     def is_known(self, term: str) -> bool: ...
     def doc_freq(self, field: str, term: str) -> int: ...
+    def title_company(self, words: list[list[tuple[str, ...]]]) -> list[list[tuple[int, int]]]:
+        """Per query word of several senses (each sense its analysed terms), per sense: (papers
+        whose title holds it, the sum over the other words of those also holding one of their
+        senses): which reading of a Chinese word the corpus writes with the rest of the query
+        (paperfind.index.title_company); `[]` for a word of fewer than two senses."""
+        ...
     def spelling_candidates(self, word: str) -> list[tuple[str, int]]: ...
     def word_frequency(self, word: str) -> int: ...
 
@@ -632,6 +639,10 @@ class IndexBackend:
 
     def spelling_candidates(self, word: str) -> list[tuple[str, int]]:
         return self.index.spelling.candidates(word)
+
+    def title_company(self, words: list[list[tuple[str, ...]]]) -> list[list[tuple[int, int]]]:
+        ids = [[tuple(self.term_id(t) for t in sense) for sense in senses] for senses in words]
+        return sense_company(self.index.lexical.fields["title"], ids)
 
     def word_frequency(self, word: str) -> int:
         freq = self._word_freq.get(word)

@@ -250,7 +250,8 @@ class Searcher:
         if not plan.person_is_query and self.settings.translate_chinese and has_han(q.text):
             translation = self.translator.translate(q.text)
             if translation.english.strip() and translation.english != q.text:
-                plan = translated_plan(plan, self.analyzer, backend, translation.english, translation.terms)
+                plan = translated_plan(plan, self.analyzer, backend, translation.english, translation.terms,
+                                       self.settings.senses)
         restriction = self._restriction(backend, q, plan, merge_filters(filters, q))
         return Query(q, plan, restriction)
 

@@ -14,6 +14,8 @@ from paperfind.index.lexical import idf
 from paperfind.index.names import INITIAL, PersonMatch
 from paperfind.search.backend import SearchBackend, TermGroup
 from paperfind.search.query import ParsedQuery
+from paperfind.search.sense_weights import Renderings, sense_factors
+from paperfind.search.settings import SenseSettings
 from paperfind.text.analyze import Analyzer
 from paperfind.text.fold import has_han
 from paperfind.text.names import fold_name
@@ -26,8 +28,6 @@ TEXT_FIELDS = ("text", "title", "abstract", "keywords")
 TRANSLATION_WEIGHT = 0.6
 MAX_GROUPS = 32  # query words kept (the index scores up to 64)
 MAX_NAME_WINDOW_QUERY = 8  # longer free text is not searched for embedded names
-# a translated query's (Chinese word, its English senses), as `ZhEnTranslator.translate` reads them
-Renderings = tuple[tuple[str, tuple[str, ...]], ...]
 RARE_WORD_FREQ = 2  # a known word this rare may still be a typo of a common neighbour
 CORRECTION_RATIO = 30  # ... when the neighbour is this many times more frequent
 
@@ -97,7 +97,7 @@ def _is_name_word(word: str, backend: SearchBackend) -> bool:
 
 
 def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend, translation: str = "",
-               renderings: Renderings = ()) -> QueryPlan:
+               renderings: Renderings = (), senses: SenseSettings = SenseSettings()) -> QueryPlan:
     """`translation` (a Chinese query's English rendering) adds words at `TRANSLATION_WEIGHT`:
     a dictionary rendering is a guess, the user's own words are not. `renderings`, the
     translation's (Chinese word, its English senses), make each Chinese word one group
@@ -110,22 +110,24 @@ def build_plan(q: ParsedQuery, an: Analyzer, backend: SearchBackend, translation
     plan.people, plan.person_is_query = find_people(q.text, backend)
     if plan.person_is_query:
         plan.corrections.clear()  # a name is not misspelt vocabulary
-    return translated_plan(plan, an, backend, translation, renderings) if translation else plan
+    return translated_plan(plan, an, backend, translation, renderings, senses) if translation else plan
 
 
 def translated_plan(plan: QueryPlan, an: Analyzer, backend: SearchBackend, translation: str,
-                    renderings: Renderings = ()) -> QueryPlan:
+                    renderings: Renderings = (), senses: SenseSettings = SenseSettings()) -> QueryPlan:
     """`build_plan(q, an, backend, translation, renderings)` made from `plan`, the query's own
     `build_plan(q, an, backend)` (left as it is): the searcher reads a Chinese query's words
     before its rendering, and its groups, phrases and people are the same with the rendering
-    (issue 33: the query's words segmented and its people looked up once, not twice)."""
+    (issue 33: the query's words segmented and its people looked up once, not twice). `senses`:
+    how a word's senses the titles rarely write with the other words are lowered
+    (paperfind.search.sense_weights)."""
     out = QueryPlan(groups=[WordGroup(g.word, list(g.stems), g.title_only) for g in plan.groups],
                     corrections=dict(plan.corrections), people=list(plan.people),
                     person_is_query=plan.person_is_query, phrases=[list(p) for p in plan.phrases],
                     translation=translation)
     seen = {(g.stems[0][0], g.title_only) for g in out.groups}
     if renderings:
-        _add_renderings(out, an, backend, renderings, seen)
+        _add_renderings(out, an, backend, renderings, seen, sense_factors(renderings, an, backend, senses))
         _add_joined_forms(out, an, backend, translation, False, TRANSLATION_WEIGHT)
     else:
         _add_source(out, an, backend, translation, False, TRANSLATION_WEIGHT, seen)
@@ -163,26 +165,28 @@ def _word_group(plan: QueryPlan, an: Analyzer, backend: SearchBackend, word: str
 
 
 def _add_renderings(plan: QueryPlan, an: Analyzer, backend: SearchBackend, renderings: Renderings,
-                    seen: set[tuple[str, bool]]) -> None:
+                    seen: set[tuple[str, bool]], factors: list[list[float]]) -> None:
     """A Chinese word's English senses as one group at `TRANSLATION_WEIGHT`: 精度 read as
     "precision, accuracy" is one word of the query, so a paper with both has matched one word,
     not two, and a paper with either has matched it (the minimum-should-match and the learned
     ranker's coverage count groups). A sense of several words ("multi-armed bandit") gives a
     group per word; another sense's words join the last group of the first. On the zh dev set
-    (bundled corpus, hybrid) R@10 .917 -> .950, MRR@10 .725 -> .753 (bench/RESULTS.md, zh28c)."""
-    for _, senses in renderings:
+    (bundled corpus, hybrid) R@10 .917 -> .950, MRR@10 .725 -> .753 (bench/RESULTS.md, zh28c).
+    Sense i of word n is searched at `TRANSLATION_WEIGHT` x `factors[n][i]` (`sense_factors`)."""
+    for (_, senses), weights in zip(renderings, factors):
         owner: WordGroup | None = None
         for i, sense in enumerate(senses):
+            weight = TRANSLATION_WEIGHT * weights[i]
             for word in an.words(sense):
                 stem = an.stem(word)
                 if an.is_stopword(word) or (stem, False) in seen or len(plan.groups) >= MAX_GROUPS:
                     continue
                 seen.add((stem, False))
                 if i == 0 or owner is None:
-                    owner = _word_group(plan, an, backend, word, stem, TRANSLATION_WEIGHT, False)
+                    owner = _word_group(plan, an, backend, word, stem, weight, False)
                     plan.groups.append(owner)
                 else:
-                    owner.stems.append((stem, TRANSLATION_WEIGHT))
+                    owner.stems.append((stem, weight))
 
 
 def _add_joined_forms(plan: QueryPlan, an: Analyzer, backend: SearchBackend, text: str,

@@ -75,6 +75,20 @@ class ExpertSettings:
 
 
 @dataclass(frozen=True)
+class SenseSettings:
+    """A Chinese word's English senses weighed by the company the corpus's titles keep them in
+    (paperfind.search.sense_weights): a sense whose titles hold the query's other words less
+    than `below` times as often as its word's best-kept sense is searched at the translation's
+    weight x (its share of the best) ** `alpha`, never under `floor` x (a lowered alternate
+    still finds papers). `below` 0 = off. Chosen in the middle of the settings that kept every
+    zh dev set at both corpus sizes (bench/RESULTS.md, issue 28, zh28q)."""
+
+    below: float = 0.65
+    alpha: float = 4.0
+    floor: float = 0.05
+
+
+@dataclass(frozen=True)
 class SearchSettings:
     rerank_depth: int = 200  # candidates the second stage looks at (queries of <= 4 words)
     rerank_depth_long: int = 100  # ... and for longer queries (descriptions, questions)
@@ -88,6 +102,7 @@ class SearchSettings:
     experts: ExpertSettings = field(default_factory=ExpertSettings)
     use_vectors: bool = True  # semantic/hybrid modes use vectors beside the database when present
     translate_chinese: bool = True  # Chinese queries also search their English rendering
+    senses: SenseSettings = field(default_factory=SenseSettings)  # ... its words' senses weighed
     # a server's translator reads this many of its segmenter's most frequent words at its start
     # (their readings and candidate senses, ~0.6 s for 20,000), so that a fresh server's first
     # Chinese queries find most of their words read (paperfind.text.translate.ZhEnTranslator.warm)

@@ -64,6 +64,18 @@ def test_candidates_scores_and_facets_equal_the_local_backend(milvus, local_inde
         assert (facets.papers, facets.works, facets.total_works) == (local.papers, local.works, local.total_works)
 
 
+@pytest.mark.parametrize("text", ["深度网络泛化", "强化学习探索", "bandit regret lower bound"])
+def test_title_company_is_the_local_indexs(milvus, local_index, text):
+    """A Chinese word's senses are weighed by the local index's titles on both backends
+    (paperfind.search.sense_weights): the same counts, the same plan."""
+    from paperfind.search.sense_weights import sense_terms
+    from paperfind.text.translate import ZhEnTranslator
+
+    terms = ZhEnTranslator().translate(text).terms or tuple((w, (w,)) for w in text.split())
+    words = [[sense_terms(AN, s) for s in senses] for _, senses in terms]
+    assert milvus.title_company(words) == local_index.title_company(words)
+
+
 def test_filter_only_requests_list_every_paper_the_filters_let_through(milvus, local_index):
     for filters in FILTERS[1:]:
         request = CandidateRequest([], Restriction(filters=filters))

@@ -18,7 +18,7 @@ QUERIES = [
     "Paying More Attention to Attention: Improving the Performance of Convolutional Neural Networks via Attention Transfer",  # title
     "paying more atention to atention",  # a title with typos
     "Sergey Levine", "S. Levine", "author:levine robot grasping",  # people
-    "强化学习", "机器人抓取",  # Chinese
+    "强化学习", "机器人抓取", "深度网络泛化", "强化学习探索",  # Chinese (the last two: senses weighed)
     "venue:corl year:2022", "bandits venue:colt", "reinforcement learning year:2017..2019 -robot",  # filters
     "status:oral", '"neural network" pruning', "auto-encoders", "why do deep networks generalize?",
     "inst:google learning", "", "zzzzqx",
