@@ -187,3 +187,53 @@ def test_a_pages_works_are_each_row_and_its_other_versions(index_path):
                                             several[-3:][::-1]])]
     assert docs.works_of(rows) == [[r, *(int(v) for v in docs.versions_of(r))] for r in rows]
     assert docs.works_of([]) == []
+
+
+def work_counter(docs: DocTable, beside):
+    from paperfind.search.trend import WorkCounter
+
+    return WorkCounter(docs.work, docs.year, docs.venue, docs.labels["venue"], beside=beside)
+
+
+def test_the_works_tally_and_status_area_grid_in_one_count_are_the_two_counts(index_path):
+    """Issue 33 (big37): a search's works' tally and status x area grid, read from one bincount
+    of each row's joint code, are the two counts made apart, on real rows of several venues,
+    years and works of several versions; so are the facets and works a search shows."""
+    docs = doc_table(index_path, True)
+    status_area = docs.facet_cells().status_area
+    assert status_area is not None
+    counter = work_counter(docs, status_area)
+    assert counter.joint is not None and counter.joint.cells.dtype == np.int32
+    assert (counter.joint.span_a, counter.joint.span_b) == (
+        counter.span_v * counter.span_y + 1, status_area.span_a * status_area.span_b)
+    several = np.flatnonzero(np.bincount(docs.work)[docs.work] > 1)
+    assert len(several) > 0
+    sets = row_sets(docs) + [several, np.unique(np.concatenate([several[:5], np.arange(0, docs.n, 7)]))]
+    for rows in sets:
+        works, grid = counter.tally_beside(rows)
+        apart = counter.tally(rows)
+        assert works.cells.tolist() == apart.cells.tolist() and works.rows == apart.rows
+        assert works.multi.tolist() == apart.multi.tolist()
+        assert grid.tolist() == status_area.grid(rows).tolist()
+        assert counter.finish(works) == counter.finish(apart)
+        only = ("institution", "status", "area")
+        joint = docs.facet_tally(rows, only, status_area=grid)
+        assert list(joint) == list(only)
+        assert docs.facet_lists(joint) == docs.facets(rows, only=only) == {
+            f: pairs for f, pairs in reference(docs, rows).items() if f in only}
+
+
+def test_a_joint_grid_too_large_counts_apart(index_path, monkeypatch):
+    """Past `MAX_CELLS` joint cells the counter keeps no joint codes and counts the two grids
+    apart: the same numbers."""
+    from paperfind.index import facet_counts
+
+    docs = doc_table(index_path, False)
+    status_area = docs.facet_cells().status_area
+    monkeypatch.setattr(facet_counts, "MAX_CELLS", status_area.span_a * status_area.span_b)
+    counter = work_counter(docs, status_area)
+    assert counter.joint is None
+    for rows in row_sets(docs):
+        works, grid = counter.tally_beside(rows)
+        assert works.cells.tolist() == counter.tally(rows).cells.tolist()
+        assert grid.tolist() == status_area.grid(rows).tolist()
