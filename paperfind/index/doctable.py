@@ -173,12 +173,14 @@ class DocTable:
         return self.facet_lists(self.facet_tally(rows, only), top)
 
     def facet_tally(self, rows: np.ndarray, only: tuple[str, ...] = FACETS,
-                    status_area: np.ndarray | None = None) -> dict[str, np.ndarray]:
+                    status_area: np.ndarray | None = None,
+                    institution_entries: int | None = None) -> dict[str, np.ndarray]:
         """The raw counts `facets` lists, per facet of `only`: rows per value code (the year's:
         per year code, `year_of` names them). Tallies of disjoint row sets add up
         (`add_tallies`), so a search counts its lexical matches while its vector is made and
         the vector's other papers after. `status_area`: the rows' status x area cell grid
-        counted already (a search's, with its works' tally: paperfind.search.trend.WorkCounter)."""
+        counted already, `institution_entries`: their institutions' number, read already (a
+        search's, with its works' tally: paperfind.search.trend.WorkCounter)."""
         rows = np.asarray(rows, dtype=np.int64)
         cells = self.facet_cells()
         counts: dict[str, np.ndarray] = {}
@@ -200,7 +202,7 @@ class DocTable:
                     column = {"status": self.status, "area": self.area}[facet]
                     counts[facet] = np.bincount(column[rows], minlength=len(self.labels[facet]))
         if "institution" in only:
-            counts["institution"] = np.bincount(self.institutions.gather(rows),
+            counts["institution"] = np.bincount(self.institutions.gather(rows, institution_entries),
                                                 minlength=len(self.labels["institution"]))
         return {facet: counts[facet] for facet in FACETS if facet in only}
 

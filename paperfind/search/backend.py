@@ -521,7 +521,8 @@ class IndexBackend:
         if self._counter is None:
             docs = self.index.docs
             counter = WorkCounter(docs.work, docs.year, docs.venue, docs.labels["venue"],
-                                  beside=docs.facet_cells().status_area)
+                                  beside=docs.facet_cells().status_area,
+                                  sizes=np.diff(docs.inst_indptr))  # each row's institutions
             self._counter = (counter, CorpusStats(self.n_docs, counter.count(np.arange(self.n_docs))))
         return self._counter
 
@@ -544,14 +545,16 @@ class IndexBackend:
         return Facets(docs.facet_lists(tally), works, total)
 
     def _tally(self, rows: np.ndarray, papers: tuple[str, ...]) -> tuple[WorkTally, dict[str, np.ndarray]]:
-        """The works' tally of `rows` and their papers per facet of `papers`: the works' cells
-        and the status x area grid in one pass when both are asked (`WorkCounter.tally_beside`)."""
+        """The works' tally of `rows` and their papers per facet of `papers`: the works' cells,
+        the status x area grid and the institutions' number in one read of the rows when the
+        three are asked (`WorkCounter.tally_beside`)."""
         counter, docs = self._work_counter()[0], self.index.docs
         if not papers:
             return counter.tally(rows), {}
         if "status" in papers and "area" in papers and counter.beside is not None:
-            works, status_area = counter.tally_beside(rows)
-            return works, docs.facet_tally(rows, papers, status_area=status_area)
+            works, status_area, entries = counter.tally_beside(rows)
+            return works, docs.facet_tally(rows, papers, status_area=status_area,
+                                           institution_entries=entries)
         return counter.tally(rows), docs.facet_tally(rows, papers)
 
     def count_ahead(self, request: CandidateRequest, papers: tuple[str, ...] = PAPER_FACETS) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from paperfind.index.distinct import distinct
-from paperfind.index.facet_counts import CellCodes, cell_codes, year_codes
+from paperfind.index.facet_counts import CellCodes, cell_codes, sized_cells, year_codes
 
 
 @dataclass(frozen=True)
@@ -52,14 +52,17 @@ class WorkCounter:
 
     `beside`, another per-row cell code (a doc table's status x area cells), is counted with
     the works' cells in one gather and one bincount (`tally_beside`): each row's pair of cells
-    is one joint code, made here (int32, 4 MB at a million papers; 211 x 728 = 153,608 joint
-    cells there), whose grid's row sums are the works' cells and column sums the other grid.
-    A search counts both over every match; one pass instead of two cut a broad query's p95
-    1.7 -> 0.6 ms at 1M papers (bench/RESULTS.md, issue 33, big37).
+    is one joint code, made here (211 x 728 = 153,608 joint cells at a million papers), whose
+    grid's row sums are the works' cells and column sums the other grid. `sizes`, a per-row
+    size (each row's institutions), is packed beside the code and summed in the same read:
+    the institution facet's gather needs that many places. One int64 a row, 8 MB at 1M papers.
+    A search counts these over every match; one read instead of three cut a broad query's p95
+    1.7 + 0.3 -> 0.7 ms at 1M papers (bench/RESULTS.md, issue 33, big37).
     """
 
     def __init__(self, works: np.ndarray, years: np.ndarray, venues: np.ndarray,
-                 venue_labels: list[str], beside: CellCodes | None = None) -> None:
+                 venue_labels: list[str], beside: CellCodes | None = None,
+                 sizes: np.ndarray | None = None) -> None:
         self.works = np.asarray(works, dtype=np.int64)
         years = np.asarray(years, dtype=np.int64)
         self.venues = np.asarray(venues, dtype=np.int64)
@@ -75,9 +78,12 @@ class WorkCounter:
         # matches (at 1M papers 0.5% of rows are; splitting every match set cost two more passes)
         self.solo_cells = np.where(self.shared, self.span_v * self.span_y, self.cells)
         self.beside = beside
-        self.joint = None if beside is None else cell_codes(
+        self.sizes = None if sizes is None else np.asarray(sizes)
+        joint = None if beside is None else cell_codes(
             self.solo_cells, beside.cells, min_a=self.span_v * self.span_y + 1,
-            min_b=beside.span_a * beside.span_b, dtype=np.int32)  # None: too many cells
+            min_b=beside.span_a * beside.span_b)  # None: too many cells
+        self.joint = None if joint is None else sized_cells(
+            joint, self.sizes if self.sizes is not None else np.zeros(len(self.works), dtype=np.int64))
 
     def count(self, rows: np.ndarray) -> WorkCounts:
         """Each work once per year, once per venue and once per venue-year among `rows`
@@ -96,17 +102,19 @@ class WorkCounter:
         found = np.bincount(self.solo_cells[rows], minlength=self.span_v * self.span_y + 1)
         return self._tallied(rows, found)
 
-    def tally_beside(self, rows: np.ndarray) -> tuple[WorkTally, np.ndarray]:
-        """(`tally(rows)`, `beside.grid(rows)`): both from one bincount of the rows' joint
-        codes when the counter has them (class doc), else counted apart."""
+    def tally_beside(self, rows: np.ndarray) -> tuple[WorkTally, np.ndarray, int | None]:
+        """(`tally(rows)`, `beside.grid(rows)`, the rows' `sizes` summed, None without sizes):
+        from one read of the rows' packed codes when the counter has them (class doc), else
+        counted apart."""
         if self.beside is None:
             raise ValueError("a counter made without `beside` cells")
-        if self.joint is None:
-            return self.tally(rows), self.beside.grid(rows)
         rows = np.asarray(rows, dtype=np.int64)
-        grid = self.joint.grid(rows)  # works' cells (+ shared rows) x the other grid's cells
+        if self.joint is None:
+            size = None if self.sizes is None else int(self.sizes[rows].sum(dtype=np.int64))
+            return self.tally(rows), self.beside.grid(rows), size
+        grid, size = self.joint.grid(rows)  # works' cells (+ shared rows) x the other grid's cells
         beside = grid.sum(axis=0).reshape(self.beside.span_a, self.beside.span_b)
-        return self._tallied(rows, grid.sum(axis=1)), beside
+        return self._tallied(rows, grid.sum(axis=1)), beside, size if self.sizes is not None else None
 
     def _tallied(self, rows: np.ndarray, found: np.ndarray) -> WorkTally:
         multi = rows[self.shared[rows]] if found[-1] else rows[:0]
