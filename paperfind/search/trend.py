@@ -56,8 +56,9 @@ class WorkCounter:
     grid's row sums are the works' cells and column sums the other grid. `sizes`, a per-row
     size (each row's institutions), is packed beside the code and summed in the same read:
     the institution facet's gather needs that many places. One int64 a row, 8 MB at 1M papers.
-    A search counts these over every match; one read instead of three cut a broad query's p95
-    1.7 + 0.3 -> 0.7 ms at 1M papers (bench/RESULTS.md, issue 33, big37).
+    A search counts these over every match: at 1M papers, the three read apart (two gathers,
+    two bincounts, the lengths' gather) took 2.0 ms of a broad typo'd title's match set at
+    p95, read together 0.7 (bench/RESULTS.md, issue 33, big37).
     """
 
     def __init__(self, works: np.ndarray, years: np.ndarray, venues: np.ndarray,
