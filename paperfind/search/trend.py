@@ -19,6 +19,12 @@ from paperfind.index.distinct import distinct
 from paperfind.index.facet_counts import CellCodes, cell_codes, sized_cells, year_codes
 
 
+# a row set read by its joint codes from this size: the joint grid's 153,608 cells cost ~0.1 ms
+# to allocate and sum whatever the rows, the two small grids' passes ~0.2 ms at 10k rows and
+# 1.3 at 30k at 1M papers (bench/RESULTS.md, issue 33, big37)
+JOINT_MIN_ROWS = 1 << 14
+
+
 @dataclass(frozen=True)
 class WorkCounts:
     """Distinct works per year and per venue-year over a set of rows."""
@@ -63,7 +69,7 @@ class WorkCounter:
 
     def __init__(self, works: np.ndarray, years: np.ndarray, venues: np.ndarray,
                  venue_labels: list[str], beside: CellCodes | None = None,
-                 sizes: np.ndarray | None = None) -> None:
+                 sizes: np.ndarray | None = None, joint_min_rows: int = JOINT_MIN_ROWS) -> None:
         self.works = np.asarray(works, dtype=np.int64)
         years = np.asarray(years, dtype=np.int64)
         self.venues = np.asarray(venues, dtype=np.int64)
@@ -80,6 +86,7 @@ class WorkCounter:
         self.solo_cells = np.where(self.shared, self.span_v * self.span_y, self.cells)
         self.beside = beside
         self.sizes = None if sizes is None else np.asarray(sizes)
+        self.joint_min_rows = joint_min_rows
         joint = None if beside is None else cell_codes(
             self.solo_cells, beside.cells, min_a=self.span_v * self.span_y + 1,
             min_b=beside.span_a * beside.span_b)  # None: too many cells
@@ -105,12 +112,12 @@ class WorkCounter:
 
     def tally_beside(self, rows: np.ndarray) -> tuple[WorkTally, np.ndarray, int | None]:
         """(`tally(rows)`, `beside.grid(rows)`, the rows' `sizes` summed, None without sizes):
-        from one read of the rows' packed codes when the counter has them (class doc), else
-        counted apart."""
+        from one read of the rows' packed codes when the counter has them (class doc) and the
+        rows are at least `joint_min_rows`, else counted apart."""
         if self.beside is None:
             raise ValueError("a counter made without `beside` cells")
         rows = np.asarray(rows, dtype=np.int64)
-        if self.joint is None:
+        if self.joint is None or len(rows) < self.joint_min_rows:
             size = None if self.sizes is None else int(self.sizes[rows].sum(dtype=np.int64))
             return self.tally(rows), self.beside.grid(rows), size
         grid, size = self.joint.grid(rows)  # works' cells (+ shared rows) x the other grid's cells

@@ -189,10 +189,13 @@ def test_a_pages_works_are_each_row_and_its_other_versions(index_path):
     assert docs.works_of([]) == []
 
 
-def work_counter(docs: DocTable, beside, sizes=None):
+def work_counter(docs: DocTable, beside, sizes=None, joint_min_rows: int = 0):
+    """A work counter reading every row set by its joint codes (the slice's sets are below the
+    served size at which it does, `JOINT_MIN_ROWS`), or from `joint_min_rows`."""
     from paperfind.search.trend import WorkCounter
 
-    return WorkCounter(docs.work, docs.year, docs.venue, docs.labels["venue"], beside=beside, sizes=sizes)
+    return WorkCounter(docs.work, docs.year, docs.venue, docs.labels["venue"], beside=beside, sizes=sizes,
+                       joint_min_rows=joint_min_rows)
 
 
 @pytest.mark.parametrize("compiled", [False, True])
@@ -228,6 +231,12 @@ def test_the_works_tally_status_area_grid_and_institutions_in_one_read_are_the_c
             f: pairs for f, pairs in reference(docs, rows).items() if f in only}
     assert counter.tally_beside(np.zeros(0, dtype=np.int64))[2] == 0
     assert work_counter(docs, status_area).tally_beside(sets[1])[2] is None  # no sizes: none summed
+    # below `joint_min_rows` the counts are made apart: the same numbers
+    small = work_counter(docs, status_area, sizes, joint_min_rows=docs.n // 2)
+    for rows in (sets[5], sets[6], sets[7]):  # 40, n // 3 and n - 5 rows
+        got, want = small.tally_beside(rows), counter.tally_beside(rows)
+        assert got[0].cells.tolist() == want[0].cells.tolist() and got[1].tolist() == want[1].tolist()
+        assert got[2] == want[2]
 
 
 def test_a_joint_grid_too_large_counts_apart(index_path, monkeypatch):
