@@ -172,14 +172,20 @@ class DocTable:
         of the facets in `only` (a search counts its year and venue facets in works, not here)."""
         return self.facet_lists(self.facet_tally(rows, only), top)
 
-    def facet_tally(self, rows: np.ndarray, only: tuple[str, ...] = FACETS) -> dict[str, np.ndarray]:
+    def facet_tally(self, rows: np.ndarray, only: tuple[str, ...] = FACETS,
+                    status_area: np.ndarray | None = None,
+                    institution_entries: int | None = None) -> dict[str, np.ndarray]:
         """The raw counts `facets` lists, per facet of `only`: rows per value code (the year's:
         per year code, `year_of` names them). Tallies of disjoint row sets add up
         (`add_tallies`), so a search counts its lexical matches while its vector is made and
-        the vector's other papers after."""
+        the vector's other papers after. `status_area`: the rows' status x area cell grid
+        counted already, `institution_entries`: their institutions' number, read already (a
+        search's, with its works' tally: paperfind.search.trend.WorkCounter)."""
         rows = np.asarray(rows, dtype=np.int64)
         cells = self.facet_cells()
         counts: dict[str, np.ndarray] = {}
+        if status_area is not None:
+            counts["status"], counts["area"] = status_area.sum(axis=1), status_area.sum(axis=0)
         if "venue" in only or "year" in only:
             if cells.venue_year is not None:  # venue x year cells: both facets in one pass
                 grid = cells.venue_year.grid(rows)
@@ -187,7 +193,7 @@ class DocTable:
             else:
                 counts["venue"] = np.bincount(self.venue[rows], minlength=len(self.labels["venue"]))
                 counts["year"] = np.bincount(self.year[rows]) if len(rows) else np.zeros(1, np.int64)
-        if "status" in only or "area" in only:
+        if ("status" in only or "area" in only) and status_area is None:
             if cells.status_area is not None:
                 grid = cells.status_area.grid(rows)
                 counts["status"], counts["area"] = grid.sum(axis=1), grid.sum(axis=0)
@@ -196,7 +202,7 @@ class DocTable:
                     column = {"status": self.status, "area": self.area}[facet]
                     counts[facet] = np.bincount(column[rows], minlength=len(self.labels[facet]))
         if "institution" in only:
-            counts["institution"] = np.bincount(self.institutions.gather(rows),
+            counts["institution"] = np.bincount(self.institutions.gather(rows, institution_entries),
                                                 minlength=len(self.labels["institution"]))
         return {facet: counts[facet] for facet in FACETS if facet in only}
 

@@ -39,6 +39,34 @@ class CellCodes:
         return counts.reshape(self.span_a, self.span_b)
 
 
+@dataclass(frozen=True)
+class SizedCells:
+    """Each row's cell in an a x b grid (low 32 bits) and a size of the row (high 32 bits: its
+    institutions, the length of that facet's gather) in one int64: a match set's grid and the
+    size of its institutions' gather from one read of the matches, where the cells' gather
+    and the lengths' gather (through an int32 -> intp copy of the rows) were two (issue 33)."""
+
+    records: np.ndarray  # int64, one per row
+    span_a: int
+    span_b: int
+
+    def grid(self, rows: np.ndarray) -> tuple[np.ndarray, int]:
+        """(rows of each (a, b) pair among `rows` as a span_a x span_b array, their sizes' sum)."""
+        records = self.records[rows]
+        size = int((records >> 32).sum())
+        cells = np.bitwise_and(records, 0xFFFFFFFF, out=records)  # int64: bincount reads it as is
+        counts = np.bincount(cells, minlength=self.span_a * self.span_b)
+        return counts.reshape(self.span_a, self.span_b), size
+
+
+def sized_cells(cells: CellCodes, sizes: np.ndarray) -> SizedCells:
+    """`cells` with each row's size (non-negative, below 2**31) packed beside its cell."""
+    if len(sizes) and int(sizes.max()) >= 2 ** 31 or cells.span_a * cells.span_b >= 2 ** 32:
+        raise ValueError("a size or a cell past 32 bits")
+    records = cells.cells.astype(np.int64, copy=False) | (np.asarray(sizes, dtype=np.int64) << 32)
+    return SizedCells(records, cells.span_a, cells.span_b)
+
+
 def cell_codes(a: np.ndarray, b: np.ndarray, min_a: int = 0, min_b: int = 0) -> CellCodes | None:
     """The cells of two non-negative per-row codes; None when the grid would be too large."""
     span_a = max(int(a.max(initial=-1)) + 1, min_a, 1)
@@ -113,12 +141,15 @@ class EntryGatherer:
     def compiled(self) -> bool:
         return self._row_index is not None
 
-    def gather(self, rows: np.ndarray) -> np.ndarray:
-        """The values of the entries of `rows` (distinct), row by row."""
+    def gather(self, rows: np.ndarray, total: int | None = None) -> np.ndarray:
+        """The values of the entries of `rows` (distinct), row by row; `total`: how many those
+        are, when the caller read it already (a search's `SizedCells`). It must be right: the
+        compiled kernel writes that many values."""
         if self._row_index is None:
             return self.values[institution_entries(self.indptr, rows)]
+        if total is None:  # the lengths read at the rows as given: int64 rows index without a copy
+            total = int(self._lengths[rows].sum(dtype=np.int64))
         rows = np.asarray(rows).astype(np.int32, copy=False)
-        total = int(self._lengths[rows].sum(dtype=np.int64))
         out, spare = np.empty(total, dtype=np.int32), np.empty(total, dtype=np.int32)
         self._row_index(len(rows), rows, self._indptr32, self.values, self.values, spare, out)
         return out

@@ -527,7 +527,9 @@ class IndexBackend:
         """The work counter of this index and its counts over every row, made once."""
         if self._counter is None:
             docs = self.index.docs
-            counter = WorkCounter(docs.work, docs.year, docs.venue, docs.labels["venue"])
+            counter = WorkCounter(docs.work, docs.year, docs.venue, docs.labels["venue"],
+                                  beside=docs.facet_cells().status_area,
+                                  sizes=np.diff(docs.inst_indptr))  # each row's institutions
             self._counter = (counter, CorpusStats(self.n_docs, counter.count(np.arange(self.n_docs))))
         return self._counter
 
@@ -536,16 +538,31 @@ class IndexBackend:
         rows = np.asarray(extra, dtype=np.int64)
         counter, docs = self._work_counter()[0], self.index.docs
         if request is None:
-            works, total = counter.counted(rows)  # total: distinct works, same pass
-            return Facets(docs.facets(rows, only=papers) if papers else {}, works, total)
+            tallied, counts = self._tally(rows, papers)
+            works, total = counter.finish(tallied)  # total: distinct works, same pass
+            return Facets(docs.facet_lists(counts), works, total)
         matched = self._matched_tally(request, papers)
         more = beyond(rows, matched.rows)
         if not len(more):  # the lexical mode's pool is among its matches: nothing to add
             works, total = counter.finish(matched.works)
             return Facets(docs.facet_lists(matched.papers) if papers else {}, works, total)
-        works, total = counter.finish(matched.works, counter.tally(more))
-        tally = add_tallies(matched.papers, docs.facet_tally(more, papers)) if papers else {}
+        tallied, counts = self._tally(more, papers)
+        works, total = counter.finish(matched.works, tallied)
+        tally = add_tallies(matched.papers, counts) if papers else {}
         return Facets(docs.facet_lists(tally), works, total)
+
+    def _tally(self, rows: np.ndarray, papers: tuple[str, ...]) -> tuple[WorkTally, dict[str, np.ndarray]]:
+        """The works' tally of `rows` and their papers per facet of `papers`: the works' cells,
+        the status x area grid and the institutions' number in one read of the rows when the
+        three are asked (`WorkCounter.tally_beside`)."""
+        counter, docs = self._work_counter()[0], self.index.docs
+        if not papers:
+            return counter.tally(rows), {}
+        if "status" in papers and "area" in papers and counter.beside is not None:
+            works, status_area, entries = counter.tally_beside(rows)
+            return works, docs.facet_tally(rows, papers, status_area=status_area,
+                                           institution_entries=entries)
+        return counter.tally(rows), docs.facet_tally(rows, papers)
 
     def count_ahead(self, request: CandidateRequest, papers: tuple[str, ...] = PAPER_FACETS) -> None:
         self._matched_tally(request, papers)
@@ -554,8 +571,7 @@ class IndexBackend:
         """The counts of `request`'s match set, kept for the next `facets` of the same request."""
         def tally() -> _MatchTally:
             matched = self._matches(request)[0]
-            return _MatchTally(matched, self._work_counter()[0].tally(matched),
-                               self.index.docs.facet_tally(matched, papers) if papers else {})
+            return _MatchTally(matched, *self._tally(matched, papers))
         return self._remember(("tally", request.cache_key(), papers), tally)
 
     def corpus_stats(self) -> CorpusStats:

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from paperfind.index.distinct import distinct
-from paperfind.index.facet_counts import year_codes
+from paperfind.index.facet_counts import CellCodes, cell_codes, sized_cells, year_codes
+
+
+# a row set read by its joint codes from this size: the joint grid's 153,608 cells cost ~0.1 ms
+# to allocate and sum whatever the rows, the two small grids' passes ~0.2 ms at 10k rows and
+# 1.3 at 30k at 1M papers (bench/RESULTS.md, issue 33, big37)
+JOINT_MIN_ROWS = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -49,10 +55,21 @@ class WorkCounter:
     (0: none), so one bincount of the cells over the matches, a few thousand cells, gives the
     years and the venues as its column and row sums. Three gathers and bincounts a query, one
     of them over (last year + 1) x venues cells, cost ~1 ms for a broad query at 156k papers.
+
+    `beside`, another per-row cell code (a doc table's status x area cells), is counted with
+    the works' cells in one gather and one bincount (`tally_beside`): each row's pair of cells
+    is one joint code, made here (211 x 728 = 153,608 joint cells at a million papers), whose
+    grid's row sums are the works' cells and column sums the other grid. `sizes`, a per-row
+    size (each row's institutions), is packed beside the code and summed in the same read:
+    the institution facet's gather needs that many places. One int64 a row, 8 MB at 1M papers.
+    A search counts these over every match: at 1M papers, the three read apart (two gathers,
+    two bincounts, the lengths' gather) took 2.0 ms of a broad typo'd title's match set at
+    p95, read together 0.7 (bench/RESULTS.md, issue 33, big37).
     """
 
     def __init__(self, works: np.ndarray, years: np.ndarray, venues: np.ndarray,
-                 venue_labels: list[str]) -> None:
+                 venue_labels: list[str], beside: CellCodes | None = None,
+                 sizes: np.ndarray | None = None, joint_min_rows: int = JOINT_MIN_ROWS) -> None:
         self.works = np.asarray(works, dtype=np.int64)
         years = np.asarray(years, dtype=np.int64)
         self.venues = np.asarray(venues, dtype=np.int64)
@@ -67,6 +84,14 @@ class WorkCounter:
         # one bincount count the one-version works and say whether any shared row is among the
         # matches (at 1M papers 0.5% of rows are; splitting every match set cost two more passes)
         self.solo_cells = np.where(self.shared, self.span_v * self.span_y, self.cells)
+        self.beside = beside
+        self.sizes = None if sizes is None else np.asarray(sizes)
+        self.joint_min_rows = joint_min_rows
+        joint = None if beside is None else cell_codes(
+            self.solo_cells, beside.cells, min_a=self.span_v * self.span_y + 1,
+            min_b=beside.span_a * beside.span_b)  # None: too many cells
+        self.joint = None if joint is None else sized_cells(
+            joint, self.sizes if self.sizes is not None else np.zeros(len(self.works), dtype=np.int64))
 
     def count(self, rows: np.ndarray) -> WorkCounts:
         """Each work once per year, once per venue and once per venue-year among `rows`
@@ -83,6 +108,23 @@ class WorkCounter:
         vector's other papers after."""
         rows = np.asarray(rows, dtype=np.int64)
         found = np.bincount(self.solo_cells[rows], minlength=self.span_v * self.span_y + 1)
+        return self._tallied(rows, found)
+
+    def tally_beside(self, rows: np.ndarray) -> tuple[WorkTally, np.ndarray, int | None]:
+        """(`tally(rows)`, `beside.grid(rows)`, the rows' `sizes` summed, None without sizes):
+        from one read of the rows' packed codes when the counter has them (class doc) and the
+        rows are at least `joint_min_rows`, else counted apart."""
+        if self.beside is None:
+            raise ValueError("a counter made without `beside` cells")
+        rows = np.asarray(rows, dtype=np.int64)
+        if self.joint is None or len(rows) < self.joint_min_rows:
+            size = None if self.sizes is None else int(self.sizes[rows].sum(dtype=np.int64))
+            return self.tally(rows), self.beside.grid(rows), size
+        grid, size = self.joint.grid(rows)  # works' cells (+ shared rows) x the other grid's cells
+        beside = grid.sum(axis=0).reshape(self.beside.span_a, self.beside.span_b)
+        return self._tallied(rows, grid.sum(axis=1)), beside, size if self.sizes is not None else None
+
+    def _tallied(self, rows: np.ndarray, found: np.ndarray) -> WorkTally:
         multi = rows[self.shared[rows]] if found[-1] else rows[:0]
         return WorkTally(found, multi, len(rows))
 

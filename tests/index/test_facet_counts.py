@@ -9,7 +9,7 @@ import pytest
 
 from paperfind.index.doctable import FACETS, DocTable, FacetCells, _top_pairs, load_params
 from paperfind.index.facet_counts import (
-    MAX_CELLS, EntryGatherer, cell_codes, institution_entries, year_codes)
+    MAX_CELLS, EntryGatherer, cell_codes, institution_entries, sized_cells, year_codes)
 from paperfind.index.manager import build_index, open_index
 from paperfind.ingest.run import ingest_paths
 from paperfind.store import Store
@@ -187,3 +187,78 @@ def test_a_pages_works_are_each_row_and_its_other_versions(index_path):
                                             several[-3:][::-1]])]
     assert docs.works_of(rows) == [[r, *(int(v) for v in docs.versions_of(r))] for r in rows]
     assert docs.works_of([]) == []
+
+
+def work_counter(docs: DocTable, beside, sizes=None, joint_min_rows: int = 0):
+    """A work counter reading every row set by its joint codes (the slice's sets are below the
+    served size at which it does, `JOINT_MIN_ROWS`), or from `joint_min_rows`."""
+    from paperfind.search.trend import WorkCounter
+
+    return WorkCounter(docs.work, docs.year, docs.venue, docs.labels["venue"], beside=beside, sizes=sizes,
+                       joint_min_rows=joint_min_rows)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_the_works_tally_status_area_grid_and_institutions_in_one_read_are_the_counts_apart(
+        index_path, compiled):
+    """Issue 33 (big37): a search's works' tally, status x area grid and institutions' number,
+    read from each row's packed joint code and size in one pass, are the counts made apart, on
+    real rows of several venues, years and works of several versions; so are the facets (the
+    institutions gathered to the number read) and the works a search shows."""
+    docs = doc_table(index_path, compiled)
+    status_area = docs.facet_cells().status_area
+    assert status_area is not None
+    sizes = np.diff(docs.inst_indptr)
+    counter = work_counter(docs, status_area, sizes)
+    assert counter.joint is not None and counter.joint.records.dtype == np.int64
+    assert (counter.joint.span_a, counter.joint.span_b) == (
+        counter.span_v * counter.span_y + 1, status_area.span_a * status_area.span_b)
+    several = np.flatnonzero(np.bincount(docs.work)[docs.work] > 1)
+    assert len(several) > 0 and (sizes > 1).any() and (sizes == 0).any()
+    sets = row_sets(docs) + [several, np.unique(np.concatenate([several[:5], np.arange(0, docs.n, 7)]))]
+    for rows in sets:
+        works, grid, entries = counter.tally_beside(rows)
+        apart = counter.tally(rows)
+        assert works.cells.tolist() == apart.cells.tolist() and works.rows == apart.rows
+        assert works.multi.tolist() == apart.multi.tolist()
+        assert grid.tolist() == status_area.grid(rows).tolist()
+        assert entries == len(docs.institutions.gather(rows)) == int(sizes[rows].sum())
+        assert counter.finish(works) == counter.finish(apart)
+        only = ("institution", "status", "area")
+        joint = docs.facet_tally(rows, only, status_area=grid, institution_entries=entries)
+        assert list(joint) == list(only)
+        assert docs.facet_lists(joint) == docs.facets(rows, only=only) == {
+            f: pairs for f, pairs in reference(docs, rows).items() if f in only}
+    assert counter.tally_beside(np.zeros(0, dtype=np.int64))[2] == 0
+    assert work_counter(docs, status_area).tally_beside(sets[1])[2] is None  # no sizes: none summed
+    # below `joint_min_rows` the counts are made apart: the same numbers
+    small = work_counter(docs, status_area, sizes, joint_min_rows=docs.n // 2)
+    for rows in (sets[5], sets[6], sets[7]):  # 40, n // 3 and n - 5 rows
+        got, want = small.tally_beside(rows), counter.tally_beside(rows)
+        assert got[0].cells.tolist() == want[0].cells.tolist() and got[1].tolist() == want[1].tolist()
+        assert got[2] == want[2]
+
+
+def test_a_joint_grid_too_large_counts_apart(index_path, monkeypatch):
+    """Past `MAX_CELLS` joint cells the counter keeps no joint codes and counts the two grids
+    and the sizes apart: the same numbers."""
+    from paperfind.index import facet_counts
+
+    docs = doc_table(index_path, True)
+    status_area = docs.facet_cells().status_area
+    sizes = np.diff(docs.inst_indptr)
+    monkeypatch.setattr(facet_counts, "MAX_CELLS", status_area.span_a * status_area.span_b)
+    counter = work_counter(docs, status_area, sizes)
+    assert counter.joint is None
+    for rows in row_sets(docs):
+        works, grid, entries = counter.tally_beside(rows)
+        assert works.cells.tolist() == counter.tally(rows).cells.tolist()
+        assert grid.tolist() == status_area.grid(rows).tolist()
+        assert entries == len(docs.institutions.gather(rows))
+
+
+def test_sizes_and_cells_past_32_bits_are_not_packed():
+    cells = cell_codes(np.array([0, 1]), np.array([1, 0]))
+    assert sized_cells(cells, np.array([3, 0])).grid(np.array([0, 1]))[1] == 3
+    with pytest.raises(ValueError):
+        sized_cells(cells, np.array([2 ** 31, 0]))
