@@ -46,7 +46,7 @@ from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchRespon
                                        suggestion_text)
 from paperfind.search.second_stage import (certain_title, phrase_share, query_terms,
                                            weighted, with_phrases)
-from paperfind.search.settings import SearchSettings
+from paperfind.search.settings import SearchSettings, SenseSettings
 from paperfind.search.trend import trend, work_facets
 from paperfind.search.understand import Understanding, find_institutions, typed_without, without_names
 
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from paperfind.text.translate import ZhEnTranslator
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
+UNWEIGHED_SENSES = SenseSettings(below=0.0)  # lexical mode: every sense at the translation's weight
 # the facets a search counts in papers; its year and venue facets are counted in works
 PAPERS_COUNTED = tuple(f for f in PAPER_FACETS if f not in ("year", "venue"))
 
@@ -243,7 +244,11 @@ class Searcher:
 
     # -- search -------------------------------------------------------------------------------
     def _read(self, backend: SearchBackend, q: ParsedQuery, filters: Filters, mode: str) -> Query:
-        """The plan (with a Chinese query's English rendering) and the restriction of a query."""
+        """The plan (with a Chinese query's English rendering) and the restriction of a query.
+        A Chinese word's senses are weighed by their titles' company in the modes with vectors
+        only: in lexical mode the weighing failed its keep rule (zh_dev2 MRR@10 .890 -> .879 at
+        156k) and its ~1-2 ms at p95 is a tenth of that mode's budget (bench/RESULTS.md, zh28q
+        and the lead's session 30 section)."""
         plan = build_plan(q, self.analyzer, backend)
         if self.settings.overlap_embedding:
             self._prefetch_query_vector(backend, q, plan, mode)
@@ -251,7 +256,7 @@ class Searcher:
             translation = self.translator.translate(q.text)
             if translation.english.strip() and translation.english != q.text:
                 plan = translated_plan(plan, self.analyzer, backend, translation.english, translation.terms,
-                                       self.settings.senses)
+                                       self.settings.senses if mode != "lexical" else UNWEIGHED_SENSES)
         restriction = self._restriction(backend, q, plan, merge_filters(filters, q))
         return Query(q, plan, restriction)
 
