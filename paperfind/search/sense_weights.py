@@ -5,10 +5,12 @@ glossary term's alternates, CC-CEDICT's readings) and the plan searches them as 
 the translation's weight. Some are readings of the word that no paper on the query's topic
 uses: 中心 of 聚类中心 read "heart" beside "center". Which reading the user meant is told by the
 corpus: the titles that hold a sense and also hold one of the query's other words
-(paperfind.index.title_company). A sense whose titles keep that company less than half as often
-as its word's best-kept sense is searched at a lower weight, never 0 (zh28n: the alternates
-find targets). In titles only: in abstracts every pair of senses co-occurs (bench/RESULTS.md,
-zh28p, which measured the rule in a harness; zh28q built it).
+(paperfind.index.title_company). A sense whose titles keep that company under
+`SenseSettings.below` (.65) as often as its word's best-kept sense's is searched at a lower
+weight, never 0 (zh28n: the alternates find targets); in the modes with vectors only
+(paperfind.search.engine: in lexical mode it failed its keep rule). In titles only: in
+abstracts every pair of senses co-occurs (bench/RESULTS.md, zh28p, which measured the rule in
+a harness; zh28q built it).
 """
 
 from __future__ import annotations
