@@ -30,21 +30,15 @@ from bench.experts import DEV_SETS, scores_of, sets_text, table_head
 from bench.metrics import p50_p95
 from bench.results import append_results
 
-HEADING = ("experts (issue 30): the expert finder's query vector past the search's token cap; "
-           "query words and exact evidence measured")
-# the variants of the last section (activity, co-authors' votes, the evidence's venue) are at
-# 98283fd, none kept; this list is the product (the query's 64 words embedded whole) against the
-# search's cap on a query's tokens that main applied to it since hyb33h, and the words embedded
+HEADING = "experts (issue 30): the query's code links, people whose earlier papers link the same GitHub account (exp31)"
+# the variants of the last sections (the query vector's words and cap, exp30i) are at e555ddb..db6dc60;
+# this list is the product (the code links at 1.0) against main's ranking (off) and its neighbours
 VARIANTS: tuple[tuple[str, dict], ...] = (
-    ("baseline (the product: the query's 64 words embedded whole)", {}),
-    ("the search's cap, 32 model tokens (main e555ddb's ranking)", {"query_max_tokens": 32}),
-    ("48 words embedded whole", {"query_vector_words": 48}),
-    ("96 words embedded whole", {"query_vector_words": 96}),
-    ("128 words embedded whole", {"query_vector_words": 128}),
-    ("64 words, at most 64 model tokens", {"query_max_tokens": 64}),
+    ("baseline (the product: the query's code links at 1.0)", {}),
+    ("code links off (main db6dc60's ranking)", {"link_weight": 0.0}),
+    ("code links 0.5", {"link_weight": 0.5}),
+    ("code links 2.0", {"link_weight": 2.0}),
     ("baseline again, last (warm caches)", {}),
-    ("vectors' weight 1.3 (1; text 3)", {"vector_weight": 1.3}),
-    ("vectors' weight 0.75", {"vector_weight": 0.75}),
 )
 MODEL_HEADING = "experts (issue 30): the learned ranking of people retrained for today's voting"
 LEARNED_DEPTHS = (1000, 200, 50)  # how many of the voting's first people the model re-orders
@@ -99,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     pairs = backend.rare_pairs(base.pairs_max_df)  # the table the server makes
     build_s = time.perf_counter() - started
+    started = time.perf_counter()
+    links = backend.code_links()  # and the code links' (paperfind.index.code_links)
+    links_s = time.perf_counter() - started
     find_experts(backend, ExpertQuery(text="warm up the query model"), base)
     if args.model is not None and not args.model.exists():
         raise SystemExit(f"{args.model}: no such model")
@@ -133,7 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     lines += ["", f"The word-pair table (paperfind/index/rare_pairs.py, pairs of consecutive content stems of "
               f"titles and abstracts, {bound}): {len(pairs.keys):,} pairs, "
               f"{pairs.nbytes / 1e6:.1f} MB in memory, made from the index's term sequences in {build_s:.1f} s "
-              f"on first use, nothing on disk.", *([model_record(args.model)] if args.model else []),
+              f"on first use, nothing on disk.",
+              f"The code links (paperfind/index/code_links.py): {len(links.accounts):,} GitHub accounts linked by "
+              f"{len(np.unique(links.rows)):,} papers, {links.nbytes / 1e6:.2f} MB, made from the index's "
+              f"abstracts in {links_s:.2f} s on first use.", *([model_record(args.model)] if args.model else []),
               f"Load average at the end: {' / '.join(f'{x:.1f}' for x in os.getloadavg())}."]
     table = "\n".join(lines) + "\n"
     print(table)

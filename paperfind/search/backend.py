@@ -26,6 +26,7 @@ from paperfind.index.names import PersonMatch
 from paperfind.index.retrieval import score_handles
 from paperfind.index.scored import Scored, score_query
 from paperfind.index.rare_pairs import RarePairs
+from paperfind.index.code_links import LINK_TERM, CodeLinks
 from paperfind.index.title_company import sense_company
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.filters import Filters
@@ -332,6 +333,7 @@ class IndexBackend:
         self.semantic = None  # a SemanticRetriever (paperfind.embed) once vectors exist
         self._profiles: PersonProfiles | None = None
         self._rare_pairs: RarePairs | None = None
+        self._code_links: CodeLinks | None = None
 
     # -- memo ---------------------------------------------------------------------------------
     def _remember(self, key: tuple, make):
@@ -702,10 +704,24 @@ class IndexBackend:
                                                self.n_terms, max_df)
         return self._rare_pairs
 
+    def code_links(self) -> CodeLinks:
+        """The GitHub accounts the papers' abstracts link to, with their rows (the expert finder's
+        `paperfind.search.expert_links`), made on first use from this index: the rows holding
+        the term "github" in their abstract, their stored abstracts read."""
+        if self._code_links is None:
+            abstracts = self.index.lexical.fields["abstract"]
+            term = self.index.lexical.term_id(LINK_TERM)
+            rows = abstracts.column(term)[0] if term >= 0 else np.zeros(0, dtype=np.int64)
+            docs = self.index.docs
+            self._code_links = CodeLinks.build(rows, lambda row: docs.stored_doc(row).get("abstract") or "")
+        return self._code_links
+
     def experts_ready(self, max_df: int) -> bool:
-        """The expert finder's derived parts (people, the pairs of at most `max_df` papers) are made."""
+        """The expert finder's derived parts (people, the pairs of at most `max_df` papers, the
+        code links) are made."""
         pairs = self._rare_pairs
-        return self._profiles is not None and pairs is not None and pairs.max_df >= max_df
+        return (self._profiles is not None and pairs is not None and pairs.max_df >= max_df
+                and self._code_links is not None)
 
     def works(self) -> np.ndarray:
         """The work group of every row (versions of one paper share it)."""

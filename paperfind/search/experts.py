@@ -9,7 +9,8 @@ each as standard scores over the `depth` papers it found, weighed and summed; th
 route's papers first gain the idf of the query's word pairs they hold (`expert_pairs`). A person's score is a decaying sum over their best `top_papers` works among them (a
 work's versions count once), each weighed up when recent (relative to the query's own time)
 and when they are the first or last author; the first people are then re-ordered by the
-query's rare word pairs their own papers hold (signature phrases, `expert_phrases`). A prolific person does not win by volume (only
+query's rare word pairs their own papers hold (signature phrases, `expert_phrases`), and those
+whose eligible papers link the GitHub account the query links are lifted (`expert_links`). A prolific person does not win by volume (only
 their best few papers count), and a group does not fill the list: a person whose evidence is
 papers already shown for people above them is moved down (`group_discount`).
 
@@ -28,6 +29,7 @@ import numpy as np
 
 from paperfind.index.distinct import union
 from paperfind.index.profiles import PersonProfiles
+from paperfind.search.expert_links import by_links, linked_people
 from paperfind.search.expert_learned import ExpertRanker, expert_ranker, learned_order, person_features
 from paperfind.search.expert_pairs import pair_bonus
 from paperfind.search.expert_phrases import QueryPairs, by_phrases, query_pairs, query_term_ids
@@ -157,12 +159,13 @@ def paper_weights(backend: IndexBackend, rows: np.ndarray, reference_year: int,
 def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperScores,
                 reference_year: int, settings: ExpertSettings,
                 exclude: frozenset[int] = frozenset(), needed: int = 0,
-                pairs: QueryPairs | None = None, eligible: np.ndarray | None = None
-                ) -> tuple[list[Expert], int]:
+                pairs: QueryPairs | None = None, eligible: np.ndarray | None = None,
+                linked: frozenset[int] = frozenset()) -> tuple[list[Expert], int]:
     """The best `needed` (at least `spread_depth`) people with an eligible matching paper, best
     first (ties by author id), and how many people have one. With the query's rare word `pairs`
     the first of them are re-ordered by their signature phrases among the `eligible` rows
-    (paperfind.search.expert_phrases) before the group spread."""
+    (paperfind.search.expert_phrases), then the `linked` people (those whose eligible papers
+    link the query's code account, paperfind.search.expert_links) lifted, before the group spread."""
     docs = backend.index.docs
     score = papers.combined(settings) * paper_weights(backend, papers.rows, reference_year, settings)
     keep = score > 0
@@ -208,6 +211,7 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
                               [round(float(v), SCORE_DECIMALS) for v in value[lo:lo + len(best)]]))
     if pairs is not None:
         experts = by_phrases(backend, profiles, experts, pairs, eligible, settings)
+    experts = by_links(experts, linked, settings)
     return spread_groups(experts, settings), len(ids)
 
 
@@ -302,8 +306,9 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
     # trained on (train_experts asks for them): a page's 10 would give it only `spread_depth`,
     # and features read among the candidates (co-authors listed) would differ from training's
     wanted = max(needed, settings.learned_depth) if settings.learned else needed
+    linked = linked_people(local, query.text, eligible) if settings.link_weight > 0 else frozenset()
     experts, total = rank_people(local, profiles, papers, reference_year, settings,
-                                 query.exclude_people, wanted, pairs, eligible)
+                                 query.exclude_people, wanted, pairs, eligible, linked)
     if settings.learned and experts:
         ranker = expert_ranker(settings.learned_model)
         if ranker is not None:

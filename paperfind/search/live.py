@@ -139,12 +139,14 @@ class LiveIndex:
         make_resident(backend.index.path, self.settings.resident_index_mb * 2**20)
 
     def load_experts(self) -> None:
-        """Make the expert finder's people and rare word pairs now (3-5 s at the bundled
-        corpus), not in the first /api/experts request; a later index makes its own on first use."""
+        """Make the expert finder's people, rare word pairs and code links now (3-5 s at the
+        bundled corpus), not in the first /api/experts request; a later index makes its own on
+        first use."""
         backend = self.backend(vectors=False)
         if backend is not None:
             backend.profiles()
             backend.rare_pairs(self.settings.experts.pairs_max_df)
+            backend.code_links()
 
     def load_encoder(self) -> None:
         """Load the query model now, before the index exists (a first start loads it while the

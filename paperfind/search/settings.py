@@ -56,6 +56,11 @@ class ExpertSettings:
     # three (exp30k, exp30l; no shaping of the pairs kept dev: bench/RESULTS.md, issue 30)
     pair_weight: float = 0.6
     pair_max_df: int = 0  # only pairs held by at most this many papers count (0: every pair)
+    # the query's code links (paperfind.search.expert_links): the listed people whose eligible
+    # papers link a GitHub account the query links gain `link_weight` x the best score, after the
+    # phrases; 0 = off. 1.0: in process dev / dev2 / dev3 R@10 .455 / .400 / .355 -> .460 / .410
+    # / .360, MRR@10 up on all three (exp31, bench/RESULTS.md)
+    link_weight: float = 1.0
     conflict_years: int = 3  # exclude=KEY: co-authors of the paper's people from its year - this on
     # a lambdarank model re-orders the voting's first people (paperfind.search.expert_learned;
     # PAPERFIND_EXPERTS_LEARNED=1). Off: trained on 2,760 leave-one-out queries of other

@@ -15,7 +15,9 @@ from tests.realdata import load_paperlist
 REQUESTS = [ExpertsRequest(q="bandits regret"), ExpertsRequest(q="robot grasping", before=2022),
             ExpertsRequest(q="强化学习 机器人"), ExpertsRequest(q="learning", size=5, page=2),
             ExpertsRequest(q="reinforcement learning", filters=Filters(venues=("corl",))),
-            ExpertsRequest(q="neural networks", filters=Filters(year_from=2017, year_to=2019))]
+            ExpertsRequest(q="neural networks", filters=Filters(year_from=2017, year_to=2019)),
+            # a code link two CoRL 2022 abstracts give: their people lifted from the local table
+            ExpertsRequest(q="robot manipulation skills, code at https://github.com/UT-Austin-RPL/new")]
 
 
 def _scores_apart(data: dict) -> tuple[dict, list[float]]:
@@ -73,3 +75,4 @@ def test_the_milvus_servers_start_up_makes_the_experts_parts(slice_db, synced, m
     experts = milvus.settings.search.experts
     assert experts.pairs_max_df == EVERY_PAIR  # the text route's pairs: every pair's paper count
     assert local.experts_ready(experts.pairs_max_df)
+    assert "ut-austin-rpl" in local.code_links().accounts  # the code links too
