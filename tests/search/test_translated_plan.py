@@ -99,7 +99,7 @@ def test_the_querys_own_plan_is_left_as_it_was(searcher):
 
 
 def test_a_word_the_glossary_implies_finds_the_papers_that_write_it(searcher):
-    # 补全 is no dictionary's word; the glossary's 代码补全 "code completion" implies it is
+    # 补全 is no dictionary's word; the glossary's 矩阵补全 "matrix completion" implies it is
     # "completion" (paperfind.text.implied): with every word of 张量补全 required, the slice's
     # paper on tensor completion is found (read 补 "make up for" + 全 "full", it was not)
     plan = _plan(searcher, "张量补全")

@@ -1,5 +1,5 @@
 """Words a glossary term implies (paperfind.text.implied): 补全 is "completion" because the
-glossary's 代码补全 is "code completion" and 代码 is "code"."""
+glossary's 矩阵补全 is "matrix completion" and 矩阵 is "matrix"."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def translators() -> tuple[ZhEnTranslator, ZhEnTranslator]:
 
 
 @pytest.mark.parametrize("zh,word,english", [
-    ("张量补全", "补全", "completion"),  # 代码补全 "code completion"; else 补 "make up for" + 全
+    ("张量补全", "补全", "completion"),  # 矩阵补全 "matrix completion"; else 补 "make up for" + 全
     ("离群点的鲁棒估计", "离群点", "outlier"),  # 离群点检测 "outlier detection"; else "leave group point"
     ("序贯数据", "序贯", "sequential"),  # 序贯决策 "sequential decision making"
 ])
