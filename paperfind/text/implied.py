@@ -1,11 +1,11 @@
 """Words the glossary implies: the part of a field term that the term's English names apart.
 
-The glossary has 语言建模 "language modeling" and 离群点检测 "outlier detection", but neither
-dictionary has 建模 or 离群点 alone, so a query that writes them without their neighbours was read
-by their characters (建 "build" + 模 "model"; 离 "leave" + 群 "group" + 点 "point"). Yet the
+The glossary has 矩阵补全 "matrix completion" and 离群点检测 "outlier detection", but neither
+dictionary has 补全 or 离群点 alone, so a query that writes them without their neighbours was read
+by their characters (补 "make up for" + 全 "full"; 离 "leave" + 群 "group" + 点 "point"). Yet the
 term tells what they mean: a headword that is a known word Y and a part X (Y + X or X + Y), whose
-English begins or ends with a sense of Y, leaves the rest of its English to X: 语言 is "language",
-so 建模 is "modeling". The rule reads the shipped dictionaries only (never a query): no entry is
+English begins or ends with a sense of Y, leaves the rest of its English to X: 矩阵 is "matrix",
+so 补全 is "completion". The rule reads the shipped dictionaries only (never a query): no entry is
 written by hand, and the glossary's growth brings its parts along.
 
 Only parts of two characters or more are derived, from known words of two characters or more

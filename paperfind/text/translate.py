@@ -197,7 +197,7 @@ class ZhEnTranslator:
         word (`sounds.SoundReader`: 香农 Shannon) when the shipped counts are used. `word_memo`:
         how many words' readings and candidate senses it keeps (`WORD_MEMO`). With `implied`,
         a word neither dictionary has that a glossary term implies is read so
-        (`implied.implied_words`: 建模 "modeling", from 语言建模 "language modeling")."""
+        (`implied.implied_words`: 补全 "completion", from 矩阵补全 "matrix completion")."""
         self._glossary_path = glossary_path or default_glossary_path()
         self._cedict_path = cedict_path
         self.max_senses = max_senses
@@ -338,7 +338,7 @@ class ZhEnTranslator:
     def _segments(self, han: str) -> list[str]:
         """jieba's segments of a Han run, neighbours a dictionary knows as one word joined
         (jieba's own dictionary lacks most of CC-CEDICT's terms: 最小 二 乘 → 最小二乘; a word a
-        glossary term implies counts, `implied.implied_words`: 建 模 → 建模). A
+        glossary term implies counts, `implied.implied_words`: 补 全 → 补全). A
         function word (the glossary's empty entries) joins no neighbour: 数据 中 学 is "data,
         in, learn", not 中学 "middle school", and 中 的 is no 中的 "hit the target"."""
         glossary, cedict, tokenizer = self._load()
