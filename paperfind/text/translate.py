@@ -25,6 +25,7 @@ from importlib import resources
 from pathlib import Path
 
 from paperfind.text.fold import HAN, has_han, strip_accents
+from paperfind.text.implied import implied_words
 from paperfind.text.phrases import PhraseCounts, chains, choose_senses, phrase_counts
 from paperfind.text.senses import compound_senses
 from paperfind.text.sounds import SoundReader, pinyin_syllables, read_name_sounds
@@ -47,6 +48,7 @@ _PAIR_SENSE = re.compile(r"^([a-z]+) and ([a-z]+)$")
 _OWN_CANDIDATES = 6
 _COMPOUND_CANDIDATES = 4
 _LOOKUP_MAX_CHARS = 8
+_IMPLIED_SENSES = 3  # a known word's senses a glossary term's English is cut by (`implied.implied_words`)
 # a sense is written in the field when each of its words is counted this often in the shipped
 # word counts (which hold words counted 5 times or more): "France" (10), "unanimous" (13),
 # "reconciled" (7) are not the field's; 5 and 200 measured the same on the zh dev set
@@ -187,13 +189,15 @@ class ZhEnTranslator:
     def __init__(self, glossary_path: Path | None = None, cedict_path: Path | None = None,
                  max_senses: int = 2, word_count: Callable[[str], int] | None = None,
                  phrases: bool = True, phrase_counts: PhraseCounts | None = None,
-                 names_by_sound: bool = True, word_memo: int = WORD_MEMO) -> None:
+                 names_by_sound: bool = True, word_memo: int = WORD_MEMO, implied: bool = True) -> None:
         """`word_count` says how often the field writes an English word (default: the shipped
         counts, `field_counts`); senses are chosen by it. With `phrases`, a word's sense is
         chosen by its neighbours' (`phrase_counts`, default: the shipped pair counts). With
         `names_by_sound`, a foreign name no dictionary has is read by its sound as the field's
         word (`sounds.SoundReader`: 香农 Shannon) when the shipped counts are used. `word_memo`:
-        how many words' readings and candidate senses it keeps (`WORD_MEMO`)."""
+        how many words' readings and candidate senses it keeps (`WORD_MEMO`). With `implied`,
+        a word neither dictionary has that a glossary term implies is read so
+        (`implied.implied_words`: 补全 "completion", from 矩阵补全 "matrix completion")."""
         self._glossary_path = glossary_path or default_glossary_path()
         self._cedict_path = cedict_path
         self.max_senses = max_senses
@@ -206,6 +210,8 @@ class ZhEnTranslator:
         self._counts: Callable[[str], int] | None = None
         self._family: Callable[[str], int] | None = None  # the counts of a word's family (`family_counts`)
         self.names_by_sound = names_by_sound
+        self.implied = implied
+        self._implied: dict[str, tuple[str, ...]] = {}
         self._sounds: SoundReader | None = None
         self._recent: OrderedDict[tuple[str, bool, bool], Translation] = OrderedDict()  # see `translate`
         self._recent_lock = threading.Lock()
@@ -237,6 +243,10 @@ class ZhEnTranslator:
 
                     self._sounds = SoundReader(read_name_sounds(self._cedict_path or default_cedict_path()),
                                                vocabulary().counts)
+                if self.implied:
+                    self._implied = implied_words(
+                        glossary, lambda word: word in glossary or word in cedict,
+                        lambda word: glossary.get(word) or self._field_senses(cedict.get(word, []), _IMPLIED_SENSES, True))
                 if self.phrases:  # read now, not at the first query
                     self._compound_senses = compound_senses(cedict)
                     self._phrase_counts = self._phrase_counts or phrase_counts()
@@ -288,7 +298,7 @@ class ZhEnTranslator:
         if word in cedict:
             # a lone character is too ambiguous for more than one sense
             return self._field_senses(cedict[word], 1 if len(word) == 1 else max_senses, len(word) > 1)
-        return None
+        return self._implied.get(word)
 
     def _candidates(self, word: str) -> tuple[str, ...]:
         """`_find_candidates`, kept per word."""
@@ -327,7 +337,8 @@ class ZhEnTranslator:
 
     def _segments(self, han: str) -> list[str]:
         """jieba's segments of a Han run, neighbours a dictionary knows as one word joined
-        (jieba's own dictionary lacks most of CC-CEDICT's terms: 最小 二 乘 → 最小二乘). A
+        (jieba's own dictionary lacks most of CC-CEDICT's terms: 最小 二 乘 → 最小二乘; a word a
+        glossary term implies counts, `implied.implied_words`: 补 全 → 补全). A
         function word (the glossary's empty entries) joins no neighbour: 数据 中 学 is "data,
         in, learn", not 中学 "middle school", and 中 的 is no 中的 "hit the target"."""
         glossary, cedict, tokenizer = self._load()
@@ -344,7 +355,7 @@ class ZhEnTranslator:
             joined, end = parts[i], i + 1
             for j in range(reach, i + 1, -1):  # the longest word a dictionary knows
                 candidate = "".join(parts[i:j])
-                if candidate in glossary or candidate in cedict:
+                if candidate in glossary or candidate in cedict or candidate in self._implied:
                     joined, end = candidate, j
                     break
             out.append(joined)

@@ -96,3 +96,15 @@ def test_the_querys_own_plan_is_left_as_it_was(searcher):
         with_rendering = translated_plan(own, searcher.analyzer, backend, translation.english, renderings)
         assert own == before and len(with_rendering.groups) > len(own.groups)
         assert with_rendering.translation == translation.english and not own.translation
+
+
+def test_a_word_the_glossary_implies_finds_the_papers_that_write_it(searcher):
+    # 补全 is no dictionary's word; the glossary's 矩阵补全 "matrix completion" implies it is
+    # "completion" (paperfind.text.implied): with every word of 张量补全 required, the slice's
+    # paper on tensor completion is found (read 补 "make up for" + 全 "full", it was not)
+    plan = _plan(searcher, "张量补全")
+    assert {"complet"} in _translated(plan)
+    backend = searcher.backend()
+    found = backend.candidates(CandidateRequest(plan.lexical(), min_match=plan.known_groups(backend)))
+    titles = [card["title"] for card in backend.stored(found.handles.tolist())]
+    assert any("tensor completion" in title.lower() for title in titles)
