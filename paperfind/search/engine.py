@@ -38,6 +38,7 @@ from paperfind.search.live import LiveIndex
 from paperfind.search.named import name_tier, named_papers
 from paperfind.search.people import person_tiers
 from paperfind.search.plan import QueryPlan, build_plan, translated_plan
+from paperfind.search.sense_weights import with_implied_senses
 from paperfind.search.pool import Pool, joined_candidates, lexical_matches_among
 from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import top_order
@@ -55,7 +56,8 @@ if TYPE_CHECKING:
     from paperfind.text.translate import ZhEnTranslator
 
 SCORE_DECIMALS = 6  # scores are compared (and shown) at this precision
-UNWEIGHED_SENSES = SenseSettings(below=0.0)  # lexical mode: every sense at the translation's weight
+# lexical mode: every sense of the reading at the translation's weight, no implied sense added
+UNWEIGHED_SENSES = SenseSettings(below=0.0, implied=False)
 # the facets a search counts in papers; its year and venue facets are counted in works
 PAPERS_COUNTED = tuple(f for f in PAPER_FACETS if f not in ("year", "venue"))
 
@@ -255,8 +257,11 @@ class Searcher:
         if not plan.person_is_query and self.settings.translate_chinese and has_han(q.text):
             translation = self.translator.translate(q.text)
             if translation.english.strip() and translation.english != q.text:
-                plan = translated_plan(plan, self.analyzer, backend, translation.english, translation.terms,
-                                       self.settings.senses if mode != "lexical" else UNWEIGHED_SENSES)
+                senses = self.settings.senses if mode != "lexical" else UNWEIGHED_SENSES
+                terms = translation.terms
+                if senses.implied and senses.below > 0:
+                    terms = with_implied_senses(terms, self.analyzer, self.translator.implied_sense)
+                plan = translated_plan(plan, self.analyzer, backend, translation.english, terms, senses)
         restriction = self._restriction(backend, q, plan, merge_filters(filters, q))
         return Query(q, plan, restriction)
 

@@ -91,6 +91,9 @@ class SenseSettings:
     below: float = 0.65
     alpha: float = 4.0
     floor: float = 0.05
+    # a CC-CEDICT word's sense the glossary's terms imply is weighed beside the dictionary's
+    # (paperfind.search.sense_weights.with_implied_senses; the modes with vectors only)
+    implied: bool = True
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,15 @@ MIN_CHARS = 2  # a derived part, and the known word beside it, have at least thi
 
 
 def implied_words(glossary: Mapping[str, tuple[str, ...]], is_known: Callable[[str], bool],
-                  senses_of: Callable[[str], tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+                  senses_of: Callable[[str], tuple[str, ...]],
+                  is_part: Callable[[str], bool] | None = None) -> dict[str, tuple[str, ...]]:
     """{part: (its English,)} for every part of a glossary headword that neither dictionary
     knows (`is_known`) and whose English the headword's first English and the senses of its
     known remainder (`senses_of`) imply. Where several headwords imply a part, the English they
-    imply most often wins (ties: the glossary's order)."""
+    imply most often wins (ties: the glossary's order). `is_part` chooses other parts instead
+    (CC-CEDICT's words the glossary lacks: the field's sense of an everyday word, 场景 "scene",
+    which the modes with vectors weigh beside the dictionary's, `ZhEnTranslator.implied_sense`)."""
+    is_part = is_part or (lambda word: not is_known(word))
     stem = Stemmer.Stemmer("english").stemWord
 
     def words(text: str) -> list[str]:
@@ -45,7 +49,7 @@ def implied_words(glossary: Mapping[str, tuple[str, ...]], is_known: Callable[[s
         stems = [stem(w) for w in whole]
         for cut in range(MIN_CHARS, len(term) - MIN_CHARS + 1):
             for part, known, known_first in ((term[cut:], term[:cut], True), (term[:cut], term[cut:], False)):
-                if is_known(part) or not is_known(known) or part[0] in SUFFIX_ENDINGS:
+                if not is_part(part) or not is_known(known) or part[0] in SUFFIX_ENDINGS:
                     continue
                 for sense in senses_of(known):
                     own = [stem(w) for w in words(sense)]

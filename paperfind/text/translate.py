@@ -212,6 +212,7 @@ class ZhEnTranslator:
         self.names_by_sound = names_by_sound
         self.implied = implied
         self._implied: dict[str, tuple[str, ...]] = {}
+        self._implied_senses: dict[str, tuple[str, ...]] = {}  # see `implied_sense`
         self._sounds: SoundReader | None = None
         self._recent: OrderedDict[tuple[str, bool, bool], Translation] = OrderedDict()  # see `translate`
         self._recent_lock = threading.Lock()
@@ -244,9 +245,15 @@ class ZhEnTranslator:
                     self._sounds = SoundReader(read_name_sounds(self._cedict_path or default_cedict_path()),
                                                vocabulary().counts)
                 if self.implied:
-                    self._implied = implied_words(
-                        glossary, lambda word: word in glossary or word in cedict,
-                        lambda word: glossary.get(word) or self._field_senses(cedict.get(word, []), _IMPLIED_SENSES, True))
+                    def is_known(word: str) -> bool:
+                        return word in glossary or word in cedict
+
+                    def senses_of(word: str) -> tuple[str, ...]:
+                        return glossary.get(word) or self._field_senses(cedict.get(word, []), _IMPLIED_SENSES, True)
+
+                    self._implied = implied_words(glossary, is_known, senses_of)
+                    self._implied_senses = implied_words(
+                        glossary, is_known, senses_of, lambda word: word in cedict and word not in glossary)
                 if self.phrases:  # read now, not at the first query
                     self._compound_senses = compound_senses(cedict)
                     self._phrase_counts = self._phrase_counts or phrase_counts()
@@ -290,6 +297,16 @@ class ZhEnTranslator:
         the field's vocabulary lacks it; CC-CEDICT's everyday senses are not asked)."""
         glossary, _, _ = self._load()
         return next(iter(glossary.get(word) or ()), "")
+
+    def implied_sense(self, word: str) -> str:
+        """The sense the glossary's terms imply for a word CC-CEDICT has and the glossary lacks
+        (`implied.implied_words`: 场景 "scene", from 场景理解 "scene understanding", where the
+        dictionary's first is "setting"); "" when none. Not part of `translate`'s reading: the
+        modes with vectors add it as one more sense, weighed by its titles' company
+        (`paperfind.search.sense_weights.with_implied_senses`); put first in the reading it cost
+        the lexical mode (bench/RESULTS.md, zh28r)."""
+        self._load()
+        return next(iter(self._implied_senses.get(word, ())), "")
 
     def _lookup(self, word: str, max_senses: int) -> tuple[str, ...] | None:
         glossary, cedict, _ = self._load()

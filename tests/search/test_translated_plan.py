@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 import numpy as np
 
 from paperfind.search.backend import CandidateRequest
+from paperfind.search.engine import UNWEIGHED_SENSES
 from paperfind.search.filters import Filters
 from paperfind.search.plan import TRANSLATION_WEIGHT, build_plan, translated_plan
 from paperfind.search.query import parse_query
@@ -108,3 +110,31 @@ def test_a_word_the_glossary_implies_finds_the_papers_that_write_it(searcher):
     found = backend.candidates(CandidateRequest(plan.lexical(), min_match=plan.known_groups(backend)))
     titles = [card["title"] for card in backend.stored(found.handles.tolist())]
     assert any("tensor completion" in title.lower() for title in titles)
+
+
+def _stems(plan) -> set[str]:
+    return {stem for g in plan.groups for stem, _ in g.stems}
+
+
+def test_the_implied_sense_is_weighed_in_the_modes_with_vectors_only(searcher):
+    # 分解 is "resolve, decompose" in CC-CEDICT; the glossary's 矩阵分解 "matrix factorization"
+    # implies "factorization" (ZhEnTranslator.implied_sense)
+    text = "低秩分解"
+    assert searcher.translator.implied_sense("分解") == "factorization"
+    backend = searcher.backend()
+    translation = searcher.translator.translate(text)
+    assert "factorization" not in translation.english  # the reading itself is main's
+    lexical = searcher._read(backend, parse_query(text), Filters(), "lexical").plan
+    hybrid = searcher._read(backend, parse_query(text), Filters(), "hybrid").plan
+    # lexical mode reads exactly what the translation says, every sense at its weight
+    main = translated_plan(build_plan(parse_query(text), searcher.analyzer, backend), searcher.analyzer,
+                           backend, translation.english, translation.terms, UNWEIGHED_SENSES)
+    assert [(g.word, g.stems, g.title_only) for g in lexical.groups] == \
+        [(g.word, g.stems, g.title_only) for g in main.groups]
+    assert "factor" not in _stems(lexical) and "factor" in _stems(hybrid)
+    # a sense of the same word's group, not a word of its own
+    group = next(g for g in hybrid.groups if "factor" in {s for s, _ in g.stems})
+    assert group.stems[0][0] != "factor"
+    off = copy.copy(searcher)
+    off.settings = replace(searcher.settings, senses=replace(searcher.settings.senses, implied=False))
+    assert "factor" not in _stems(off._read(backend, parse_query(text), Filters(), "hybrid").plan)

@@ -42,6 +42,17 @@ def test_no_part_of_one_character_nor_a_suffix_characters_word():
     assert implied == {"稀疏化": ("sparsification",)}
 
 
+def test_chosen_parts_a_dictionary_knows_get_the_terms_sense():
+    # is_part picks CC-CEDICT's words instead: 分解 "resolve" in the dictionary, the glossary's
+    # 矩阵分解 "matrix factorization" implies the field's sense
+    glossary = {"矩阵分解": ("matrix factorization",)}
+    senses = {"矩阵": ("matrix",), "分解": ("resolve", "decompose")}
+    known = _known(set(glossary) | set(senses))
+    assert implied_words(glossary, known, lambda w: senses.get(w, ())) == {}
+    implied = implied_words(glossary, known, lambda w: senses.get(w, ()), lambda w: w in senses)
+    assert implied == {"分解": ("factorization",)}
+
+
 def test_a_part_the_english_does_not_end_with_is_not_cut():
     glossary = {"知识蒸馏": ("knowledge distillation",)}
     senses = {"蒸馏": ("distilled water",)}  # two words: no ending of one word to cut
