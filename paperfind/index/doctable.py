@@ -268,7 +268,8 @@ def _top_pairs(counts: np.ndarray, labels: list[str], top: int) -> list[list]:
     present = np.flatnonzero(counts)
     if len(present) > 4 * top:  # only the most frequent can make the list
         present = present[np.argsort(-counts[present], kind="stable")[:4 * top]]
-    pairs = [[labels[i], int(counts[i])] for i in present.tolist() if labels[i]]
+    # the counts read in one conversion, not one numpy scalar a value (issue 33, lat33)
+    pairs = [[labels[i], n] for i, n in zip(present.tolist(), counts[present].tolist()) if labels[i]]
     pairs.sort(key=lambda p: (-p[1], p[0]))
     return pairs[:top]
 

@@ -53,6 +53,13 @@ class Scored:
             scores[hit], matched[hit] = self.scores[at[hit]], self.matched[at[hit]]
         return scores, matched
 
+    def scores_of(self, handles: np.ndarray) -> np.ndarray:
+        """The scores of `of(handles)` alone: a search's cut to its best k reads the scores of
+        every match, and gathering their groups matched beside them doubled the work."""
+        if self.rows is None:
+            return self.scores[handles]
+        return self.of(handles)[0]
+
     def matching(self, min_match: int, mask: np.ndarray | None = None) -> np.ndarray:
         """The rows (ascending, int64) with at least `min_match` groups, a score above 0 and,
         with `mask`, let through by it."""

@@ -437,7 +437,7 @@ class IndexBackend:
         rows, scored, named = self._matches(request)
         total = len(rows)
         if request.k is not None and request.k < len(rows):  # ties at the cut: by handle
-            best = (rows[top_order(rows, scored.of(rows)[0], request.k)] if scored is not None
+            best = (rows[top_order(rows, scored.scores_of(rows), request.k)] if scored is not None
                     else rows[:request.k])
             rows = union(best, named)
         docs = self.index.docs

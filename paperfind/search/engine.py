@@ -332,8 +332,7 @@ class Searcher:
                                                 request.explain, drafts,
                                                 PAPERS_COUNTED if shown else ())
         pool = ranking.pool
-        results, works = drafts.results([int(pool.handles[j]) for j in page],
-                                        [float(pool.relevance[j]) for j in page])
+        results, works = drafts.results(pool.handles[page].tolist(), pool.relevance[page].tolist())
         self._name_cards(backend, results, {v.doc["key"]: v.handle for vs in works for v in vs})
         if explained:
             for j, result in zip(page, results):

@@ -53,6 +53,12 @@ class Marker:
         # prefixes' occurrences several times faster than the pattern's look-behind and
         # alternation tried at every character of an abstract
         self._starts = _shortest(prefixes) if prefixes and all(_WORD_RUN.fullmatch(p) for p in prefixes) else None
+        # a Chinese query's own words are prefixes too, but the page's texts are nearly always
+        # English: a text without a Han character is not scanned for them (one regex search of
+        # the page instead of a `str.find` chain per Han word over it: issue 33, lat33)
+        self._latin_starts = None if self._starts is None or not any(
+            _HAN_CHAR.search(p) for p in self._starts) else tuple(
+            p for p in self._starts if not _HAN_CHAR.search(p))
         self._pattern_ci: re.Pattern | None = None  # compiled when a text needs it (rarely)
         self._seen: dict[str, bool] = {}
         self._prepared: dict[str, list[tuple[int, int]]] = {}  # text -> its spans (`prepare`)
@@ -118,7 +124,10 @@ class Marker:
         prefix's occurrences found by `str.find` (a few per abstract), each kept where it begins
         a run, rather than a Python step for every word."""
         starts: set[int] = set()
-        for prefix in self._starts or ():
+        prefixes = self._starts or ()
+        if self._latin_starts is not None and not _HAN_CHAR.search(lower):
+            prefixes = self._latin_starts  # a Han prefix cannot occur in a text without Han
+        for prefix in prefixes:
             at = lower.find(prefix)
             while at >= 0:
                 # str.isalnum is [^\W_] for every code point (checked over all of them), without a regex call

@@ -65,8 +65,7 @@ class Pool:
         while True:
             order = self.sort(sort, k)
             complete = len(order) >= len(self.handles)  # the date/citations orders sort every row at once
-            _, first = np.unique(self.works[order], return_index=True)
-            order = order[np.sort(first)]
+            order = order[_first_of_each(self.works[order])]
             if len(order) >= needed or complete:
                 return order[offset:needed]
             k = min(len(self.handles), k * 2)
@@ -143,3 +142,23 @@ def joined_candidates(found: Candidates, more: Candidates) -> Candidates:
         return np.concatenate([getattr(c, name) for c in both])[order]
     return Candidates(handles[order], column("scores"), column("matched"), column("works"),
                       column("years"), column("citations"), found.total + len(more))
+
+
+# a page's few positions are told apart in Python: `np.unique`'s sort and the calls around it
+# cost more than a set over ~20-40 works (issue 33, lat33); a whole sorted list goes numpy's way
+FEW_POSITIONS = 256
+
+
+def _first_of_each(works: np.ndarray) -> np.ndarray:
+    """The positions of the first of each work among `works` (in order): the positions
+    `np.unique(works, return_index=True)` gives, sorted."""
+    if len(works) > FEW_POSITIONS:
+        _, first = np.unique(works, return_index=True)
+        return np.sort(first)
+    seen: set[int] = set()
+    keep = []
+    for at, work in enumerate(works.tolist()):
+        if work not in seen:
+            seen.add(work)
+            keep.append(at)
+    return np.asarray(keep, dtype=np.int64)

@@ -156,8 +156,11 @@ def adjacent_pairs(gm: GroupMap, m: Mapped, n: int) -> np.ndarray:
         return np.zeros(n)
     a, b = m.groups[:-1], m.groups[1:]
     hit = (m.owner[:-1] == m.owner[1:]) & (a >= 0) & (b == a + 1)
-    pairs = np.unique(m.owner[:-1][hit] * gm.n_groups + a[hit])
-    return np.bincount(pairs // gm.n_groups, minlength=n).astype(np.float64)
+    # each (candidate, pair) once: flagged in a candidates x words table, then counted per
+    # candidate (a sort of the pairs by `np.unique` was ~1.3% of a served lexical search)
+    seen = np.zeros(n * gm.n_groups, dtype=bool)
+    seen[m.owner[:-1][hit] * gm.n_groups + a[hit]] = True
+    return np.count_nonzero(seen.reshape(n, gm.n_groups), axis=1).astype(np.float64)
 
 
 def keyword_match(gm: GroupMap, keywords: Mapped, n: int) -> np.ndarray:

@@ -165,14 +165,13 @@ def work_facets(matching: WorkCounts, top: int = 20) -> dict[str, list[list]]:
             "venue": [[v, n] for v, n in venues]}
 
 
-def _points(years: list[int], matching: dict, corpus: dict, key) -> list[dict]:
-    out = []
-    for year in years:
-        of = corpus.get(key(year), 0)
-        works = matching.get(key(year), 0)
-        out.append({"year": year, "works": works, "of": of,
-                    "share": round(works / of, 6) if of else None})
-    return out
+def _points(years: list[int], keys: list, matching: dict, corpus: dict) -> list[dict]:
+    """A trend line's points: per year, the matching works and the corpus's at its key (the
+    year, or a (venue, year) pair). Keys made by the caller once and read by each dict's own
+    `get` (a key function called twice a point was ~40% of the trend's ~0.12 ms: issue 33, lat33)."""
+    in_matching, in_corpus = matching.get, corpus.get
+    return [{"year": year, "works": (works := in_matching(key, 0)), "of": (of := in_corpus(key, 0)),
+             "share": round(works / of, 6) if of else None} for year, key in zip(years, keys)]
 
 
 def trend(matching: WorkCounts, corpus: WorkCounts, year_from: int | None = None,
@@ -183,11 +182,14 @@ def trend(matching: WorkCounts, corpus: WorkCounts, year_from: int | None = None
     hi = year_to if year_to is not None else max(corpus.per_year, default=0)
     years = sorted(y for y in corpus.per_year if lo <= y <= hi)
     top = [v for v, _ in work_facets(matching)["venue"][:venues]]
+    per_venue_year = corpus.per_venue_year
+    venue_lines = []
+    for v in top:
+        kept = [(y, key) for y in years if (key := (v, y)) in per_venue_year]
+        venue_lines.append({"venue": v, "years": _points([y for y, _ in kept], [key for _, key in kept],
+                                                         matching.per_venue_year, per_venue_year)})
     return {
         "unit": "works",
-        "years": _points(years, matching.per_year, corpus.per_year, lambda y: y),
-        "venues": [{"venue": v, "years": _points(
-            [y for y in years if (v, y) in corpus.per_venue_year],
-            matching.per_venue_year, corpus.per_venue_year, lambda y, v=v: (v, y))}
-            for v in top],
+        "years": _points(years, years, matching.per_year, corpus.per_year),
+        "venues": venue_lines,
     }

@@ -64,3 +64,17 @@ def test_the_rule_follows_the_postings(colt_index) -> None:
     assert score_query(lex, broad, sparse_share=0.5, min_papers=100).rows is None
     empty = score_query(lex, [[("text", -1, 1.0)]], min_papers=0)
     assert len(empty.rows) == 0 and len(empty.matching(0)) == 0 and not empty.of(np.arange(5))[1].any()
+
+
+def test_the_scores_alone_are_those_of_of(colt_index) -> None:
+    """`Scored.scores_of` (a search's cut to its best k reads only the scores, issue 33) gives
+    `of`'s scores, dense or at the rows touched, for handles in any order with repeats."""
+    lex = colt_index.lexical
+    rng = np.random.default_rng(7)
+    for groups in _small_queries(colt_index) + title_queries(colt_index, 10):
+        for share in (np.inf, 0.0):
+            got = score_query(lex, groups, sparse_share=share, min_papers=0)
+            handles = np.concatenate([rng.integers(0, lex.n_docs, 40), np.arange(lex.n_docs)])
+            scores = got.scores_of(handles)
+            assert scores.dtype == np.float32 and np.array_equal(scores, got.of(handles)[0])
+

@@ -9,7 +9,7 @@ import pytest
 
 from paperfind.search.plan import build_plan, idf_of_groups
 from paperfind.search.query import parse_query
-from paperfind.search.rank import SEPARATOR, GroupMap, Mapped, idf_share, keyword_match
+from paperfind.search.rank import SEPARATOR, GroupMap, Mapped, adjacent_pairs, idf_share, keyword_match
 from paperfind.search.second_stage import query_terms
 
 QUERIES = ["online learning", "reinforcement learning", "learning", "bandits regret bounds",
@@ -79,3 +79,29 @@ def test_keyword_runs_end_at_separators_and_candidates():
     keywords = Mapped(groups, owner, np.bincount(owner, minlength=5))
     assert keyword_match(gm, keywords, 5).tolist() == [0.0, 1.0, 0.0, 0.0, 1.0]
     assert keyword_match(gm, keywords, 5).tolist() == _reference_keyword(gm, keywords, 5).tolist()
+
+
+def _reference_pairs(gm: GroupMap, m: Mapped, n: int) -> np.ndarray:
+    """Distinct consecutive query word pairs per candidate, one candidate at a time."""
+    out = np.zeros(n)
+    for j in range(n):
+        seq = m.groups[m.owner == j].tolist()
+        out[j] = len({a for a, b in zip(seq, seq[1:]) if a >= 0 and b == a + 1})
+    return out
+
+
+def test_adjacent_pairs_count_each_pair_once_per_candidate(mapped):
+    """The pairs flagged in a candidates x words table (issue 33, lat33) count what a pass per
+    candidate counts, a pair written twice once."""
+    found = 0
+    for text, gm, (title, abstract, _), n in mapped:
+        for m in (title, abstract):
+            got = adjacent_pairs(gm, m, n)
+            assert got.dtype == np.float64 and got.tolist() == _reference_pairs(gm, m, n).tolist(), text
+            found += int(got.sum())
+    assert found > 0
+    gm = GroupMap([[0], [1], [2]], [1.0, 1.0, 1.0], 3)
+    groups = np.array([0, 1, 0, 1, 2, 0, 1, -1, 1, 2], dtype=np.int32)  # (0,1) twice, (1,2); then (0,1), (1,2)
+    owner = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+    assert adjacent_pairs(gm, Mapped(groups, owner, np.bincount(owner, minlength=3)), 3).tolist() == [2.0, 2.0, 0.0]
+

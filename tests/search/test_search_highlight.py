@@ -110,3 +110,29 @@ def test_a_pages_texts_prepared_together_mark_as_each_alone(searcher):
             assert together.mark(text) == alone.mark(text) and together.snippet(text) == alone.snippet(text)
             checked += "<mark>" in together.mark(text)
     assert checked > 100
+
+
+def test_a_text_without_han_is_not_scanned_for_a_chinese_querys_own_words(searcher):
+    """A Chinese query's Han words are prefixes beside its rendering's stems; a text without a
+    Han character is scanned for the others alone (issue 33, lat33), and marks what the
+    pattern's way marks, a text with Han as well (its Han words marked too)."""
+    docs = searcher.backend().index.docs
+    an = Analyzer()
+    words = ["深度", "学习", "网络", "learning", "network", "deep"]
+    fast = Marker({an.stem(w) for w in words}, an, set(words))
+    assert set(fast._latin_starts) == {p for p in fast._starts if p.isascii()}
+    assert len(fast._latin_starts) < len(fast._starts)
+    english = [docs.stored_doc(r) for r in range(0, docs.n, max(1, docs.n // 40))]
+    texts = [t for d in english for t in (d["title"], d["abstract"] or "")]
+    texts += ["深度学习 (deep learning) 的网络 network", "A 网络 of deep networks: 深度"]
+    fast.prepare(texts)
+    marked = 0
+    for text in texts:
+        slow = Marker({an.stem(w) for w in words}, an, set(words))
+        slow._starts = None  # the pattern's way, every prefix at every character
+        assert fast.mark(text) == slow.mark(text) and fast.snippet(text) == slow.snippet(text)
+        marked += "<mark>" in fast.mark(text)
+    assert marked > 5
+    assert "<mark>深度学习</mark>" in fast.mark("深度学习 (deep learning) 的网络 network")  # the Han run
+    no_han = Marker({"learn"}, an, {"learning"})
+    assert no_han._latin_starts is None  # nothing to leave out: every text gets every prefix
