@@ -48,8 +48,8 @@ def with_implied_senses(renderings: Renderings, an: Analyzer,
     out = []
     for word, senses in renderings:
         extra = implied_sense(word) if senses else ""
-        if extra and sense_terms(an, extra) and \
-                sense_terms(an, extra) not in {sense_terms(an, sense) for sense in senses}:
+        terms = sense_terms(an, extra) if extra else ()
+        if terms and all(sense_terms(an, sense) != terms for sense in senses):
             senses = senses + (extra,)
         out.append((word, senses))
     return tuple(out)
