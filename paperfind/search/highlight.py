@@ -56,9 +56,8 @@ class Marker:
         # a Chinese query's own words are prefixes too, but the page's texts are nearly always
         # English: a text without a Han character is not scanned for them (one regex search of
         # the page instead of a `str.find` chain per Han word over it: issue 33, lat33)
-        self._latin_starts = None if self._starts is None or not any(
-            _HAN_CHAR.search(p) for p in self._starts) else tuple(
-            p for p in self._starts if not _HAN_CHAR.search(p))
+        latin = None if self._starts is None else tuple(p for p in self._starts if not _HAN_CHAR.search(p))
+        self._latin_starts = latin if latin is not None and len(latin) < len(self._starts) else None
         self._pattern_ci: re.Pattern | None = None  # compiled when a text needs it (rarely)
         self._seen: dict[str, bool] = {}
         self._prepared: dict[str, list[tuple[int, int]]] = {}  # text -> its spans (`prepare`)
