@@ -99,3 +99,10 @@ def test_a_variant_is_a_name_and_an_existing_tree(tmp_path):
     for bad in ("zh28e", f"={tmp_path}", f"zh28e={tmp_path / 'missing'}"):
         with pytest.raises(argparse.ArgumentTypeError):
             zh_quality.parse_variant(bad)
+
+
+def test_zh_dev3_is_scored_by_both_chinese_benches():
+    from bench import modes_quality
+
+    assert "zh_dev3" in zh_quality.ZH_SETS and "zh_dev3" in modes_quality.OWN_SETS
+    assert "zh_dev2" not in modes_quality.OWN_SETS  # its papers are of the bundled corpus only
