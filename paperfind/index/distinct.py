@@ -16,7 +16,12 @@ import numpy as np
 
 def distinct(values: np.ndarray) -> np.ndarray:
     """`np.unique(values)` of integers: the distinct values, ascending, flattened."""
-    ordered = np.sort(np.asarray(values), axis=None)  # a sorted copy
+    return distinct_sorted(np.sort(np.asarray(values), axis=None))  # a sorted copy
+
+
+def distinct_sorted(ordered: np.ndarray) -> np.ndarray:
+    """`distinct` of an array already ascending (1-D): its neighbours compared, no sort; also
+    the distinct values of any non-decreasing function of a sorted array (a key's high part)."""
     if len(ordered) < 2:
         return ordered
     keep = np.empty(len(ordered), dtype=bool)

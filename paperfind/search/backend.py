@@ -30,7 +30,7 @@ from paperfind.index.code_links import LINK_TERM, CodeLinks
 from paperfind.index.title_company import sense_company
 from paperfind.index.profiles import PersonProfiles
 from paperfind.search.filters import Filters
-from paperfind.search.rank import top_order
+from paperfind.search.rank import top_set
 from paperfind.search.term_codes import TermCodes
 from paperfind.search.trend import WorkCounter, WorkCounts, WorkTally
 
@@ -437,9 +437,11 @@ class IndexBackend:
         rows, scored, named = self._matches(request)
         total = len(rows)
         if request.k is not None and request.k < len(rows):  # ties at the cut: by handle
-            best = (rows[top_order(rows, scored.scores_of(rows), request.k)] if scored is not None
+            # the best k kept in row order (`top_set`: not sorted by score, which the
+            # candidates' row order undid)
+            best = (rows[top_set(rows, scored.scores_of(rows), request.k)] if scored is not None
                     else rows[:request.k])
-            rows = union(best, named)
+            rows = union(best, named) if len(named) else best
         docs = self.index.docs
         if scored is None:
             s, m = np.zeros(len(rows), dtype=np.float32), np.zeros(len(rows), dtype=np.int16)

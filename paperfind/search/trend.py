@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paperfind.index.distinct import distinct
+from paperfind.index.distinct import distinct, distinct_sorted
 from paperfind.index.facet_counts import CellCodes, cell_codes, sized_cells, year_codes
 
 
@@ -139,12 +139,15 @@ class WorkCounter:
         per_cell, total = solo_cells, sum(t.rows for t in tallies) - shared  # a work of one version is one row
         if shared:  # a work in two venues one year is one work that year: not the sums
             multi = np.concatenate([t.multi for t in tallies])
-            w, y, v = self.works[multi], self.year_codes[multi], self.venues[multi]
-            per_year += np.bincount(distinct(w * span_y + y) % span_y, minlength=span_y)
-            per_venue += np.bincount(distinct(w * span_v + v) % span_v, minlength=span_v)
-            per_cell = per_cell + np.bincount(distinct(w * cells + self.cells[multi]) % cells,
-                                              minlength=cells)
-            total += len(distinct(w))
+            w = self.works[multi]
+            per_year += np.bincount(distinct(w * span_y + self.year_codes[multi]) % span_y, minlength=span_y)
+            # (work, venue-year) pairs, sorted once: a cell is venue * span_y + year, so the
+            # (work, venue) pairs and the works are their keys' high parts, non-decreasing
+            # along them, and distinct by their neighbours (two sorts of the shared rows fewer)
+            pairs = distinct(w * cells + self.cells[multi])
+            per_cell = per_cell + np.bincount(pairs % cells, minlength=cells)
+            per_venue += np.bincount(distinct_sorted(pairs // span_y) % span_v, minlength=span_v)
+            total += len(distinct_sorted(pairs // cells))
         labels, first = self.labels, self.first_year - 1
         counts = WorkCounts(
             per_year={int(i) + first: int(per_year[i]) for i in np.flatnonzero(per_year[1:]) + 1},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paperfind.index.distinct import distinct, union
+from paperfind.index.distinct import distinct, distinct_sorted, union
 
 
 def _same(ours: np.ndarray, numpys: np.ndarray) -> None:
@@ -33,3 +33,16 @@ def test_distinct_and_union_are_numpys_on_a_real_indexs_columns(colt_index) -> N
 def test_a_plain_list_and_a_2d_array_are_flattened_as_numpy_does() -> None:
     _same(distinct(np.asarray([[3, 1], [3, 2]])), np.unique(np.asarray([[3, 1], [3, 2]])))
     _same(distinct(np.asarray([5, 5, -1, 0])), np.unique([5, 5, -1, 0]))
+
+
+def test_distinct_of_sorted_keys_and_of_their_high_parts(colt_index) -> None:
+    """`distinct_sorted` of a sorted array, and of a key's high part along sorted keys (the
+    trend's works and (work, venue) pairs read from its sorted (work, venue-year) keys), is
+    `distinct` of the same values."""
+    docs = colt_index.docs
+    keys = np.sort(docs.work.astype(np.int64) * 40 * 16 + docs.venue.astype(np.int64) * 40 + docs.year % 40)
+    _same(distinct_sorted(keys), np.unique(keys))
+    for span in (40, 40 * 16):
+        _same(distinct_sorted(keys // span), np.unique(keys // span))
+    for values in (np.zeros(0, np.int64), np.asarray([4]), np.asarray([2, 2, 2])):
+        _same(distinct_sorted(values), np.unique(values))

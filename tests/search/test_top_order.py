@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from paperfind.search import rank
-from paperfind.search.rank import SAMPLED_CUT_MIN_SETS, _sampled_cut, top_order
+from paperfind.search.rank import SAMPLED_CUT_MIN_SETS, _sampled_cut, top_order, top_set
 
 
 def _full_sort(rows: np.ndarray, relevance: np.ndarray, k: int) -> np.ndarray:
@@ -66,3 +66,20 @@ def test_small_sets_keep_the_partition(broad, monkeypatch) -> None:
     k = len(rows) // SAMPLED_CUT_MIN_SETS + 1
     assert np.array_equal(top_order(rows, relevance, k), _full_sort(rows, relevance, k))
     assert not calls
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_the_best_k_as_a_set_are_the_orders_entries(broad, ties) -> None:
+    """`top_set`, which the engine's candidates keep in row order, holds the entries of
+    `top_order` (ties at the cut by row), through the sampled cut and the partition alike."""
+    rows, relevance = broad
+    if ties:
+        relevance = np.round(relevance, 1).astype(np.float32)
+    for k in (1, 2, 5, 10, 40, 100, len(rows) // 2, len(rows) - 1, len(rows), len(rows) + 1):
+        got = top_set(rows, relevance, k)
+        assert np.array_equal(got, np.sort(top_order(rows, relevance, k))), k
+        assert np.array_equal(got, np.sort(_full_sort(rows, relevance, k))), k
+    shuffled = np.random.default_rng(2).permutation(len(rows))  # rows in no order: ties still by row
+    for k in (3, 20, 40):
+        got = top_set(rows[shuffled], relevance[shuffled], k)
+        assert np.array_equal(got, np.sort(_full_sort(rows[shuffled], relevance[shuffled], k))), k
