@@ -39,7 +39,7 @@ from paperfind.search.named import name_tier, named_papers
 from paperfind.search.people import person_tiers
 from paperfind.search.plan import QueryPlan, build_plan, translated_plan
 from paperfind.search.sense_weights import with_implied_senses
-from paperfind.search.pool import Pool, joined_candidates, lexical_matches_among
+from paperfind.search.pool import Pool, joined_candidates, lexical_matches_among, with_tail
 from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import top_order
 from paperfind.search.row_features import QueryFeatures
@@ -289,17 +289,44 @@ class Searcher:
                     backend, query.plan, ranking.stage, ranking.pool, explain, ranking.rows)
             # float noise must not beat the key order
             ranking.pool.relevance = np.round(ranking.pool.relevance, SCORE_DECIMALS)
-            if sort in ("citations", "influence"):  # one standing order (Pool.sort)
-                ranking.pool.standing = backend.standing(ranking.pool.handles)
-            if sort == "rating":
-                ranking.pool.rating = backend.ratings(ranking.pool.handles)
-            page = ranking.pool.page(sort, offset, limit)
+            page = self._page(backend, ranking.pool, sort, offset, limit)
+            if len(page) < limit and self._relaxable(ranking.request):
+                ranking.pool = self._with_relaxed_tail(backend, ranking, needed)
+                page = self._page(backend, ranking.pool, sort, offset, limit)
             relevance = ranking.pool.relevance
             # a candidate the engine left out scores at most the pool's lowest; at that score
             # (deep pages, where rounding makes many 0) the key order would mix it in
             if not ranking.truncated or len(page) == limit and relevance[page[-1]] > relevance.min():
                 return ranking, page, explained
             k = None
+
+    @staticmethod
+    def _page(backend: SearchBackend, pool: Pool, sort: str, offset: int, limit: int) -> np.ndarray:
+        """The page's positions in `pool`, with the stored fields its order reads."""
+        if sort in ("citations", "influence"):  # one standing order (Pool.sort)
+            pool.standing = backend.standing(pool.handles)
+        if sort == "rating":
+            pool.rating = backend.ratings(pool.handles)
+        return pool.page(sort, offset, limit)
+
+    def _relaxable(self, request: CandidateRequest | None) -> bool:
+        """Whether a short page may be filled with papers having fewer of the query's words:
+        its matches were cut to a share of its words by a fixed count (`relax_below`), not by
+        the page's size."""
+        return self.settings.relax_below is not None and request is not None \
+            and bool(request.groups) and request.min_match > 1
+
+    def _with_relaxed_tail(self, backend: SearchBackend, ranking: Ranking, needed: int) -> Pool:
+        """The pool and below it, in BM25 order, the papers with any one of the query's words:
+        a deep page of a query with fewer matches of its words' share than the page holds is
+        filled as when the page's size decided the relaxing, and the rows above keep the order
+        they have on a first page of ten."""
+        pool = ranking.pool
+        tail = backend.candidates(replace(ranking.request, min_match=1, relax_below=0,
+                                          k=needed + len(pool.handles)))
+        filled = with_tail(pool, tail)
+        filled.relevance = np.round(filled.relevance, SCORE_DECIMALS)
+        return filled
 
     def search(self, request: SearchRequest, leftovers: list | None = None) -> SearchResponse:
         """The answer to `request`. `leftovers`: a list that the search's working objects (its
@@ -483,7 +510,8 @@ class Searcher:
         msm = self._min_match(q, n)
         people = tuple(m.author_id for m in plan.people[:self.settings.max_people])
         named = named_papers(backend, q, plan) if self.settings.paper_names else np.zeros(0, dtype=np.int64)
-        request = CandidateRequest(plan.lexical(), restriction, msm, needed, people, k,
+        relax = needed if self.settings.relax_below is None else self.settings.relax_below
+        request = CandidateRequest(plan.lexical(), restriction, msm, relax, people, k,
                                    tuple(int(h) for h in named))
         found = backend.candidates(request)
         truncated = found.total > len(found)

@@ -101,6 +101,12 @@ class SearchSettings:
     rerank_depth: int = 200  # candidates the second stage looks at (queries of <= 4 words)
     rerank_depth_long: int = 100  # ... and for longer queries (descriptions, questions)
     min_match_share: float = 0.4  # a long query's papers must contain this share of its words
+    # a query is relaxed to papers with any one of its words when fewer than this many papers
+    # have the share above: a fixed count, not the page's size, so that the first ten results
+    # are the same whether 10 or 100 are asked for (with the page's size, 1 in 4 of a 100-deep
+    # page's top tens differed on TL;DR and Chinese queries at 16.5k: bench/RESULTS.md, zh28t);
+    # None: the page's offset + limit, as before
+    relax_below: int | None = 10
     phrase_check_depth: int = 2000  # candidates checked for a quoted phrase
     max_people: int = 20  # people whose papers are put first for a name query
     author_cards: int = 5
