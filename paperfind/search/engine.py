@@ -80,6 +80,16 @@ class Ranking:
     request: CandidateRequest | None
     truncated: bool = False
     rows: QueryFeatures | None = None  # the candidates' features computed so far (for `stage`)
+    # the pool's first rows that are the query's candidates; those below fill a deep page
+    # (Searcher._fill_with_relaxed) and are not counted. None: every row
+    matched: int | None = None
+
+    def counted(self) -> Pool:
+        """The pool without the rows that fill a deep page: what the total, facets and trend
+        read besides the match set, the same for every page of one query."""
+        if self.matched is None:
+            return self.pool
+        return self.pool.take(np.arange(self.matched))
 
 
 @dataclass
@@ -290,15 +300,18 @@ class Searcher:
             # float noise must not beat the key order
             ranking.pool.relevance = np.round(ranking.pool.relevance, SCORE_DECIMALS)
             page = self._page(backend, ranking.pool, sort, offset, limit)
-            if len(page) < limit and self._relaxable(ranking.request):
-                ranking.pool = self._with_relaxed_tail(backend, ranking, needed)
-                page = self._page(backend, ranking.pool, sort, offset, limit)
             relevance = ranking.pool.relevance
             # a candidate the engine left out scores at most the pool's lowest; at that score
             # (deep pages, where rounding makes many 0) the key order would mix it in
-            if not ranking.truncated or len(page) == limit and relevance[page[-1]] > relevance.min():
-                return ranking, page, explained
-            k = None
+            if ranking.truncated and not (len(page) == limit and relevance[page[-1]] > relevance.min()):
+                k = None
+                continue
+            # filled once the pool holds every match: below all of them, never among them (in
+            # relevance order only; a date's or a standing's order would mix them in)
+            if len(page) < limit and sort == "relevance" and self._relaxable(ranking.request):
+                self._fill_with_relaxed(backend, ranking, needed)
+                page = self._page(backend, ranking.pool, sort, offset, limit)
+            return ranking, page, explained
 
     @staticmethod
     def _page(backend: SearchBackend, pool: Pool, sort: str, offset: int, limit: int) -> np.ndarray:
@@ -316,17 +329,19 @@ class Searcher:
         return self.settings.relax_below is not None and request is not None \
             and bool(request.groups) and request.min_match > 1
 
-    def _with_relaxed_tail(self, backend: SearchBackend, ranking: Ranking, needed: int) -> Pool:
-        """The pool and below it, in BM25 order, the papers with any one of the query's words:
-        a deep page of a query with fewer matches of its words' share than the page holds is
-        filled as when the page's size decided the relaxing, and the rows above keep the order
-        they have on a first page of ten."""
+    @staticmethod
+    def _fill_with_relaxed(backend: SearchBackend, ranking: Ranking, needed: int) -> None:
+        """Put below the ranking's pool, in BM25 order, the papers with any one of the query's
+        words: a deep page of a query with fewer matches of its words' share than the page
+        reaches is filled as when the page's size decided the relaxing, and the rows above
+        keep the order every shorter page has. The filled rows are not the query's matches:
+        the counts leave them out (`Ranking.matched`), so every page says one total."""
         pool = ranking.pool
         tail = backend.candidates(replace(ranking.request, min_match=1, relax_below=0,
                                           k=needed + len(pool.handles)))
         filled = with_tail(pool, tail)
         filled.relevance = np.round(filled.relevance, SCORE_DECIMALS)
-        return filled
+        ranking.pool, ranking.matched = filled, len(pool.handles)
 
     def search(self, request: SearchRequest, leftovers: list | None = None) -> SearchResponse:
         """The answer to `request`. `leftovers`: a list that the search's working objects (its
@@ -372,9 +387,10 @@ class Searcher:
             _mark_named(results, {c["id"] for c in cards})
         # one pass over the matches counts the total, the facets and the trend's works; the
         # years and venues are shown in works, like the total and the trend: not counted in papers
-        counts = backend.facets(ranking.request, pool.handles, papers=PAPERS_COUNTED if shown else ())
+        counted = ranking.counted()
+        counts = backend.facets(ranking.request, counted.handles, papers=PAPERS_COUNTED if shown else ())
         facets = {}
-        if shown and (len(pool.handles) or not restriction.empty()):
+        if shown and (len(counted.handles) or not restriction.empty()):
             in_works = work_facets(counts.works)
             facets = {f: in_works[f] if f in in_works else counts.papers[f] for f in PAPER_FACETS}
         filters = restriction.filters
@@ -386,7 +402,7 @@ class Searcher:
                                   ranking.mode, drawn,
                                   "exact" if counts.exact else "approximate",
                                   understood.to_json() if understood else None,
-                                  None if ranking.truncated else pool.with_citations())
+                                  None if ranking.truncated else counted.with_citations())
         self.cache.put(key, replace(response, results=[dict(r) for r in results]))
         if leftovers is not None:  # freed by the caller, once it has answered
             leftovers.append((query, drafts, ranking, works, counts))
