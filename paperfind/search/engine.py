@@ -325,9 +325,9 @@ class Searcher:
     def _relaxable(self, request: CandidateRequest | None) -> bool:
         """Whether a short page may be filled with papers having fewer of the query's words:
         its matches were cut to a share of its words by a fixed count (`relax_below`), not by
-        the page's size."""
+        the page's size; a person's name never (`SearchSettings.relax_names_below`)."""
         return self.settings.relax_below is not None and request is not None \
-            and bool(request.groups) and request.min_match > 1
+            and bool(request.groups) and request.min_match > 1 and request.relax_most is None
 
     @staticmethod
     def _fill_with_relaxed(backend: SearchBackend, ranking: Ranking, needed: int) -> None:
@@ -527,8 +527,10 @@ class Searcher:
         people = tuple(m.author_id for m in plan.people[:self.settings.max_people])
         named = named_papers(backend, q, plan) if self.settings.paper_names else np.zeros(0, dtype=np.int64)
         relax = needed if self.settings.relax_below is None else self.settings.relax_below
+        relax_most = self.settings.relax_names_below \
+            if plan.person_is_query and self.settings.relax_below is not None else None
         request = CandidateRequest(plan.lexical(), restriction, msm, relax, people, k,
-                                   tuple(int(h) for h in named))
+                                   tuple(int(h) for h in named), relax_most)
         found = backend.candidates(request)
         truncated = found.total > len(found)
         # quotes in a sentence-like description are scare quotes ('a "simple" fix that works'),

@@ -113,6 +113,16 @@ class SearchSettings:
     # matches are filled below them with the relaxed ones (Searcher._fill_with_relaxed).
     # None: offset + limit, as before
     relax_below: int | None = 100
+    # A query that is wholly a person's name resolving to people (`QueryPlan.person_is_query`;
+    # not a name inside a longer query) is relaxed only when at most this many papers hold
+    # any one of its words, and a deep page of it is never filled: its people's papers are
+    # candidates whatever their words, so "Dian" or "Wang" alone is noise that made the total
+    # and facets those of thousands (bundled corpus at the fixed count: 29 of the latency
+    # bench's 60 author names, "Dian Wang" 45 -> 22,489 results) and cost author names
+    # +14 % lexical / +33 % hybrid p95 (page32); a rare surname alone still finds the person
+    # under another form of the name ("Joey Hejna": "Donald Joseph Hejna III", author_dev at
+    # 16.5k). None: names relax as other queries
+    relax_names_below: int | None = 100
     phrase_check_depth: int = 2000  # candidates checked for a quoted phrase
     max_people: int = 20  # people whose papers are put first for a name query
     author_cards: int = 5
