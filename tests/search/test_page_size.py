@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paperfind.search.backend import Candidates
+from paperfind.search.backend import CandidateRequest, Candidates
 from paperfind.search.engine import SearchRequest, open_searcher
 from paperfind.search.pool import Pool, with_tail
 from paperfind.search.settings import SearchSettings
@@ -107,3 +107,41 @@ def test_a_list_in_another_order_ends_with_the_strict_matches(searcher):
     tens = [searcher.search(SearchRequest(q=DEEP, limit=10, offset=offset, mode="lexical", sort="newest"))
             for offset in range(0, 200, 10)]
     assert [k for p in tens for k in keys(p)] == keys(newest[0]) + keys(newest[1])
+
+
+# a person's name on the slice whose words' share (both) only their person's papers hold, and
+# one of which ("max") 150-odd other papers use
+NAME = "Max Welling"
+
+
+def authors_of(result: dict) -> set[str]:
+    return {a["name"] for a in result["authors"]}
+
+
+def test_a_person_s_name_is_not_relaxed_to_papers_with_any_one_of_its_words(slice_store, searcher):
+    """Its people's papers are its answer: papers holding "max" alone would make its total
+    and facets those of 150 others (SearchSettings.relax_names_below)."""
+    whole = searcher.search(SearchRequest(q=NAME, limit=100, mode="lexical", include=frozenset({"facets"})))
+    assert whole.results and all(NAME in authors_of(r) for r in whole.results)
+    assert whole.total == len(whole.results)
+    assert sum(n for _, n in whole.facets["year"]) == whole.total
+    store, index_root = slice_store
+    relaxing = open_searcher(index_root, store, SearchSettings(result_cache=0, relax_names_below=None))
+    assert relaxing.search(SearchRequest(q=NAME, limit=100, mode="lexical")).total > 100
+
+
+def test_a_person_s_name_s_pages_are_the_head_of_its_page_of_a_hundred(searcher):
+    whole = keys(page(searcher, NAME, 100))
+    assert keys(page(searcher, NAME, 10)) == whole[:10]
+    assert keys(page(searcher, NAME, 20)) == whole[:20]
+    assert [k for offset in range(0, 100, 10) for k in keys(page(searcher, NAME, 10, offset))] == whole
+
+
+def test_a_name_is_relaxed_only_when_few_papers_hold_any_one_of_its_words():
+    """A rare surname alone still finds the person under another form of the name."""
+    name = CandidateRequest([], min_match=2, relax_below=100, relax_most=100)
+    assert name.relaxes(strict=6, relaxed=40)
+    assert not name.relaxes(strict=6, relaxed=159)
+    assert not name.relaxes(strict=100, relaxed=100)
+    other = CandidateRequest([], min_match=2, relax_below=100)
+    assert other.relaxes(strict=6, relaxed=159)
