@@ -342,7 +342,7 @@ class MilvusBackend:
             handles = np.asarray(sorted(set(handles) | set(named.tolist())), dtype=np.int64)
             scores, matched = self.scorer.score(self._analysed_of(handles), request.groups)
             keep = (matched >= request.min_match) & (scores > 0)
-            if keep.sum() < request.relax_below and request.min_match > 1:
+            if request.relaxes(int(keep.sum()), int((scores > 0).sum())):
                 keep = scores > 0
             keep |= np.isin(handles, named)
             pool = Pool(handles[keep], scores[keep], matched[keep], saturated, named)

@@ -81,10 +81,17 @@ class CandidateRequest:
     people: tuple[int, ...] = ()  # author ids
     k: int | None = None  # the best k by (score desc, handle asc), plus the people's papers; None: all
     papers: tuple[int, ...] = ()  # handles of the papers the query names: candidates whatever their score
+    # relaxed only when at most this many papers have any one group (a person's name); None: always
+    relax_most: int | None = None
+
+    def relaxes(self, strict: int, relaxed: int) -> bool:
+        """Whether `relaxed` papers with any one group replace the `strict` ones with `min_match`."""
+        return strict < self.relax_below and self.min_match > 1 \
+            and (self.relax_most is None or relaxed <= self.relax_most)
 
     def cache_key(self) -> tuple:
         return (tuple(tuple(g) for g in self.groups), self.restriction.cache_key(), self.min_match,
-                self.relax_below, self.people, self.papers)
+                self.relax_below, self.people, self.papers, self.relax_most)
 
 
 @dataclass
@@ -416,7 +423,9 @@ class IndexBackend:
             scored = self._query_scored(request.groups)
             rows = scored.matching(request.min_match, mask)
             if len(rows) < request.relax_below and request.min_match > 1:
-                rows = scored.matching(0, mask)
+                relaxed = scored.matching(0, mask)
+                if request.relaxes(len(rows), len(relaxed)):
+                    rows = relaxed
             named = self._people_rows(request.people, mask)
             if request.papers:
                 papers = np.asarray(request.papers, dtype=np.int64)

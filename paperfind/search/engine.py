@@ -39,7 +39,7 @@ from paperfind.search.named import name_tier, named_papers
 from paperfind.search.people import person_tiers
 from paperfind.search.plan import QueryPlan, build_plan, translated_plan
 from paperfind.search.sense_weights import with_implied_senses
-from paperfind.search.pool import Pool, joined_candidates, lexical_matches_among
+from paperfind.search.pool import Pool, joined_candidates, lexical_matches_among, with_tail
 from paperfind.search.query import ParsedQuery, parse_query
 from paperfind.search.rank import top_order
 from paperfind.search.row_features import QueryFeatures
@@ -80,6 +80,16 @@ class Ranking:
     request: CandidateRequest | None
     truncated: bool = False
     rows: QueryFeatures | None = None  # the candidates' features computed so far (for `stage`)
+    # the pool's first rows that are the query's candidates; those below fill a deep page
+    # (Searcher._fill_with_relaxed) and are not counted. None: every row
+    matched: int | None = None
+
+    def counted(self) -> Pool:
+        """The pool without the rows that fill a deep page: what the total, facets and trend
+        read besides the match set, the same for every page of one query."""
+        if self.matched is None:
+            return self.pool
+        return self.pool.take(np.arange(self.matched))
 
 
 @dataclass
@@ -289,17 +299,49 @@ class Searcher:
                     backend, query.plan, ranking.stage, ranking.pool, explain, ranking.rows)
             # float noise must not beat the key order
             ranking.pool.relevance = np.round(ranking.pool.relevance, SCORE_DECIMALS)
-            if sort in ("citations", "influence"):  # one standing order (Pool.sort)
-                ranking.pool.standing = backend.standing(ranking.pool.handles)
-            if sort == "rating":
-                ranking.pool.rating = backend.ratings(ranking.pool.handles)
-            page = ranking.pool.page(sort, offset, limit)
+            page = self._page(backend, ranking.pool, sort, offset, limit)
             relevance = ranking.pool.relevance
             # a candidate the engine left out scores at most the pool's lowest; at that score
             # (deep pages, where rounding makes many 0) the key order would mix it in
-            if not ranking.truncated or len(page) == limit and relevance[page[-1]] > relevance.min():
-                return ranking, page, explained
-            k = None
+            if ranking.truncated and not (len(page) == limit and relevance[page[-1]] > relevance.min()):
+                k = None
+                continue
+            # filled once the pool holds every match: below all of them, never among them (in
+            # relevance order only; a date's or a standing's order would mix them in)
+            if len(page) < limit and sort == "relevance" and self._relaxable(ranking.request):
+                self._fill_with_relaxed(backend, ranking, needed)
+                page = self._page(backend, ranking.pool, sort, offset, limit)
+            return ranking, page, explained
+
+    @staticmethod
+    def _page(backend: SearchBackend, pool: Pool, sort: str, offset: int, limit: int) -> np.ndarray:
+        """The page's positions in `pool`, with the stored fields its order reads."""
+        if sort in ("citations", "influence"):  # one standing order (Pool.sort)
+            pool.standing = backend.standing(pool.handles)
+        if sort == "rating":
+            pool.rating = backend.ratings(pool.handles)
+        return pool.page(sort, offset, limit)
+
+    def _relaxable(self, request: CandidateRequest | None) -> bool:
+        """Whether a short page may be filled with papers having fewer of the query's words:
+        its matches were cut to a share of its words by a fixed count (`relax_below`), not by
+        the page's size; a person's name never (`SearchSettings.relax_names_below`)."""
+        return self.settings.relax_below is not None and request is not None \
+            and bool(request.groups) and request.min_match > 1 and request.relax_most is None
+
+    @staticmethod
+    def _fill_with_relaxed(backend: SearchBackend, ranking: Ranking, needed: int) -> None:
+        """Put below the ranking's pool, in BM25 order, the papers with any one of the query's
+        words: a deep page of a query with fewer matches of its words' share than the page
+        reaches is filled as when the page's size decided the relaxing, and the rows above
+        keep the order every shorter page has. The filled rows are not the query's matches:
+        the counts leave them out (`Ranking.matched`), so every page says one total."""
+        pool = ranking.pool
+        tail = backend.candidates(replace(ranking.request, min_match=1, relax_below=0,
+                                          k=needed + len(pool.handles)))
+        filled = with_tail(pool, tail)
+        filled.relevance = np.round(filled.relevance, SCORE_DECIMALS)
+        ranking.pool, ranking.matched = filled, len(pool.handles)
 
     def search(self, request: SearchRequest, leftovers: list | None = None) -> SearchResponse:
         """The answer to `request`. `leftovers`: a list that the search's working objects (its
@@ -345,9 +387,10 @@ class Searcher:
             _mark_named(results, {c["id"] for c in cards})
         # one pass over the matches counts the total, the facets and the trend's works; the
         # years and venues are shown in works, like the total and the trend: not counted in papers
-        counts = backend.facets(ranking.request, pool.handles, papers=PAPERS_COUNTED if shown else ())
+        counted = ranking.counted()
+        counts = backend.facets(ranking.request, counted.handles, papers=PAPERS_COUNTED if shown else ())
         facets = {}
-        if shown and (len(pool.handles) or not restriction.empty()):
+        if shown and (len(counted.handles) or not restriction.empty()):
             in_works = work_facets(counts.works)
             facets = {f: in_works[f] if f in in_works else counts.papers[f] for f in PAPER_FACETS}
         filters = restriction.filters
@@ -359,7 +402,7 @@ class Searcher:
                                   ranking.mode, drawn,
                                   "exact" if counts.exact else "approximate",
                                   understood.to_json() if understood else None,
-                                  None if ranking.truncated else pool.with_citations())
+                                  None if ranking.truncated else counted.with_citations())
         self.cache.put(key, replace(response, results=[dict(r) for r in results]))
         if leftovers is not None:  # freed by the caller, once it has answered
             leftovers.append((query, drafts, ranking, works, counts))
@@ -483,8 +526,11 @@ class Searcher:
         msm = self._min_match(q, n)
         people = tuple(m.author_id for m in plan.people[:self.settings.max_people])
         named = named_papers(backend, q, plan) if self.settings.paper_names else np.zeros(0, dtype=np.int64)
-        request = CandidateRequest(plan.lexical(), restriction, msm, needed, people, k,
-                                   tuple(int(h) for h in named))
+        relax = needed if self.settings.relax_below is None else self.settings.relax_below
+        relax_most = self.settings.relax_names_below \
+            if plan.person_is_query and self.settings.relax_below is not None else None
+        request = CandidateRequest(plan.lexical(), restriction, msm, relax, people, k,
+                                   tuple(int(h) for h in named), relax_most)
         found = backend.candidates(request)
         truncated = found.total > len(found)
         # quotes in a sentence-like description are scare quotes ('a "simple" fix that works'),

@@ -101,6 +101,19 @@ class Pool:
         return top_order(rows, relevance, k)
 
 
+def with_tail(pool: Pool, tail: Candidates) -> Pool:
+    """`pool` and, below every one of its rows, the candidates of `tail` it lacks, in their
+    score order: rows that fill a page without moving any row above them."""
+    extra = tail.take(np.flatnonzero(~np.isin(tail.handles, pool.handles)))
+    if not len(extra):
+        return pool
+    floor = max(float(pool.relevance.min()), 1e-6) if len(pool.handles) else 1.0
+    relevance = floor * 0.5 * extra.scores.astype(np.float64) / max(float(extra.scores.max()), 1e-9)
+    return Pool(np.concatenate([pool.handles, extra.handles]), np.concatenate([pool.relevance, relevance]),
+                np.concatenate([pool.works, extra.works]), np.concatenate([pool.years, extra.years]),
+                np.concatenate([pool.citations, extra.citations]))
+
+
 def lexical_matches_among(backend: "SearchBackend", request: "CandidateRequest", found: Candidates,
                           near: Candidates) -> Candidates:
     """The papers of `near` (the vector route's) that `request` matches and that belong among

@@ -101,6 +101,28 @@ class SearchSettings:
     rerank_depth: int = 200  # candidates the second stage looks at (queries of <= 4 words)
     rerank_depth_long: int = 100  # ... and for longer queries (descriptions, questions)
     min_match_share: float = 0.4  # a long query's papers must contain this share of its words
+    # a query of two or more words is relaxed to papers with any one of them when fewer than
+    # this many papers hold as many as it asks (Searcher._min_match: both of two, all but one
+    # of three or four, the share above of more). A fixed count, so that a query ranks one
+    # pool whatever page is asked: with the page's offset + limit (before), the first ten of
+    # a page of 10 and of 100 differed for 1 in 4 TL;DR and Chinese queries at 16.5k, and
+    # page 2 need not continue page 1 (bench/RESULTS.md, zh28t, page32). 100, the deepest
+    # page one request holds (MAX_PAGE_SIZE): a first page of 100, what eval-dev's runs,
+    # bench.modes_quality and the learned ranker's training (`first_stage`, depth 100) read,
+    # answers as before, and a shorter page is its head. Pages reaching past a query's strict
+    # matches are filled below them with the relaxed ones (Searcher._fill_with_relaxed).
+    # None: offset + limit, as before
+    relax_below: int | None = 100
+    # A query that is wholly a person's name resolving to people (`QueryPlan.person_is_query`;
+    # not a name inside a longer query) is relaxed only when at most this many papers hold
+    # any one of its words, and a deep page of it is never filled: its people's papers are
+    # candidates whatever their words, so "Dian" or "Wang" alone is noise that made the total
+    # and facets those of thousands (bundled corpus at the fixed count: 29 of the latency
+    # bench's 60 author names, "Dian Wang" 45 -> 22,489 results) and cost author names
+    # +14 % lexical / +33 % hybrid p95 (page32); a rare surname alone still finds the person
+    # under another form of the name ("Joey Hejna": "Donald Joseph Hejna III", author_dev at
+    # 16.5k). None: names relax as other queries
+    relax_names_below: int | None = 100
     phrase_check_depth: int = 2000  # candidates checked for a quoted phrase
     max_people: int = 20  # people whose papers are put first for a name query
     author_cards: int = 5

@@ -32,6 +32,14 @@ REQUESTS = [SearchRequest(q=q, limit=10, mode="lexical") for q in QUERIES] + [
     SearchRequest(q="learning", limit=10, sort="influence", mode="lexical"),
     SearchRequest(q="learning", limit=5, filters=Filters(venues=("corl",), year_from=2019), mode="lexical"),
 ]
+# a long question and a Chinese query that relax to any one of their words (fewer than
+# SearchSettings.relax_below papers hold a share of them, and a little over that many): pages of
+# either, first and deep, the second's filled below its strict matches past them
+PAGED = [SearchRequest(q=q, limit=limit, offset=offset, mode="lexical")
+         for q in ("what is the sample complexity of learning a linear predictor with noisy labels "
+                   "under adversarial corruption", "机器人如何从少量人类演示中学习抓取新物体")
+         for limit, offset in ((10, 0), (10, 20), (100, 0), (100, 100))]
+REQUESTS += PAGED
 # review scores (issue 31): CoRL 2022's and ICLR 2017's papers have them, COLT 2019's none
 RATED = [
     SearchRequest(q="learning", limit=10, sort="rating", mode="lexical"),
