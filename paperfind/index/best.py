@@ -14,8 +14,8 @@ import numpy as np
 
 
 def best_positions(values: np.ndarray, k: int, ties: np.ndarray | None = None) -> np.ndarray:
-    """The ascending positions of the `k` largest `values` (signed or float), of those tied at the cut the ones
-    with the smallest `ties` (default: the smallest positions): the entries of
+    """The ascending positions of the `k` largest `values` (signed or float), of those tied at
+    the cut the ones with the smallest `ties` (default: the smallest positions): the entries of
     `np.lexsort((ties, -values))[:k]`, or of `np.argsort(-values, kind="stable")[:k]`."""
     n = len(values)
     if k <= 0 or n == 0:
