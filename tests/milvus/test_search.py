@@ -263,3 +263,16 @@ def test_filter_only_scans_then_words_match_the_local_index(slice_db, synced, mi
     milvus = Paperfind(Settings(db_path=slice_db, semantic=False, backend="milvus",
                                 milvus_uri=milvus_server.uri, search=SearchSettings(result_cache=0)))
     assert _totals_and_keys(milvus, SLICE_MIXED) == _totals_and_keys(local, SLICE_MIXED)
+
+
+def test_a_person_s_name_is_not_relaxed_on_milvus_either(both):
+    """Milvus decides a name's relaxing from its own field searches' hits
+    (SearchSettings.relax_names_below): "Max Welling" is answered by his papers alone, as on
+    the local index, though 150-odd other papers of the slice hold "max"."""
+    local, milvus = both
+    request = SearchRequest(q="Max Welling", limit=100, mode="lexical")
+    theirs, ours = (app.searcher().search(request).to_json() for app in (local, milvus))
+    assert ours["results"] and all("Max Welling" in {a["name"] for a in r["authors"]}
+                                   for r in ours["results"])
+    assert ours["total"] == len(ours["results"]) == theirs["total"]
+    assert [r["key"] for r in ours["results"]] == [r["key"] for r in theirs["results"]]
