@@ -208,7 +208,8 @@ def collect(backend, queries: list, settings, check: bool = True) -> list[Routes
                 raise SystemExit(f"{q.key}: the cached routes do not give find_experts' top 10")
         out.append(r)
         if (i + 1) % 100 == 0:
-            print(f"  {i + 1}/{len(queries)} queries' routes, {time.perf_counter() - started:.0f} s", flush=True)
+            print(f"  {i + 1}/{len(queries)} queries' routes, {time.perf_counter() - started:.0f} s",
+                  flush=True)
     return out
 
 
@@ -225,7 +226,8 @@ def coordinate_search(reranker: Reranker, routes: list[Routes], base, passes: in
     others at their current best; a pass that changes nothing ends the search."""
     best = base
     best_fig = evaluate(reranker, routes, best)
-    log.append(f"start ({label(best, base)}): R@10 {best_fig[:, 0].mean():.4f}, MRR@10 {best_fig[:, 1].mean():.4f}")
+    log.append(f"start ({label(best, base)}): R@10 {best_fig[:, 0].mean():.4f}, "
+               f"MRR@10 {best_fig[:, 1].mean():.4f}")
     print(log[-1], flush=True)
     for p in range(passes):
         moved = False
@@ -273,18 +275,23 @@ def family_table(routes: list[Routes], product: np.ndarray, chosen: np.ndarray,
     groups: dict[str, list[int]] = defaultdict(list)
     for i, r in enumerate(routes):
         venue = r.venue_year.rstrip("0123456789")
-        groups[FAMILIES.get(venue, "other")].append(i)
+        family = FAMILIES.get(venue, "other")
+        groups[family].append(i)
         groups[venue].append(i)
-    head = ["| family / venue | queries | product R@10 (MRR@10) | chosen R@10 (MRR@10) | search voting R@10 (MRR@10) |",
+        if family == "ML":  # the judge's venues, by year (its own are 2023 and 2024)
+            groups[f"ML {r.before}"].append(i)
+    head = ["| family / venue | queries | product R@10 (MRR@10) | chosen R@10 (MRR@10) "
+            "| search voting R@10 (MRR@10) |",
             "|---|---:|---|---|---|"]
     rows = []
-    for name in ("ML", "vision", "language", "other", *sorted(v for v in groups if v not in
-                                                             ("ML", "vision", "language", "other"))):
+    families = ("ML", "vision", "language", "other")
+    for name in (*families, *sorted(g for g in groups if g.startswith("ML ")),
+                 *sorted(g for g in groups if g not in families and not g.startswith("ML "))):
         idx = groups.get(name)
         if not idx:
             continue
         cells = [f"{f[idx, 0].mean():.3f} ({f[idx, 1].mean():.3f})" for f in (product, chosen)]
-        cells.append(f"{voting[idx, 0].mean():.3f} ({voting[idx, 1].mean():.3f})" if voting is not None else "")
+        cells.append("" if voting is None else f"{voting[idx, 0].mean():.3f} ({voting[idx, 1].mean():.3f})")
         rows.append(f"| {name} | {len(idx)} | " + " | ".join(cells) + " |")
     return head + rows
 
@@ -296,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--part", type=int, default=0, help="the sample's part of the shuffled pool "
                         "(1: queries the search of part 0 never saw)")
-    parser.add_argument("--routes", type=Path, help="the routes' cache (pickle): read when it exists, else written")
+    parser.add_argument("--routes", type=Path,
+                        help="the routes' cache (pickle): read when it exists, else written")
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--families", action="store_true", help="the per-family table, with search voting")
     parser.add_argument("--route-variants", action="store_true", help="the knobs that change the routes too")
@@ -327,7 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     collect_s = time.perf_counter() - t0
     reranker = Reranker(backend)
     log: list[str] = [f"{len(routes)} training queries (seed {args.seed}, part {args.part}; "
-                      f"{len({r.venue_year for r in routes})} venue-years), routes made and checked in {collect_s:.0f} s"]
+                      f"{len({r.venue_year for r in routes})} venue-years), routes made and checked in "
+                      f"{collect_s:.0f} s"]
     t0 = time.perf_counter()
     product = evaluate(reranker, routes, base)
     log.append(f"one setting scored over the cache in {time.perf_counter() - t0:.1f} s")
@@ -344,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     spread = bootstrap(product[:, 0] - product[:, 0].mean())
     summary = [f"the product's settings: R@10 {product[:, 0].mean():.4f} (95% bootstrap interval ±"
                f"{(spread[1] - spread[0]) / 2:.4f}), MRR@10 {product[:, 1].mean():.4f}",
-               f"chosen ({label(chosen, base)}): R@10 {chosen_fig[:, 0].mean():.4f}, MRR@10 {chosen_fig[:, 1].mean():.4f}",
+               f"chosen ({label(chosen, base)}): R@10 {chosen_fig[:, 0].mean():.4f}, "
+               f"MRR@10 {chosen_fig[:, 1].mean():.4f}",
                f"chosen - product, paired: R@10 {diff[:, 0].mean():+.4f} [{lo:+.4f}, {hi:+.4f}], "
                f"MRR@10 {diff[:, 1].mean():+.4f} [{mlo:+.4f}, {mhi:+.4f}]; queries gained / lost "
                f"{int((diff[:, 0] > 0).sum())} / {int((diff[:, 0] < 0).sum())}"]
