@@ -33,7 +33,7 @@ from bench.results import append_results
 HEADING = "exp32b — experts (issue 30): the settings chosen on 1,000 training queries, on the dev sets"
 # the variants of the last sections (the code links, exp31) are at db6dc60..b0bd647; this list is
 # the product against the settings bench/experts_train_tune.py chose on its training sample (part
-# 0, seed 32) and each of their four changes alone
+# 0, seed 32) and each of their four changes alone, and the choice of a search on part 1
 CHOSEN = {"text_weight": 4.0, "top_papers": 4, "phrase_depth": 50, "link_weight": 2.0}
 VARIANTS: tuple[tuple[str, dict], ...] = (
     ("baseline (the product, main b0bd647's settings)", {}),
@@ -42,6 +42,9 @@ VARIANTS: tuple[tuple[str, dict], ...] = (
     ("top_papers 4 alone", {"top_papers": 4}),
     ("phrase_depth 50 alone", {"phrase_depth": 50}),
     ("link_weight 2 alone", {"link_weight": 2.0}),
+    ("chosen on the second training half (top 4 papers, middle authors 0.8, group discount 0.45, "
+     "spread depth 400, phrase depth 200)", {"top_papers": 4, "middle_author_weight": 0.8,
+                                             "group_discount": 0.45, "spread_depth": 400, "phrase_depth": 200}),
     ("baseline again, last (warm caches)", {}),
 )
 MODEL_HEADING = "experts (issue 30): the learned ranking of people retrained for today's voting"
