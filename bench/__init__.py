@@ -181,6 +181,11 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "their settings) in process on both dev sets, R@10 / MRR@10 / nDCG@10, the baseline in "
               "the same run", "~6 min on the bundled corpus (est.)", "--db bench/out/bundled.db [--only 0,1]",
               "heavy"),
+        Bench("experts_train_tune", "issue 30: the expert finder's settings chosen on 1,000 leave-one-out "
+              "training queries (no dev or judge paper): a coordinate search over cached routes, R@10 / "
+              "MRR@10 with a paired bootstrap interval, per venue family against search voting",
+              "~20 min on the bundled corpus (RESULTS)", "--db bench/out/bundled.db [--routes FILE] [--families]",
+              "heavy"),
         Bench("experts_whatif", "issue 30: what-if changes of the expert finder its settings cannot "
               "express (the vector route's query form, the score's shape, query-term weights, the last "
               "year's evidence, paper=KEY's stored vector) on both dev sets, the baseline in the same run",

@@ -14,7 +14,11 @@ EVERY_PAIR = 2**31 - 1  # a pair-table bound no pair's paper count reaches (pape
 @dataclass(frozen=True)
 class ExpertSettings:
     """Who works on this (paperfind.search.experts): the blend of paper scores and how a
-    person's papers add up, chosen on bench/experts_dev.jsonl (bench/experts.py)."""
+    person's papers add up, chosen on bench/experts_dev.jsonl (bench/experts.py). Checked on
+    2,000 leave-one-out training queries of other venue-years (bench/experts_train_tune.py,
+    seed 32): each knob below is at its training optimum within the noise (R@10 .417 / .429 on
+    the two halves; a coordinate search's best on either half, +.009 / +.012 there, was +.000 /
+    +.004 on the other and lost dev3 1 / 3 papers of 200: exp32b, bench/RESULTS.md)."""
 
     # BM25F of the query's strongest terms (standard scores over `depth`); 3 with each term once
     # (`term_counts`): dev R@10 .470 -> .480, dev2 .365 -> .385 against 2 (bench/RESULTS.md)
