@@ -43,19 +43,10 @@ class ExpertSettings:
     decay: float = 0.7  # ... the i-th best at decay ** i
     recency_half_life_years: float = 4.0  # a paper's weight halves every this many years; 0 = off
     middle_author_weight: float = 0.6  # neither first nor last author; 1 = off
-    # person-level levers (exp32c, bench/RESULTS.md), each off at its default: the last author
-    # (the senior, when not also the first) apart from the first's 1.0; a paper's vote divided
-    # by its number of authors ** `author_share_power` (a 20-author paper no full vote each);
-    # a person's total + `activity_weight` x ln(1 + their eligible papers of the last
-    # `activity_years` years up to the reference year); the total / (their eligible papers) **
-    # `volume_power` (a prolific person's many near matches count less)
-    last_author_weight: float = 1.0
-    author_share_power: float = 0.0
-    activity_weight: float = 0.0
-    activity_years: int = 3
-    volume_power: float = 0.0
     # only people with this many eligible papers (rows) are listed, 0 = off: the judge's
-    # relevant people have 3 earlier works, so a newcomer never counts as a hit
+    # relevant people have 3 earlier works. The last author apart from the first, a paper's vote
+    # shared among its authors, an activity prior and a volume normalisation were measured on
+    # 2,000 training queries and dropped (exp32c, bench/RESULTS.md)
     min_papers: int = 0
     group_discount: float = 0.3  # per share of evidence already shown above (0 = off)
     spread_depth: int = 200  # people re-ordered by it
