@@ -12,9 +12,9 @@ from paperfind.search.experts import ExpertQuery, PaperScores, rank_people
 
 
 def _quiet(settings):
-    """The voting alone: no recency, phrases, links nor group spread."""
+    """The voting alone: no recency, phrases, links nor group spread, and no floor."""
     return replace(settings, recency_half_life_years=0.0, phrase_weight=0.0, link_weight=0.0,
-                   group_discount=0.0)
+                   group_discount=0.0, min_papers=0)
 
 
 def _totals(local, rows, settings, eligible=None, reference_year=2019) -> dict[int, float]:
