@@ -30,21 +30,14 @@ from bench.experts import DEV_SETS, scores_of, sets_text, table_head
 from bench.metrics import p50_p95
 from bench.results import append_results
 
-HEADING = "exp32b — experts (issue 30): the settings chosen on 1,000 training queries, on the dev sets"
-# the variants of the last sections (the code links, exp31) are at db6dc60..b0bd647; this list is
-# the product against the settings bench/experts_train_tune.py chose on its training sample (part
-# 0, seed 32) and each of their four changes alone, and the choice of a search on part 1
-CHOSEN = {"text_weight": 4.0, "top_papers": 4, "phrase_depth": 50, "link_weight": 2.0}
+HEADING = "exp32c — experts (issue 30): person-level levers on the dev sets"
+# the variants of the last sections (exp32b's training choices) are at 656e9b2; this list is the
+# product against the one person-level lever of exp32c that passed the 2,000 training queries
+# (bench/experts_train_tune.py): people with fewer than 3 (2) eligible papers not listed
 VARIANTS: tuple[tuple[str, dict], ...] = (
-    ("baseline (the product, main b0bd647's settings)", {}),
-    ("chosen on the training sample (text 4, top 4 papers, phrase depth 50, links 2)", CHOSEN),
-    ("text_weight 4 alone", {"text_weight": 4.0}),
-    ("top_papers 4 alone", {"top_papers": 4}),
-    ("phrase_depth 50 alone", {"phrase_depth": 50}),
-    ("link_weight 2 alone", {"link_weight": 2.0}),
-    ("chosen on the second training half (top 4 papers, middle authors 0.8, group discount 0.45, "
-     "spread depth 400, phrase depth 200)", {"top_papers": 4, "middle_author_weight": 0.8,
-                                             "group_discount": 0.45, "spread_depth": 400, "phrase_depth": 200}),
+    ("baseline (the product, main e96425e's settings)", {}),
+    ("people with >= 3 eligible papers only (min_papers 3)", {"min_papers": 3}),
+    ("people with >= 2 eligible papers only (min_papers 2)", {"min_papers": 2}),
     ("baseline again, last (warm caches)", {}),
 )
 MODEL_HEADING = "experts (issue 30): the learned ranking of people retrained for today's voting"

@@ -156,6 +156,22 @@ def paper_weights(backend: IndexBackend, rows: np.ndarray, reference_year: int,
     return 0.5 ** (age / settings.recency_half_life_years)
 
 
+def listed_people(profiles: PersonProfiles, ids: np.ndarray, eligible: np.ndarray | None,
+                  settings: ExpertSettings) -> np.ndarray | None:
+    """Which of `ids` (sorted) may be listed: those with `min_papers` eligible papers (rows: a
+    work's versions each count), or None when every one may (off). The judge's relevant people
+    have 3 earlier works; a newcomer with one or two matching papers took a place in the top 10
+    that no relevant person can hold (2,000 training queries: R@10 +.007 [+.003, +.011] at 3,
+    -.008 at 4: exp32c, bench/RESULTS.md)."""
+    if settings.min_papers <= 0:
+        return None
+    rows = profiles.rows
+    ok = np.ones(len(rows), dtype=bool) if eligible is None else eligible[rows]
+    cum = np.r_[0, np.cumsum(ok, dtype=np.int64)]
+    where = np.searchsorted(profiles.ids, ids)
+    return cum[profiles.indptr[where + 1]] - cum[profiles.indptr[where]] >= settings.min_papers
+
+
 def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperScores,
                 reference_year: int, settings: ExpertSettings,
                 exclude: frozenset[int] = frozenset(), needed: int = 0,
@@ -201,7 +217,11 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
     totals = np.add.reduceat(value * weight, group_start)
     totals = np.round(totals, SCORE_DECIMALS)
     # only the head is made into objects (8,000 people match a topic of two words)
-    head = np.lexsort((ids, -totals))[:max(settings.spread_depth, needed)]
+    order = np.lexsort((ids, -totals))
+    listed = listed_people(profiles, ids, eligible, settings)
+    if listed is not None:
+        order = order[listed[order]]
+    head = order[:max(settings.spread_depth, needed)]
     ends = np.r_[group_start[1:], len(people)]
     experts = []
     for i in head.tolist():
@@ -212,7 +232,7 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
     if pairs is not None:
         experts = by_phrases(backend, profiles, experts, pairs, eligible, settings)
     experts = by_links(experts, linked, settings)
-    return spread_groups(experts, settings), len(ids)
+    return spread_groups(experts, settings), len(order)
 
 
 def spread_groups(experts: list[Expert], settings: ExpertSettings) -> list[Expert]:
