@@ -84,10 +84,14 @@ class CandidateRequest:
     # relaxed only when at most this many papers have any one group (a person's name); None: always
     relax_most: int | None = None
 
+    def may_relax(self, strict: int) -> bool:
+        """Whether `strict` papers with `min_match` groups are few enough to relax at all: a
+        caller counts the papers with any one group only then (`relaxes` decides)."""
+        return strict < self.relax_below and self.min_match > 1
+
     def relaxes(self, strict: int, relaxed: int) -> bool:
         """Whether `relaxed` papers with any one group replace the `strict` ones with `min_match`."""
-        return strict < self.relax_below and self.min_match > 1 \
-            and (self.relax_most is None or relaxed <= self.relax_most)
+        return self.may_relax(strict) and (self.relax_most is None or relaxed <= self.relax_most)
 
     def cache_key(self) -> tuple:
         return (tuple(tuple(g) for g in self.groups), self.restriction.cache_key(), self.min_match,
@@ -422,7 +426,7 @@ class IndexBackend:
                 return (np.flatnonzero(mask) if mask is not None else _EMPTY_ROWS), None, _EMPTY_ROWS
             scored = self._query_scored(request.groups)
             rows = scored.matching(request.min_match, mask)
-            if len(rows) < request.relax_below and request.min_match > 1:
+            if request.may_relax(len(rows)):
                 relaxed = scored.matching(0, mask)
                 if request.relaxes(len(rows), len(relaxed)):
                     rows = relaxed
