@@ -33,7 +33,6 @@ baseline, in process).
 from __future__ import annotations
 
 import argparse
-import os
 import pickle
 import random
 import time
@@ -43,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.results import append_results
+from bench.results import append_results, load_average
 
 HEADING = "exp32b — experts (issue 30): the finder's settings chosen on a thousand training queries"
 SEED = 32
@@ -316,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     from paperfind.settings import Settings
 
     started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-    load0 = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    load0 = load_average()
     pf = Paperfind(Settings(db_path=args.db))
     backend = pf.searcher().backend()
     base = pf.settings.search.experts
@@ -380,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         families = family_table(routes, product, chosen_fig, voting)
         print("\n".join(families), flush=True)
     lines = [f"Run {started} → {time.strftime('%H:%M:%S UTC', time.gmtime())}, load average "
-             f"{load0} at the start, {' / '.join(f'{x:.2f}' for x in os.getloadavg())} at the end.", "",
+             f"{load0} at the start, {load_average()} at the end.", "",
              *(f"- {x}" for x in log + summary + extra), "", *families]
     table = "\n".join(lines) + "\n"
     print(table)
