@@ -54,7 +54,6 @@ SETS = {
     "zh_dev3": DrawnSet("zh_dev3", 70, "the 16.5k evaluation corpus (default.db)"),
 }
 SAMPLE = SETS["zh_dev2"].sample
-SET_PATH = SETS["zh_dev2"].path
 
 
 def venue_year(key: str) -> str:
