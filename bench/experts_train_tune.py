@@ -212,6 +212,27 @@ def collect(backend, queries: list, settings, check: bool = True) -> list[Routes
     return out
 
 
+def save_routes(path: Path, routes: list[Routes]) -> None:
+    """The cache holds each query's fields, not `Routes` objects: run as `python -m`, the class
+    would be pickled as `__main__.Routes`, which no other module could read back."""
+    path.write_bytes(pickle.dumps([vars(r) for r in routes], protocol=pickle.HIGHEST_PROTOCOL))
+
+
+class _EarlierCache(pickle.Unpickler):
+    """Reads caches written before `save_routes`, whose objects name `__main__.Routes`."""
+
+    def find_class(self, module: str, name: str):
+        if name == "Routes":
+            return Routes
+        return super().find_class(module, name)
+
+
+def load_routes(path: Path) -> list[Routes]:
+    with path.open("rb") as f:
+        loaded = _EarlierCache(f).load()
+    return [r if isinstance(r, Routes) else Routes(**r) for r in loaded]
+
+
 def label(settings, base) -> str:
     """The fields where `settings` differs from `base`, as `name value` pairs."""
     changed = [f"{f.name} {getattr(settings, f.name)}" for f in fields(settings)
@@ -325,12 +346,12 @@ def main(argv: list[str] | None = None) -> int:
     queries = sample(args.db, args.queries, args.seed, args.part)
     t0 = time.perf_counter()
     if args.routes and args.routes.exists():
-        routes = pickle.loads(args.routes.read_bytes())
+        routes = load_routes(args.routes)
         assert [r.key for r in routes] == [q.key for q in queries], "a cache of another sample"
     else:
         routes = collect(backend, queries, base)
         if args.routes:
-            args.routes.write_bytes(pickle.dumps(routes, protocol=pickle.HIGHEST_PROTOCOL))
+            save_routes(args.routes, routes)
     collect_s = time.perf_counter() - t0
     reranker = Reranker(backend)
     log: list[str] = [f"{len(routes)} training queries (seed {args.seed}, part {args.part}; "

@@ -9,7 +9,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from bench.experts_train_tune import GRID, Reranker, bootstrap, collect, coordinate_search, evaluate
+from bench.experts_train_tune import (GRID, Reranker, bootstrap, collect, coordinate_search, evaluate,
+                                      load_routes, save_routes)
 from paperfind.rank.train_experts import training_queries
 from paperfind.search.experts import ExpertQuery, find_experts
 from paperfind.search.settings import ExpertSettings
@@ -61,3 +62,17 @@ def test_the_bootstrap_interval_holds_the_mean():
     diff = np.r_[np.ones(30), np.zeros(70)]
     lo, hi = bootstrap(diff)
     assert lo < 0.3 < hi and hi - lo < 0.25
+
+
+def test_the_routes_cache_reads_back_outside_the_module_that_wrote_it(finder, tmp_path):
+    """Written by `python -m bench.experts_train_tune`, `Routes` objects would be pickled as
+    `__main__.Routes`, readable only by that same command: the cache holds plain fields."""
+    backend, _, queries = finder
+    routes = collect(backend, queries[:3], ExpertSettings(), check=False)
+    path = tmp_path / "routes.pkl"
+    save_routes(path, routes)
+    assert b"Routes" not in path.read_bytes()
+    again = load_routes(path)
+    assert [r.key for r in again] == [r.key for r in routes]
+    assert all(np.array_equal(a.text_rows, b.text_rows) and a.relevant == b.relevant
+               for a, b in zip(again, routes))
