@@ -705,7 +705,7 @@ class IndexBackend:
         index's author column: rebuilt with the index, never stale against its rows."""
         if self._profiles is None:
             docs = self.index.docs
-            self._profiles = PersonProfiles.build(docs.author_indptr, docs.author)
+            self._profiles = PersonProfiles.build(docs.author_indptr, docs.author, docs.work)
         return self._profiles
 
     def rare_pairs(self, max_df: int) -> RarePairs:

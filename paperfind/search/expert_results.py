@@ -72,8 +72,7 @@ def experts_response(searcher: ExpertsSearcher, request: ExpertsRequest) -> dict
     words = {t: float(len(found.terms) - i) for i, (t, _) in enumerate(found.terms)}
     if not chosen:
         return out
-    docs = local.index.docs
-    works = local.profiles().works_counted([e.author_id for e in chosen], found.eligible, docs.work)
+    works = local.profiles().works_counted([e.author_id for e in chosen], found.eligible)
     store = searcher.live.store()
     keys = [local.key_of(r) for e in chosen for r in e.evidence]
     cards = {c["key"]: c for c in searcher.name_cards(store.paper_cards(keys))}

@@ -89,8 +89,8 @@ def test_features_read_only_the_papers_before_the_year(app):
     x = candidate_features(backend, profiles, found.papers, found.experts, found.eligible,
                            found.reference_year, QUERY, settings)
     ids = [e.author_id for e in found.experts[:settings.learned_depth]]
-    works = profiles.works_counted(ids, found.eligible, docs.work)
-    everything = profiles.works_counted(ids, None, docs.work)
+    works = profiles.works_counted(ids, found.eligible)
+    everything = profiles.works_counted(ids, None)
     assert x[:, FEATURES.index("works")].tolist() == works
     assert works != everything  # some of them wrote a 2019 paper, which must not count
     assert (x[:, FEATURES.index("matches")] <= x[:, FEATURES.index("works")]).all()
