@@ -708,6 +708,15 @@ class IndexBackend:
             self._profiles = PersonProfiles.build(docs.author_indptr, docs.author, docs.work)
         return self._profiles
 
+    def people_works(self, restriction: Restriction) -> np.ndarray:
+        """Every person's works among the rows `restriction` lets through (versions once), in
+        `profiles().ids` order: the expert finder's floor reads them for ~10,000 people a query
+        (3 ms counted per query, +5 ms p50 through HTTP: exp33a), and the requests with the same
+        filters and `before` share one count (a paper page's section has neither)."""
+        profiles = self.profiles()
+        return self._remember(("people_works", restriction.cache_key()),
+                              lambda: profiles.eligible_works(profiles.ids, self._mask(restriction)))
+
     def rare_pairs(self, max_df: int) -> RarePairs:
         """The word pairs of titles and abstracts at most `max_df` papers hold, or more (a table
         made with a larger bound holds every such pair with the same count: the expert finder's

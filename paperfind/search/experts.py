@@ -160,15 +160,19 @@ def paper_weights(backend: IndexBackend, rows: np.ndarray, reference_year: int,
 
 
 def listed_people(profiles: PersonProfiles, ids: np.ndarray, eligible: np.ndarray | None,
-                  settings: ExpertSettings) -> np.ndarray | None:
+                  settings: ExpertSettings, works: np.ndarray | None = None) -> np.ndarray | None:
     """Which of `ids` may be listed: those with at least `min_works` eligible works (a work's
-    versions once: the number each listed person shows as works counted), or None when every
-    one may (a floor of 1 or less: each of them has a matching eligible paper). The judge's
+    versions once: the number each listed person shows as works counted), read from `works`
+    (every person's, in `profiles.ids` order: `IndexBackend.people_works`) or counted among the
+    `eligible` rows, or None when every one may (a floor of 1 or less: each of them has a
+    matching eligible paper). The judge's
     relevant people have 3 earlier works; a newcomer with one or two matching papers took a
     place in the top 10 that no relevant person can hold (2,000 training queries: R@10 +.007
     [+.003, +.011] at 3, -.008 at 4; rows or works alike: exp32c, bench/RESULTS.md)."""
     if settings.min_works <= 1:
         return None
+    if works is not None:
+        return works[np.searchsorted(profiles.ids, ids)] >= settings.min_works
     return profiles.eligible_works(ids, eligible) >= settings.min_works
 
 
@@ -184,13 +188,15 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
                 reference_year: int, settings: ExpertSettings,
                 exclude: frozenset[int] = frozenset(), needed: int = 0,
                 pairs: QueryPairs | None = None, eligible: np.ndarray | None = None,
-                linked: frozenset[int] = frozenset()) -> Ranking:
+                linked: frozenset[int] = frozenset(), works: np.ndarray | None = None) -> Ranking:
     """The best `needed` (at least `spread_depth`) people with an eligible matching paper and
     `min_works` eligible works, best first (ties by author id), how many people are listed and
     how many the floor left out. With the query's rare word `pairs`
     the first of them are re-ordered by their signature phrases among the `eligible` rows
     (paperfind.search.expert_phrases), then the `linked` people (those whose eligible papers
-    link the query's code account, paperfind.search.expert_links) lifted, before the group spread."""
+    link the query's code account, paperfind.search.expert_links) lifted, before the group spread.
+    `works`: every person's eligible works when known (`IndexBackend.people_works`), else
+    the floor counts them among `eligible`."""
     docs = backend.index.docs
     score = papers.combined(settings) * paper_weights(backend, papers.rows, reference_year, settings)
     keep = score > 0
@@ -230,7 +236,7 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
     # only the head is made into objects (8,000 people match a topic of two words)
     order = np.lexsort((ids, -totals))
     everyone = len(order)
-    listed = listed_people(profiles, ids, eligible, settings)
+    listed = listed_people(profiles, ids, eligible, settings, works)
     if listed is not None:
         order = order[listed[order]]
     head = order[:max(settings.spread_depth, needed)]
@@ -340,8 +346,10 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
     # and features read among the candidates (co-authors listed) would differ from training's
     wanted = max(needed, settings.learned_depth) if settings.learned else needed
     linked = linked_people(local, query.text, eligible) if settings.link_weight > 0 else frozenset()
+    works = local.people_works(restriction) if settings.min_works > 1 else None
     experts, total, below_floor = rank_people(local, profiles, papers, reference_year, settings,
-                                              query.exclude_people, wanted, pairs, eligible, linked)
+                                              query.exclude_people, wanted, pairs, eligible, linked,
+                                              works)
     if settings.learned and experts:
         ranker = expert_ranker(settings.learned_model)
         if ranker is not None:

@@ -61,3 +61,23 @@ def test_no_one_left_after_exclude_is_an_empty_answer(colt_years_app):
     ranked = rank_people(local, local.profiles(), papers, 2019,
                          _quiet(colt_years_app.settings.search.experts), exclude=people)
     assert ranked.experts == [] and ranked.total == 0 and ranked.below_floor == 0
+
+
+def test_every_persons_works_are_counted_once_for_a_restriction_and_read_alike(colt_years_app):
+    """The floor reads every person's works counted once per filters and `before`
+    (`IndexBackend.people_works`): the same numbers as counted per request, the same people."""
+    local = colt_years_app.searcher().backend()
+    profiles = local.profiles()
+    for before in (None, 2019):
+        restriction = ExpertQuery(text="", before=before).restriction()
+        works = local.people_works(restriction)
+        assert local.people_works(restriction) is works  # made once
+        eligible = local._mask(restriction)
+        assert works.tolist() == profiles.works_counted(profiles.ids.tolist(), eligible)
+        rows = [r for r in range(local.index.docs.n) if before is None or local.index.docs.year[r] < before]
+        papers = PaperScores(np.asarray(rows, dtype=np.int64), np.ones(len(rows)), np.zeros(len(rows)))
+        settings = replace(_quiet(colt_years_app.settings.search.experts), min_works=2)
+        counted = rank_people(local, profiles, papers, 2019, settings, needed=10_000, eligible=eligible)
+        read = rank_people(local, profiles, papers, 2019, settings, needed=10_000, eligible=eligible,
+                           works=works)
+        assert read == counted and counted.below_floor > 0
