@@ -214,7 +214,7 @@ def ablation(db: Path, sets: list[tuple[str, list[dict]]], model: Path | None
     backend = pf.searcher().backend()
     docs = backend.index.docs
     started = time.perf_counter()
-    profiles = PersonProfiles.build(docs.author_indptr, docs.author)
+    profiles = PersonProfiles.build(docs.author_indptr, docs.author, docs.work)
     build_ms = 1000 * (time.perf_counter() - started)
     names = backend.index.names
     import numpy as np

@@ -164,8 +164,8 @@ class Reranker:
         eligible = self.eligible(r.before)
         pairs = query_pairs(self.local, r.term_ids, settings)
         linked = r.linked if settings.link_weight > 0 else frozenset()
-        experts, _ = rank_people(self.local, self.profiles, papers, r.before - 1, settings,
-                                 frozenset(), needed, pairs, eligible, linked)
+        experts = rank_people(self.local, self.profiles, papers, r.before - 1, settings,
+                              frozenset(), needed, pairs, eligible, linked).experts
         return [e.author_id for e in experts[:needed]]
 
 

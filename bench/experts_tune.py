@@ -30,14 +30,14 @@ from bench.experts import DEV_SETS, scores_of, sets_text, table_head
 from bench.metrics import p50_p95
 from bench.results import append_results
 
-HEADING = "exp32c — experts (issue 30): person-level levers on the dev sets"
-# the variants of the last sections (exp32b's training choices) are at 656e9b2; this list is the
-# product against the one person-level lever of exp32c that passed the 2,000 training queries
-# (bench/experts_train_tune.py): people with fewer than 3 (2) eligible papers not listed
+HEADING = "exp33a — experts (issue 30): the floor of eligible works on the dev sets"
+# the variants of the last sections (exp32b's training choices) are at 656e9b2, exp32c's floor
+# of eligible papers (rows) at 5f06c0a; this list is the product (a floor of 3 eligible works
+# since exp33a) against everyone listed and a floor of 2
 VARIANTS: tuple[tuple[str, dict], ...] = (
-    ("baseline (the product, main e96425e's settings)", {}),
-    ("people with >= 3 eligible papers only (min_papers 3)", {"min_papers": 3}),
-    ("people with >= 2 eligible papers only (min_papers 2)", {"min_papers": 2}),
+    ("baseline (the product: people with >= 3 eligible works)", {}),
+    ("everyone with a matching paper (min_works 1)", {"min_works": 1}),
+    ("people with >= 2 eligible works only (min_works 2)", {"min_works": 2}),
     ("baseline again, last (warm caches)", {}),
 )
 MODEL_HEADING = "experts (issue 30): the learned ranking of people retrained for today's voting"

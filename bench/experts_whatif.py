@@ -270,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     pf = Paperfind(Settings(db_path=args.db))
     searcher = pf.searcher()
     backend, analyzer = searcher.backend(), searcher.analyzer
-    names, profiles, work = backend.index.names, backend.profiles(), backend.index.docs.work
+    names, profiles = backend.index.names, backend.profiles()
     base = pf.settings.search.experts
     find_experts(backend, ExpertQuery(text="warm up the query model"), base)
     chosen = [VARIANTS[int(i)] for i in args.only.split(",")] if args.only else list(VARIANTS)
@@ -303,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
                                          analyzer, needed=200 if hooks.min_works else 10)
                     people = [e.author_id for e in found.experts]
                     if hooks.min_works:
-                        counted = profiles.works_counted(people, found.eligible, work)
+                        counted = profiles.works_counted(people, found.eligible)
                         people = [p for p, n in zip(people, counted) if n >= hooks.min_works]
                     runs.append([slug(p) for p in people[:10]])
                 figures.append(scores_of(runs, items))

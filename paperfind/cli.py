@@ -22,8 +22,9 @@ os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
 import click  # noqa: E402 (after the line above)
 
 from paperfind.core import Paperfind  # noqa: E402
-from paperfind.limits import MAX_OFFSET, MAX_PAGE_SIZE  # noqa: E402
+from paperfind.limits import MAX_MIN_WORKS, MAX_OFFSET, MAX_PAGE_SIZE  # noqa: E402
 from paperfind.search.aspects import ASPECTS as ASPECT_CHOICES  # noqa: E402
+from paperfind.search.settings import ExpertSettings  # noqa: E402
 from paperfind.settings import Settings, env_help  # noqa: E402
 
 DB_OPTION = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -328,10 +329,14 @@ def similar(key: str, db_path: Path | None, limit: int, aspect: str | None, as_j
                                             "from 3 years before its year on.")
 @click.option("--venue", multiple=True, help="Only papers of this venue count (repeatable).")
 @click.option("--inst", multiple=True, help="Only papers of this institution count (repeatable).")
+@click.option("--min-works", type=click.IntRange(0, MAX_MIN_WORKS), default=None,
+              help=f"Only people with at least this many works that may count (default "
+                   f"{ExpertSettings().min_works}; 1 lists everyone with a matching paper).")
 @click.option("--size", type=click.IntRange(1, MAX_PAGE_SIZE), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the shape of /api/experts).")
 def experts(query: str, db_path: Path | None, paper: str, before: int | None, exclude: str,
-            venue: tuple[str, ...], inst: tuple[str, ...], size: int, as_json: bool) -> None:
+            venue: tuple[str, ...], inst: tuple[str, ...], min_works: int | None, size: int,
+            as_json: bool) -> None:
     """Who works on this: people by their papers' match to a topic, an abstract or a paper.
 
     Example: paperfind experts "diffusion models for protein design" --before 2024
@@ -346,7 +351,8 @@ def experts(query: str, db_path: Path | None, paper: str, before: int | None, ex
     app = _reading(_app(db_path))
     app.refresh_index()
     request = ExpertsRequest(q=query[:MAX_EXPERT_QUERY_CHARS], paper=paper, before=before,
-                             exclude=exclude, filters=Filters(venues=venue, insts=inst), size=size)
+                             exclude=exclude, filters=Filters(venues=venue, insts=inst),
+                             min_works=min_works, size=size)
     try:
         found = app.searcher().experts(request)
     except UnknownPaper as exc:
@@ -354,6 +360,10 @@ def experts(query: str, db_path: Path | None, paper: str, before: int | None, ex
     if as_json:
         click.echo(json.dumps(found, indent=2, ensure_ascii=False))
         return
+    if found["fewer_works"] and found["min_works"] > 1:  # never an empty list in silence
+        some = "No one" if not found["results"] else f"{found['total']} people"
+        click.echo(f"{some} with at least {found['min_works']} works; {found['fewer_works']} with "
+                   f"fewer (--min-works 1 lists them).")
     for n, person in enumerate(found["results"], 1):
         where = f"  ({', '.join(person['institutions'][:2])})" if person["institutions"] else ""
         click.echo(f"{n:>2}. {person['name']}{where}  {person['works']} works  score {person['score']:.3f}"

@@ -15,5 +15,6 @@ MAX_QUERY_CHARS = 1000
 # what the expert finder reads of its query: a whole abstract (the longest of the bundled corpus
 # are ~4,000 characters); the rest is cut, not refused, as a search's
 MAX_EXPERT_QUERY_CHARS = 5000
+MAX_MIN_WORKS = 10_000  # the expert finder's floor of works a person has (no one has as many)
 MAX_EXPORT = 1000  # papers in one exported file
 MAX_SIMILAR_PER_REQUEST = 50  # /api/papers/{key}/similar (the CLI lists up to MAX_PAGE_SIZE)

@@ -4,7 +4,7 @@ as paper cards (paperfind.cards, the same card as every list), built from the ra
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -37,23 +37,29 @@ class ExpertsRequest:
     before: int | None = None
     exclude: str = ""  # a paper key: its people and their recent co-authors are not listed
     filters: Filters = Filters()
+    min_works: int | None = None  # only people with this many eligible works; None: the settings'
     page: int = 1
     size: int = 10
 
 
 def experts_response(searcher: ExpertsSearcher, request: ExpertsRequest) -> dict[str, Any]:
     """The page of people for `request`: no one without a query or a paper (as a search without
-    words), the paper's text with `q`'s words after it when both are given. Raises
-    `UnknownPaper` for a `paper` or `exclude` key the index does not hold."""
+    words), the paper's text with `q`'s words after it when both are given; only people with
+    `min_works` eligible works (the settings' without it), with how many the floor left out, so
+    a page can say so rather than list no one in silence. Raises `UnknownPaper` for a `paper`
+    or `exclude` key the index does not hold."""
     q, paper = " ".join(request.q.split()), request.paper.strip()
     backend = searcher.backend()
+    settings = searcher.settings.experts
+    if request.min_works is not None:
+        settings = replace(settings, min_works=max(request.min_works, 0))
     out: dict[str, Any] = {"q": q, "paper": paper or None, "before": request.before,
-                           "exclude": request.exclude or None, "page": request.page,
-                           "size": request.size, "total": 0, "results": [], "matched": []}
+                           "exclude": request.exclude or None, "min_works": settings.min_works,
+                           "page": request.page, "size": request.size, "total": 0,
+                           "fewer_works": 0, "results": [], "matched": []}
     if backend is None or not (q or paper):
         return out
     local = getattr(backend, "local", backend)
-    settings = searcher.settings.experts
     text = " ".join(t for t in (_paper_text(local, paper) if paper else "", q) if t)
     excluded: frozenset[int] = frozenset()
     if request.exclude:
@@ -68,12 +74,11 @@ def experts_response(searcher: ExpertsSearcher, request: ExpertsRequest) -> dict
                                               before=request.before, exclude_people=excluded),
                          settings, searcher.analyzer, needed=start + size)
     chosen = found.experts[start:start + size]
-    out["total"] = found.total
+    out["total"], out["fewer_works"] = found.total, found.below_floor
     words = {t: float(len(found.terms) - i) for i, (t, _) in enumerate(found.terms)}
     if not chosen:
         return out
-    docs = local.index.docs
-    works = local.profiles().works_counted([e.author_id for e in chosen], found.eligible, docs.work)
+    works = local.profiles().works_counted([e.author_id for e in chosen], found.eligible)
     store = searcher.live.store()
     keys = [local.key_of(r) for e in chosen for r in e.evidence]
     cards = {c["key"]: c for c in searcher.name_cards(store.paper_cards(keys))}

@@ -12,7 +12,9 @@ and when they are the first or last author; the first people are then re-ordered
 query's rare word pairs their own papers hold (signature phrases, `expert_phrases`), and those
 whose eligible papers link the GitHub account the query links are lifted (`expert_links`). A prolific person does not win by volume (only
 their best few papers count), and a group does not fill the list: a person whose evidence is
-papers already shown for people above them is moved down (`group_discount`).
+papers already shown for people above them is moved down (`group_discount`). Only people with a
+track record are listed: at least `min_works` eligible works (the request's, or the settings'
+3), the same count each person shows as works counted.
 
 Eligibility is applied to the papers before anything is summed, so `before=2023` can never
 count a 2023 paper, and `exclude` (a paper's people and their recent co-authors, the conflicts
@@ -24,6 +26,7 @@ Milvus backend answers from its collection's vectors.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -157,37 +160,49 @@ def paper_weights(backend: IndexBackend, rows: np.ndarray, reference_year: int,
 
 
 def listed_people(profiles: PersonProfiles, ids: np.ndarray, eligible: np.ndarray | None,
-                  settings: ExpertSettings) -> np.ndarray | None:
-    """Which of `ids` (sorted) may be listed: those with `min_papers` eligible papers (rows: a
-    work's versions each count), or None when every one may (off). The judge's relevant people
-    have 3 earlier works; a newcomer with one or two matching papers took a place in the top 10
-    that no relevant person can hold (2,000 training queries: R@10 +.007 [+.003, +.011] at 3,
-    -.008 at 4: exp32c, bench/RESULTS.md)."""
-    if settings.min_papers <= 0:
+                  settings: ExpertSettings, works: np.ndarray | None = None) -> np.ndarray | None:
+    """Which of `ids` may be listed: those with at least `min_works` eligible works (a work's
+    versions once: the number each listed person shows as works counted), read from `works`
+    (every person's, in `profiles.ids` order: `IndexBackend.people_works`) or counted among the
+    `eligible` rows, or None when every one may (a floor of 1 or less: each of them has a
+    matching eligible paper). The judge's
+    relevant people have 3 earlier works; a newcomer with one or two matching papers took a
+    place in the top 10 that no relevant person can hold (2,000 training queries: R@10 +.007
+    [+.003, +.011] at 3, -.008 at 4; rows or works alike: exp32c, bench/RESULTS.md)."""
+    if settings.min_works <= 1:
         return None
-    rows = profiles.rows
-    ok = np.ones(len(rows), dtype=bool) if eligible is None else eligible[rows]
-    cum = np.r_[0, np.cumsum(ok, dtype=np.int64)]
-    where = np.searchsorted(profiles.ids, ids)
-    return cum[profiles.indptr[where + 1]] - cum[profiles.indptr[where]] >= settings.min_papers
+    if works is not None:
+        return works[np.searchsorted(profiles.ids, ids)] >= settings.min_works
+    return profiles.eligible_works(ids, eligible) >= settings.min_works
+
+
+class Ranking(NamedTuple):
+    """`rank_people`'s answer: the people listed, best first, and how many there are."""
+
+    experts: list[Expert]
+    total: int  # people with an eligible matching paper and at least `min_works` eligible works
+    below_floor: int  # people with an eligible matching paper but fewer works (not listed)
 
 
 def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperScores,
                 reference_year: int, settings: ExpertSettings,
                 exclude: frozenset[int] = frozenset(), needed: int = 0,
                 pairs: QueryPairs | None = None, eligible: np.ndarray | None = None,
-                linked: frozenset[int] = frozenset()) -> tuple[list[Expert], int]:
-    """The best `needed` (at least `spread_depth`) people with an eligible matching paper, best
-    first (ties by author id), and how many people have one. With the query's rare word `pairs`
+                linked: frozenset[int] = frozenset(), works: np.ndarray | None = None) -> Ranking:
+    """The best `needed` (at least `spread_depth`) people with an eligible matching paper and
+    `min_works` eligible works, best first (ties by author id), how many people are listed and
+    how many the floor left out. With the query's rare word `pairs`
     the first of them are re-ordered by their signature phrases among the `eligible` rows
     (paperfind.search.expert_phrases), then the `linked` people (those whose eligible papers
-    link the query's code account, paperfind.search.expert_links) lifted, before the group spread."""
+    link the query's code account, paperfind.search.expert_links) lifted, before the group spread.
+    `works`: every person's eligible works when known (`IndexBackend.people_works`), else
+    the floor counts them among `eligible`."""
     docs = backend.index.docs
     score = papers.combined(settings) * paper_weights(backend, papers.rows, reference_year, settings)
     keep = score > 0
     rows, score = papers.rows[keep], score[keep]
     if not len(rows):
-        return [], 0
+        return Ranking([], 0, 0)
     starts = np.asarray(docs.author_indptr[rows], dtype=np.int64)
     counts = np.asarray(docs.author_indptr[rows + 1], dtype=np.int64) - starts
     entries = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
@@ -199,6 +214,8 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
     if exclude:
         ok &= ~np.isin(people, np.fromiter(exclude, dtype=np.int64))
     people, paper, value = people[ok], paper[ok], value[ok]
+    if not len(people):  # every author of every matching paper excluded (or unresolved)
+        return Ranking([], 0, 0)
     work = np.asarray(docs.work[rows], dtype=np.int64)[paper]
     # best first within a person; a work's other versions after its best (then dropped)
     order = np.lexsort((rows[paper], -value, people))
@@ -218,7 +235,8 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
     totals = np.round(totals, SCORE_DECIMALS)
     # only the head is made into objects (8,000 people match a topic of two words)
     order = np.lexsort((ids, -totals))
-    listed = listed_people(profiles, ids, eligible, settings)
+    everyone = len(order)
+    listed = listed_people(profiles, ids, eligible, settings, works)
     if listed is not None:
         order = order[listed[order]]
     head = order[:max(settings.spread_depth, needed)]
@@ -232,7 +250,7 @@ def rank_people(backend: IndexBackend, profiles: PersonProfiles, papers: PaperSc
     if pairs is not None:
         experts = by_phrases(backend, profiles, experts, pairs, eligible, settings)
     experts = by_links(experts, linked, settings)
-    return spread_groups(experts, settings), len(order)
+    return Ranking(spread_groups(experts, settings), len(order), everyone - len(order))
 
 
 def spread_groups(experts: list[Expert], settings: ExpertSettings) -> list[Expert]:
@@ -274,7 +292,8 @@ class ExpertsFound:
     """The people for a query, best first, with the words of the query their evidence holds."""
 
     experts: list[Expert]  # the best, at least as many as asked for
-    total: int  # people with an eligible matching paper
+    total: int  # people listed: with an eligible matching paper and `min_works` eligible works
+    below_floor: int  # people with an eligible matching paper but fewer works (not listed)
     eligible: np.ndarray | None  # rows that may count (None: all)
     terms: list[tuple[str, float]]
     reference_year: int
@@ -327,14 +346,16 @@ def find_experts(backend, query: ExpertQuery, settings: ExpertSettings,
     # and features read among the candidates (co-authors listed) would differ from training's
     wanted = max(needed, settings.learned_depth) if settings.learned else needed
     linked = linked_people(local, query.text, eligible) if settings.link_weight > 0 else frozenset()
-    experts, total = rank_people(local, profiles, papers, reference_year, settings,
-                                 query.exclude_people, wanted, pairs, eligible, linked)
+    works = local.people_works(restriction) if settings.min_works > 1 else None
+    experts, total, below_floor = rank_people(local, profiles, papers, reference_year, settings,
+                                              query.exclude_people, wanted, pairs, eligible, linked,
+                                              works)
     if settings.learned and experts:
         ranker = expert_ranker(settings.learned_model)
         if ranker is not None:
             experts = learned_rerank(ranker, local, profiles, papers, experts, eligible,
                                      reference_year, query.text, settings)
-    return ExpertsFound(experts, total, eligible, terms, reference_year, papers)
+    return ExpertsFound(experts, total, below_floor, eligible, terms, reference_year, papers)
 
 
 def candidate_features(local: IndexBackend, profiles: PersonProfiles, papers: PaperScores,

@@ -43,11 +43,15 @@ class ExpertSettings:
     decay: float = 0.7  # ... the i-th best at decay ** i
     recency_half_life_years: float = 4.0  # a paper's weight halves every this many years; 0 = off
     middle_author_weight: float = 0.6  # neither first nor last author; 1 = off
-    # only people with this many eligible papers (rows) are listed, 0 = off: the judge's
-    # relevant people have 3 earlier works. The last author apart from the first, a paper's vote
-    # shared among its authors, an activity prior and a volume normalisation were measured on
-    # 2,000 training queries and dropped (exp32c, bench/RESULTS.md)
-    min_papers: int = 0
+    # only people with at least this many eligible works (before `before`, within the filters;
+    # a work's versions once) are listed by default, 1 or 0 = everyone; a request's `min_works`
+    # overrides it. An expert has a track record: the judge's relevant people have 3 earlier
+    # works, and at 3 a newcomer with one or two matching papers no longer takes a top-10 place
+    # (2,000 training queries R@10 +.007 [+.003, +.011], dev2 / dev3 +.005 / +.015, no dev set
+    # down: exp32c, exp33a, bench/RESULTS.md). The last author apart from the first, a paper's
+    # vote shared among its authors, an activity prior and a volume normalisation were measured
+    # on the same queries and dropped (exp32c)
+    min_works: int = 3
     group_discount: float = 0.3  # per share of evidence already shown above (0 = off)
     spread_depth: int = 200  # people re-ordered by it
     evidence: int = 3  # papers shown per person

@@ -8,9 +8,10 @@ from typing import Annotated, Any
 from fastapi import Query
 
 from paperfind.core import Paperfind
-from paperfind.limits import MAX_EXPERT_QUERY_CHARS, MAX_PAGE_SIZE
+from paperfind.limits import MAX_EXPERT_QUERY_CHARS, MAX_MIN_WORKS, MAX_PAGE_SIZE
 from paperfind.search.expert_results import ExpertsRequest
 from paperfind.search.filters import Filters
+from paperfind.search.settings import ExpertSettings
 from paperfind.search.similar import UnknownPaper
 from paperfind.web.api_examples import EXAMPLES
 from paperfind.web.errors import not_found
@@ -18,6 +19,9 @@ from paperfind.web.params import YEAR_PATTERN, PageParam, clean_values, year_ran
 
 KeyParam = Annotated[str, Query(max_length=300)]
 DEFAULT_SIZE = 10
+# the floor a request without `min_works` gets, as the OpenAPI document states it (the searcher
+# reads its own settings: a server configured otherwise answers with, and echoes, its own)
+DEFAULT_MIN_WORKS = ExpertSettings().min_works
 
 
 def experts_params(
@@ -41,6 +45,11 @@ def experts_params(
                                                                 "count (repeatable).")] = [],  # noqa: B006
     year: Annotated[str | None, Query(pattern=YEAR_PATTERN, description="Only papers of 2024 or "
                                                                         "2017..2019 count.")] = None,
+    min_works: Annotated[int | None, Query(ge=0, le=MAX_MIN_WORKS, description=(
+        "Only people with at least this many works that may count (before `before`, within "
+        "`venue`, `inst`, `year`; a work's versions once: the `works` each person shows) are "
+        f"listed. Default {DEFAULT_MIN_WORKS}: an expert has a track record; 1 (or 0) lists "
+        "everyone with a matching paper."), openapi_examples={"everyone": {"value": 1}})] = None,
     page: PageParam = 1,
     size: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description="People per page.")] = DEFAULT_SIZE,
 ) -> ExpertsRequest:
@@ -48,7 +57,8 @@ def experts_params(
     filters = Filters(venues=clean_values(venue), insts=clean_values(inst), year_from=year_from,
                       year_to=year_to)
     return ExpertsRequest(q=q[:MAX_EXPERT_QUERY_CHARS], paper=paper.strip(), before=before,
-                          exclude=exclude.strip(), filters=filters, page=page, size=size)
+                          exclude=exclude.strip(), filters=filters, min_works=min_works, page=page,
+                          size=size)
 
 
 def experts_view(pf: Paperfind, request: ExpertsRequest) -> dict[str, Any]:

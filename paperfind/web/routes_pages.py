@@ -96,8 +96,9 @@ def build_page_router(pf: Paperfind, pages: Pages) -> APIRouter:
     def experts(request: Request, params: ExpertsRequest = Depends(experts_params)) -> HTMLResponse:
         # no query yet: the form alone (the API says what is missing, the page asks for it)
         data = experts_view(app_pf(request), params) if params.q.strip() or params.paper else None
-        return pages.page(request, "experts.html", {"params": params, "data": data,
-                                                    "search_query": experts_search_query(params)})
+        return pages.page(request, "experts.html", {
+            "params": params, "data": data, "search_query": experts_search_query(params),
+            "default_min_works": app_pf(request).settings.search.experts.min_works})
 
     @router.get("/stats", response_class=HTMLResponse)
     def stats(request: Request) -> HTMLResponse:

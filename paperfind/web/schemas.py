@@ -313,9 +313,14 @@ class ExpertsResponse(Strict):
     before: int | None = Field(description="Only papers published before this year count.")
     exclude: str | None = Field(description="The paper whose people and recent co-authors are "
                                             "left out.")
+    min_works: int = Field(description="The floor used: only people with at least this many works "
+                                       "that may count are listed (the request's, or the default).")
     page: int
     size: int
-    total: int = Field(description="People with at least one matching paper that may count.")
+    total: int = Field(description="People listed: with at least one matching paper that may count "
+                                   "and `min_works` works.")
+    fewer_works: int = Field(description="People with a matching paper that may count but fewer "
+                                         "than `min_works` works: not listed (`min_works=1` lists them).")
     results: list[Expert]
     matched: list[str] = Field(description="The query's words the listed people's evidence holds.")
 

@@ -210,17 +210,43 @@ def test_experts_lists_people_with_their_papers_and_honours_before(tmp_path):
     db = tmp_path / "p.db"
     assert run("ingest", "--db", str(db), str(tmp_path / "data")).returncode == 0
     env = {"PAPERFIND_SEMANTIC": "0"}
-    proc = run("experts", "bandits regret online learning", "--json", "--db", str(db), env=env)
+    # everyone listed (--min-works 1): most people of 40 papers a year have one or two
+    everyone = ("--min-works", "1")
+    proc = run("experts", "bandits regret online learning", "--json", *everyone, "--db", str(db), env=env)
     assert proc.returncode == 0, proc.stderr
     found = json.loads(proc.stdout)
     years = {e["year"] for p in found["results"] for e in p["evidence"]}
     assert found["results"] and years == {2018, 2019}
     before = json.loads(run("experts", "bandits regret online learning", "--json", "--before", "2019",
-                            "--db", str(db), env=env).stdout)
+                            *everyone, "--db", str(db), env=env).stdout)
     assert before["results"] and {e["year"] for p in before["results"] for e in p["evidence"]} == {2018}
-    text = run("experts", "bandits regret online learning", "--db", str(db), env=env)
+    text = run("experts", "bandits regret online learning", *everyone, "--db", str(db), env=env)
     assert text.returncode == 0 and f"/authors/{found['results'][0]['id']}" in text.stdout
     neither = run("experts", "--db", str(db), env=env)
     assert neither.returncode == 2 and "--paper" in neither.stderr and "Traceback" not in neither.stderr
     missing = run("experts", "--paper", "colt2019:nope", "--db", str(db), env=env)
     assert missing.returncode == 1 and "no paper with key" in missing.stderr
+
+
+def test_experts_lists_people_with_three_works_unless_told(tmp_path):
+    for venue, year in (("colt", 2018), ("colt", 2019)):
+        write_slice(tmp_path / "data", venue, year, load_paperlist(venue, year))
+    db = tmp_path / "p.db"
+    assert run("ingest", "--db", str(db), str(tmp_path / "data")).returncode == 0
+    env = {"PAPERFIND_SEMANTIC": "0"}
+    query = ("experts", "online learning regret bandits", "--json", "--size", "100", "--db", str(db))
+    default = json.loads(run(*query, env=env).stdout)
+    everyone = json.loads(run(*query, "--min-works", "1", env=env).stdout)
+    assert default["min_works"] == 3 and everyone["min_works"] == 1
+    assert default["results"] and all(p["works"] >= 3 for p in default["results"])
+    assert {p["id"] for p in default["results"]} == {p["id"] for p in everyone["results"] if p["works"] >= 3}
+    assert default["fewer_works"] == everyone["total"] - default["total"] > 0
+    two = json.loads(run(*query, "--min-works", "2", env=env).stdout)
+    assert {p["id"] for p in two["results"]} == {p["id"] for p in everyone["results"] if p["works"] >= 2}
+    # no one at a floor no one reaches: said, with the way to everyone
+    none = run("experts", "online learning regret bandits", "--min-works", "500", "--db", str(db), env=env)
+    assert none.returncode == 0 and "No one with at least 500 works" in none.stdout
+    assert "--min-works 1" in none.stdout
+    for bad in ("-1", "three"):
+        proc = run("experts", "online learning", "--min-works", bad, "--db", str(db), env=env)
+        assert proc.returncode == 2 and "--min-works" in proc.stderr and "Traceback" not in proc.stderr

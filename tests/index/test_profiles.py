@@ -25,8 +25,30 @@ def test_people_are_grouped_with_their_rows_and_their_place_in_each_author_list(
 
 
 def test_works_are_counted_once_and_only_where_eligible():
-    profiles = PersonProfiles.build(INDPTR, AUTHORS)
     work = np.array([0, 1, 2, 0])  # rows 0 and 3 are versions of one work
-    assert profiles.works_counted([7, 3, 5], None, work) == [2, 2, 1]
+    profiles = PersonProfiles.build(INDPTR, AUTHORS, work)
+    assert profiles.works_counted([7, 3, 5], None) == [2, 2, 1]
     eligible = np.array([True, True, False, False])
-    assert profiles.works_counted([7, 3, 5], eligible, work) == [1, 2, 0]
+    assert profiles.works_counted([7, 3, 5], eligible) == [1, 2, 0]
+    assert profiles.works_counted([4, 3], None) == [0, 2]  # 4 wrote nothing
+    # without the works, each row is a work of its own
+    assert PersonProfiles.build(INDPTR, AUTHORS).works_counted([7, 3, 5], None) == [3, 3, 1]
+
+
+def test_many_people_counted_at_once_as_one_by_one():
+    rng = np.random.default_rng(30)
+    n_rows = 400
+    per_row = rng.integers(0, 5, n_rows)
+    indptr = np.r_[0, np.cumsum(per_row)]
+    authors = rng.integers(0, 60, int(indptr[-1]))  # 0: an unresolved name
+    work = rng.integers(0, 250, n_rows)  # many works in several versions
+    eligible = rng.random(n_rows) < 0.6
+    profiles = PersonProfiles.build(indptr, authors, work)
+    ids = np.arange(-1, 65)
+    for mask in (None, eligible):
+        expected = []
+        for author_id in ids:
+            rows = [r for r in range(n_rows) if author_id in authors[indptr[r]:indptr[r + 1]].tolist()
+                    and author_id > 0 and (mask is None or mask[r])]
+            expected.append(len(set(work[rows].tolist())))
+        assert profiles.eligible_works(ids, mask).tolist() == expected

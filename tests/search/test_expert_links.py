@@ -19,6 +19,7 @@ from paperfind.search.experts import ExpertQuery, find_experts
 @pytest.fixture(scope="module")
 def linked_app(tmp_path_factory):
     from paperfind.core import Paperfind
+    from paperfind.search.settings import ExpertSettings, SearchSettings
     from paperfind.settings import Settings
     from tests.realdata import load_paperlist, write_slice
 
@@ -27,7 +28,9 @@ def linked_app(tmp_path_factory):
     linking = [p for p in cvpr if "github" in (p.get("abstract") or "").lower()]
     write_slice(root / "a", "iclr", 2018, load_paperlist("iclr", 2018)[:40])
     write_slice(root / "b", "cvpr", 2019, linking + [p for p in cvpr[:60] if p not in linking])
-    app = Paperfind(Settings(db_path=root / "p.db", semantic=False))
+    # everyone listed (`min_works` 1): the lift is the test, and the linking people have few papers
+    app = Paperfind(Settings(db_path=root / "p.db", semantic=False,
+                             search=SearchSettings(experts=ExpertSettings(min_works=1))))
     app.ingest([root / "a", root / "b"], progress=False)
     return app
 

@@ -19,7 +19,7 @@ def test_people_of_papers_added_later_are_found_after_the_index_is_rebuilt(tmp_p
     write_slice(tmp_path / "b", "colt", 2019, later)
     app = Paperfind(Settings(db_path=tmp_path / "p.db", semantic=False))
     app.ingest([tmp_path / "a"], progress=False)
-    query = ExpertsRequest(q=later[0]["title"], size=100)
+    query = ExpertsRequest(q=later[0]["title"], size=100, min_works=1)  # a 2019 paper's people: 1 work
     before = app.searcher().experts(query)
     app.ingest([tmp_path / "b"], progress=False)
     after = app.searcher().experts(query)
@@ -42,7 +42,7 @@ def test_an_answer_is_kept_for_the_next_visit_and_copied(tmp_path):
     app = Paperfind(Settings(db_path=tmp_path / "p.db", semantic=False))
     app.ingest([tmp_path / "a"], progress=False)
     searcher = app.searcher()
-    query = ExpertsRequest(q="online learning", size=5)
+    query = ExpertsRequest(q="online learning", size=5, min_works=1)  # everyone: a year of papers
     first = searcher.experts(query)
     assert first["results"]
     hits = searcher.cache.hits

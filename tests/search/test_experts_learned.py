@@ -26,6 +26,12 @@ def app(colt_two_years) -> Paperfind:
     return colt_two_years  # tests/conftest.py: every COLT 2018 and 2019 paper, lexical
 
 
+def everyone(app: Paperfind):
+    """The app's finder settings with everyone listed (`min_works` 1): the model's order is the
+    test, and most COLT authors of two years have one or two papers."""
+    return replace(app.settings.search.experts, min_works=1)
+
+
 def works_model(path: Path) -> Path:
     """A real LightGBM model over FEATURES that scores people by their eligible works alone (so
     its order is not the voting's)."""
@@ -45,7 +51,7 @@ def works_model(path: Path) -> Path:
 
 def test_the_model_reorders_the_votings_first_people(app, tmp_path):
     backend = app.searcher().backend()
-    base = replace(app.settings.search.experts, learned=True, learned_model=works_model(tmp_path / "m.txt"))
+    base = replace(everyone(app), learned=True, learned_model=works_model(tmp_path / "m.txt"))
     voting = find_experts(backend, ExpertQuery(text=QUERY), replace(base, learned=False))
     learned = find_experts(backend, ExpertQuery(text=QUERY), base)
     head = voting.experts[:base.learned_depth]
@@ -67,7 +73,7 @@ def test_a_page_of_ten_still_reorders_the_learned_depth_trained_on(app, tmp_path
     `learned_depth` people, as train_experts collects them, not the `spread_depth` the voting
     keeps for a page, or it ranks fewer people on other features than it was trained on."""
     backend = app.searcher().backend()
-    base = replace(app.settings.search.experts, learned=True, learned_model=works_model(tmp_path / "m.txt"),
+    base = replace(everyone(app), learned=True, learned_model=works_model(tmp_path / "m.txt"),
                    spread_depth=5, learned_depth=60)
     voting = find_experts(backend, ExpertQuery(text=QUERY), replace(base, learned=False),
                           needed=base.learned_depth)  # as train_experts.collect asks
@@ -82,15 +88,15 @@ def test_a_page_of_ten_still_reorders_the_learned_depth_trained_on(app, tmp_path
 
 def test_features_read_only_the_papers_before_the_year(app):
     backend = app.searcher().backend()
-    settings = replace(app.settings.search.experts, learned=False)
+    settings = replace(everyone(app), learned=False)
     profiles = backend.profiles()
     docs = backend.index.docs
     found = find_experts(backend, ExpertQuery(text=QUERY, before=2019), settings)
     x = candidate_features(backend, profiles, found.papers, found.experts, found.eligible,
                            found.reference_year, QUERY, settings)
     ids = [e.author_id for e in found.experts[:settings.learned_depth]]
-    works = profiles.works_counted(ids, found.eligible, docs.work)
-    everything = profiles.works_counted(ids, None, docs.work)
+    works = profiles.works_counted(ids, found.eligible)
+    everything = profiles.works_counted(ids, None)
     assert x[:, FEATURES.index("works")].tolist() == works
     assert works != everything  # some of them wrote a 2019 paper, which must not count
     assert (x[:, FEATURES.index("matches")] <= x[:, FEATURES.index("works")]).all()
@@ -104,7 +110,7 @@ def test_an_unusable_model_leaves_the_votings_order(app, tmp_path, capsys):
     with pytest.raises(ModelError):
         ExpertRanker.load(junk)
     backend = app.searcher().backend()
-    settings = replace(app.settings.search.experts, learned=True, learned_model=junk)
+    settings = replace(everyone(app), learned=True, learned_model=junk)
     got = find_experts(backend, ExpertQuery(text=QUERY), settings).experts
     voting = find_experts(backend, ExpertQuery(text=QUERY), replace(settings, learned=False)).experts
     assert [e.author_id for e in got] == [e.author_id for e in voting]
