@@ -280,9 +280,12 @@ class PaperNames:
     table: dict[str, list[int]]
 
 
+MASK_SHARE = 16  # `rows_with_all` masks where the rows are at least 1/16 of the other column's
+
+
 def rows_with_all(columns: list[np.ndarray]) -> np.ndarray:
     """The rows in every one of `columns` (each sorted, unique): the rarest, filtered by a
-    binary search in the others."""
+    binary search in the others, or by a mask of another's rows where it is not much longer."""
     if not columns:
         return np.zeros(0, dtype=np.int64)
     columns = sorted(columns, key=len)
@@ -290,6 +293,15 @@ def rows_with_all(columns: list[np.ndarray]) -> np.ndarray:
     for other in columns[1:]:
         if len(rows) == 0 or len(other) == 0:
             return rows[:0]
+        if len(rows) * MASK_SHARE >= len(other):
+            # as many rows as a fraction of the other's: a mask of the other's rows (a scatter and
+            # a gather) costs less than a binary search a row (300k rows in 400k: 3.3 vs 11.8 ms;
+            # at a million papers these searches were a tenth of the mining)
+            holds = np.zeros(int(other[-1]) + 1, dtype=bool)
+            holds[other] = True
+            rows = rows[rows <= other[-1]]
+            rows = rows[holds[rows]]
+            continue
         pos = np.minimum(np.searchsorted(other, rows), len(other) - 1)
         rows = rows[other[pos] == rows]
     return rows
