@@ -97,3 +97,21 @@ def test_unread_candidates_are_held_in_half_the_bytes_and_the_uses_given_as_int6
     assert uses.candidates.dtype == np.int32 and uses.candidates.tolist() == candidates.tolist()
     rows = uses.rows()
     assert rows.dtype == np.int64 and rows.tolist() == [r for r in candidates.tolist() if phrase in texts[r]]
+
+
+@pytest.mark.parametrize("limit", [0, 1, 2, 4])
+def test_a_question_reads_up_to_the_text_that_answers_it_and_no_further(texts, limit):
+    """The candidates are read in row order and the reading stops at the use that answers "more
+    than `limit`?": what is read (and so the texts made) is the same whatever the batching."""
+    phrase = _phrase_of("online learning")
+    candidates = _candidates(texts, ["online"])
+    writes = [phrase in texts[r] for r in candidates.tolist()]
+    answering = [i for i, w in enumerate(writes) if w][limit]  # the (limit + 1)-th use
+    reader = Reader(texts)
+    uses = _Uses(candidates, phrase, reader)
+    assert uses.more_than(limit) and reader.reads == answering + 1
+    assert uses.marks[:answering + 1].tolist() == [int(w) for w in writes[:answering + 1]]
+    assert (uses.marks[answering + 1:] == -1).all()
+    early = np.arange(len(candidates)) < answering  # the answering text left out: all of the rest read
+    assert not uses.more_than(limit, early) and reader.reads == answering + 1
+    assert uses.more_than(limit - 1, early) and reader.reads == answering + 1  # its `limit` uses known

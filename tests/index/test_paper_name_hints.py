@@ -60,3 +60,33 @@ def test_a_capitalised_word_is_found_where_the_word_bounded_pattern_finds_it(col
         for text in abstracts:
             assert [m.span() for m in re.finditer(pattern, text)] == \
                 [m.span() for m in re.finditer(reference, text)]
+
+
+# "We" / "This paper" at a word's start and inside a word, for the two patterns that open with it
+WE_OPENS = ["We propose BigGAN, a model.", "In short, we present Foo (a tool).", "This paper introduces ResNet: deep.",
+            "this work develops Bar - a system.", "Awe present Foo, a thing.", "Sweet: Thiswork presents Baz, a.",
+            "X.We train Qux, a net.", "We propose a simple method, mixup, that works.",
+            "Awe propose a new approach, prototypical networks, that learns."]
+
+
+def test_the_we_patterns_match_where_their_word_boundary_forms_do(colt_store: Store) -> None:
+    """`_PRESENTS` and `_APPOSITIVE` open with their first letters (`_WE_OPENS`, a scan for four
+    letters) where they opened with `\\b`: the same matches, spans and groups as the `\\b` form."""
+    import re
+
+    from paperfind.index.paper_names import _APPOSITIVE, _PRESENTS, _WE_OPENS
+
+    boundary = r"\b(?:[Ww]e|[Tt]his (?:paper|work))"
+    texts = [d.abstract for d in colt_store.iter_index_docs()] + WE_OPENS
+    for pattern in (_PRESENTS, _APPOSITIVE):
+        assert pattern.pattern.startswith(_WE_OPENS)
+        reference = re.compile(boundary + pattern.pattern[len(_WE_OPENS):])
+        found = 0
+        for text in texts:
+            mine = [(m.span(), m.groups()) for m in pattern.finditer(text)]
+            assert mine == [(m.span(), m.groups()) for m in reference.finditer(text)], text
+            found += len(mine)
+        assert found > 0
+    presents = [m.group(1) for t in WE_OPENS for m in _PRESENTS.finditer(t)]
+    assert presents == ["BigGAN", "Foo", "ResNet", "Bar", "Qux"]  # not after "Awe" nor "Thiswork"
+    assert [m.group(1) for t in WE_OPENS for m in _APPOSITIVE.finditer(t)] == ["mixup"]

@@ -409,3 +409,20 @@ def test_the_name_file_is_the_same_whatever_the_hash_seed(tmp_path) -> None:
         texts.append((out / "paper_names.json").read_text(encoding="utf-8"))
     assert '"lotterytickethypothesi"' in texts[0] and '"thelotterytickethypothesi"' in texts[0]
     assert all(t == texts[0] for t in texts[1:])
+
+
+def test_the_rows_in_every_column_are_their_intersection_by_mask_or_by_search() -> None:
+    """`rows_with_all` filters by a mask where the rows are many beside the other column and by
+    a binary search where they are few: either way the rows in all, ascending, of the rarest's dtype."""
+    from paperfind.index.paper_names import MASK_SHARE, rows_with_all
+
+    rng = np.random.default_rng(33)
+    for sizes in [(50, 60), (5, 5000), (3000, 4000, 10), (40, 7900, 900), (7000 // MASK_SHARE, 7000), (1, 1), (0, 7)]:
+        columns = [np.sort(rng.choice(8000, k, replace=False)).astype(np.int64) for k in sizes]
+        columns[0] = columns[0][columns[0] < 7000]  # rows past another column's last
+        expected = sorted(set.intersection(*(set(c.tolist()) for c in columns)))
+        found = rows_with_all(columns)
+        assert found.tolist() == expected and found.dtype == np.int64
+    both = np.arange(0, 100, 3, dtype=np.int64)
+    assert rows_with_all([both, both[both > 50]]).tolist() == both[both > 50].tolist()
+    assert rows_with_all([]).tolist() == []
