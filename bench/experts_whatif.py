@@ -60,7 +60,6 @@ class Hooks:
     max_df_share: float = 1.0  # query terms held by more than this share of papers dropped
     vector_depth: int = 0  # > 0: the vector route's papers (the text route keeps `depth`)
     last_year_weight: float = 1.0  # papers of the year before the query's: weight x this
-    min_works: int = 0  # people with fewer works (before the year) are left out
     paper_key: bool = False  # the query is paper=KEY's: the paper's title + abstract
     stored_vector: bool = False  # ... and its vector route starts from the paper's stored vector
     title_weight: float = 1.0  # ... its title's terms weigh this in the lexical route
@@ -92,7 +91,8 @@ VARIANTS: tuple[tuple[str, Hooks], ...] = (
     ("the last year's papers x 0.8", Hooks(last_year_weight=0.8)),
     ("middle authors 0.4 (0.6)", Hooks(settings={"middle_author_weight": 0.4})),
     ("middle authors 1.0 (author position off)", Hooks(settings={"middle_author_weight": 1.0})),
-    ("people with >= 3 works before the year only", Hooks(min_works=3)),
+    # the floor of 3 works is the product's since exp33a (ExpertSettings.min_works): its variant is a setting
+    ("everyone listed, no floor of works (the finder before exp33a)", Hooks(settings={"min_works": 1})),
     ("paper=KEY's query today (title + abstract, query: + 64 words)", Hooks(paper_key=True)),
     ("paper=KEY, the paper's stored vector (no encoder run)", Hooks(paper_key=True, stored_vector=True)),
     ("paper=KEY, title terms x 1.5", Hooks(paper_key=True, title_weight=1.5)),
@@ -270,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     pf = Paperfind(Settings(db_path=args.db))
     searcher = pf.searcher()
     backend, analyzer = searcher.backend(), searcher.analyzer
-    names, profiles = backend.index.names, backend.profiles()
+    names = backend.index.names
     base = pf.settings.search.experts
     find_experts(backend, ExpertQuery(text="warm up the query model"), base)
     chosen = [VARIANTS[int(i)] for i in args.only.split(",")] if args.only else list(VARIANTS)
@@ -300,11 +300,8 @@ def main(argv: list[str] | None = None) -> int:
                     Query.key, Query.title, Query.text = item["key"], item["title"], item["query"]
                     text = _paper_text(backend, item["key"]) if hooks.paper_key else item["query"]
                     found = find_experts(backend, ExpertQuery(text=text, before=item["before"]), settings,
-                                         analyzer, needed=200 if hooks.min_works else 10)
+                                         analyzer, needed=10)
                     people = [e.author_id for e in found.experts]
-                    if hooks.min_works:
-                        counted = profiles.works_counted(people, found.eligible)
-                        people = [p for p, n in zip(people, counted) if n >= hooks.min_works]
                     runs.append([slug(p) for p in people[:10]])
                 figures.append(scores_of(runs, items))
         line = f"| {label} | " + " | ".join(f"{f['R@10']:.3f} | {f['MRR@10']:.3f} | {f['nDCG@10']:.3f}"
