@@ -15,6 +15,7 @@ systems without fork both parts run here, one after the other.
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
 import pickle
 import signal
@@ -24,6 +25,7 @@ from typing import TypeVar
 
 A = TypeVar("A")
 B = TypeVar("B")
+R = TypeVar("R")
 
 
 class ForkedError(RuntimeError):
@@ -73,6 +75,41 @@ def in_two(child: Callable[[], A], parent: Callable[[], B]) -> tuple[A, B]:
     if outcome != "ok":
         raise ForkedError(value)
     return value, mine
+
+
+def chunks_in_two(work: Callable[[int, int], R], n: int, chunk: int,
+                  first: Callable[[], B] | None = None) -> tuple[list[R], B | None]:
+    """([work(0, chunk), work(chunk, 2 * chunk), ..., up to n], first()): the chunks of rows
+    0..n-1 worked by this process and a forked child, each taking the next chunk whenever it is
+    free, this process after `first` (the part of the computation only it does).
+
+    Taking chunks as they come balances the two whatever a row costs and however long `first`
+    takes (at 156k papers the name mining's part before its mentions was a third of it, at a
+    million a fifth). `work` must give the same answer for a chunk in either process.
+    """
+    chunks = -(-n // chunk) if n > 0 else 0
+    if not can_fork():
+        done = {i: work(i * chunk, min(n, (i + 1) * chunk)) for i in range(chunks)}
+        return [done[i] for i in range(chunks)], first() if first is not None else None
+    taken = multiprocessing.get_context("fork").Value("q", 0)  # shared memory, and its lock
+
+    def drain() -> list[tuple[int, R]]:
+        done = []
+        while True:
+            with taken.get_lock():
+                i = taken.value
+                taken.value = i + 1
+            if i >= chunks:
+                return done
+            done.append((i, work(i * chunk, min(n, (i + 1) * chunk))))
+
+    def parent() -> tuple[B | None, list[tuple[int, R]]]:
+        head = first() if first is not None else None
+        return head, drain()
+
+    by_child, (head, by_parent) = in_two(drain, parent)
+    done = dict(by_child + by_parent)
+    return [done[i] for i in range(chunks)], head
 
 
 def _run_child(child: Callable[[], object], write_end: int) -> None:

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paperfind.index.forked import can_fork, in_two
+from paperfind.index.forked import can_fork, chunks_in_two
 from paperfind.index.name_citations import named_by_citation
 NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*"
 _TITLE_LEAD = re.compile(r"^\s*([^:]{2,40}?)\s*:\s+\S")
@@ -309,12 +309,12 @@ def rows_with_all(columns: list[np.ndarray]) -> np.ndarray:
     return rows
 
 
-# the name mining in two processes (`forked.in_two`) from this many rows: below it the fork and
-# the names sent back cost more than the second core saves (16.5k papers mine in seconds)
+# the name mining in two processes (`forked.chunks_in_two`) from this many rows: below it the
+# fork and the names sent back cost more than the second core saves (16.5k papers mine in seconds)
 PARALLEL_FROM = 50_000
-# of the rows whose names are judged, the share the child takes: the parent meanwhile judges
-# the rest and finds the citations and the acronyms later papers give (a fifth of the mining)
-JUDGED_BY_CHILD = 0.6
+# rows a process takes at a time: ~1 s of judging at a million papers, so neither waits long
+# for the other's last chunk, and few enough chunks that taking one costs nothing
+CHUNK_ROWS = 4096
 
 
 def mining_processes(n: int) -> int:
@@ -392,9 +392,22 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
         """Rows lo..hi-1: the names each gives itself and its title's closing name."""
         return [(own_names(titles[row], abstracts[row]), _title_tail(titles[row])) for row in range(lo, hi)]
 
-    def judged(lo: int, hi: int) -> list[list[str]]:
-        """Rows lo..hi-1: the names of `found` that are new with the row and not common words."""
+    def mentioned(row: int, own: list[str]) -> int:
+        """How many later papers of other works use any of the names `own` of `row`."""
+        later: set[int] = set()
+        for name in own:
+            rows = used_by(name).rows()
+            naming = rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist()
+            if _capitalised_word(name):  # "Intention" is named by who writes it so, not by "intention"
+                naming = [r for r in naming if _writes_capitalised(abstracts[r], name)]
+            later.update(naming)
+        return len(later)
+
+    def judged(lo: int, hi: int) -> tuple[list[list[str]], np.ndarray]:
+        """Rows lo..hi-1: the names of `found` that are new with the row and not common words,
+        and the mentions they give it (counted here, where their uses were just looked up)."""
         out: list[list[str]] = []
+        mentions = np.zeros(hi - lo, dtype=np.int32)
         for row in range(lo, hi):
             own, tail = found[row]
             kept: list[str] = []
@@ -416,7 +429,9 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
                         and all(fold_paper_name(a) != fold_paper_name(name) for a in kept):
                     kept.append(name)
             out.append(kept)
-        return out
+            if kept:
+                mentions[row - lo] = mentioned(row, kept)
+        return out, mentions
 
     def named_by_others() -> tuple[dict, list[tuple[int, str, list[str], int]]]:
         """What later papers name rows by, before the rows' own names are known: author-year
@@ -428,23 +443,21 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
         return cited, _acronym_claims(titles, abstracts, years, works, citations)
 
     if split:
-        cut = n // 2
-        child_found, found = in_two(lambda: found_in(cut, n), lambda: found_in(0, cut))
-        found += child_found
+        found = [row for part in chunks_in_two(found_in, n, CHUNK_ROWS)[0] for row in part]
     else:
         found = found_in(0, n)
     for own, tail in found:
         for name in (*own, *tail):
             spelt_as.setdefault(fold_paper_name(name), name)
-    if split:
-        cut = n - int(n * JUDGED_BY_CHILD)
-        child_names, (names, (cited, claims)) = in_two(
-            lambda: judged(cut, n), lambda: (judged(0, cut), named_by_others()))
-        names += child_names
+    if split:  # the parent first finds what others name the rows by, then judges rows too
+        parts, (cited, claims) = chunks_in_two(judged, n, CHUNK_ROWS, named_by_others)
     else:
-        names = judged(0, n)
+        parts = [judged(0, n)]
         cited, claims = named_by_others()
-    del found
+    names = [row for part, _ in parts for row in part]
+    mentions = np.concatenate([np.zeros(0, dtype=np.int32), *(counts for _, counts in parts)])
+    del found, parts
+    grown: set[int] = set()  # rows named by others too: their mentions counted again below
     given: dict[tuple[int, str], int] = {}  # (row, name): later papers spelling it with the row's title
     introduced: dict[str, list[int]] = defaultdict(list)  # folded name: the rows that introduced it
     for row, own in enumerate(names):
@@ -460,6 +473,7 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
             given[(row, fold_paper_name(acronym))] = papers
             if all(fold_paper_name(a) != fold_paper_name(acronym) for a in names[row]):
                 names[row].append(acronym)
+                grown.add(row)
     if cited:
         # "CLIP (Radford et al., 2021)": the citation names the paper, new word or not
         for (row, key), (name, writers) in sorted(cited.items()):
@@ -468,27 +482,9 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
             given[(row, key)] = given.get((row, key), 0) + len(writers)
             if all(fold_paper_name(a) != key for a in names[row]):
                 names[row].append(name)
-
-    def mentioned(lo: int, hi: int) -> np.ndarray:
-        """Rows lo..hi-1: how many later papers of other works use any of the row's names."""
-        out = np.zeros(hi - lo, dtype=np.int32)
-        for row in range(lo, hi):
-            later: set[int] = set()
-            for name in names[row]:
-                rows = used_by(name).rows()
-                naming = rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist()
-                if _capitalised_word(name):  # "Intention" is named by who writes it so, not by "intention"
-                    naming = [r for r in naming if _writes_capitalised(abstracts[r], name)]
-                later.update(naming)
-            out[row - lo] = len(later)
-        return out
-
-    if split:
-        cut = n // 2
-        child_mentions, parent_mentions = in_two(lambda: mentioned(cut, n), lambda: mentioned(0, cut))
-        mentions = np.concatenate([parent_mentions, child_mentions])
-    else:
-        mentions = mentioned(0, n)
+                grown.add(row)
+    for row in sorted(grown):
+        mentions[row] = mentioned(row, names[row])
     table: dict[str, list[int]] = defaultdict(list)
     for row, own in enumerate(names):
         for name in own:

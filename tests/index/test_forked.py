@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from paperfind.index.forked import ForkedError, in_two
+from paperfind.index.forked import ForkedError, chunks_in_two, in_two
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here: both parts run in one process")
 
@@ -64,3 +64,31 @@ def _children() -> set[int]:
         pytest.skip("no /proc children list here")
     with open(path) as f:
         return {int(p) for p in f.read().split()}
+
+
+def test_chunks_are_worked_by_either_process_and_come_back_in_row_order() -> None:
+    here, (read_end, write_end) = os.getpid(), os.pipe()
+
+    def work(lo: int, hi: int) -> tuple[int, list[int]]:
+        if os.getpid() != here:
+            os.write(write_end, b".")
+        return os.getpid(), list(range(lo, hi))
+
+    # this process's own part ends once the child has worked a chunk: both take some
+    parts, first = chunks_in_two(work, 103, 10, lambda: os.read(read_end, 1))
+    assert first == b"."
+    assert [row for _, rows in parts for row in rows] == list(range(103))
+    assert len(parts) == 11 and {pid for pid, _ in parts} - {here}  # the child took some
+
+
+def test_a_chunk_that_fails_in_the_child_fails_the_caller_with_its_message() -> None:
+    here, (read_end, write_end) = os.getpid(), os.pipe()
+
+    def work(lo: int, hi: int) -> int:
+        if os.getpid() != here:
+            os.write(write_end, b".")
+            raise ValueError(f"rows {lo}..{hi} unreadable")
+        return lo
+
+    with pytest.raises(ForkedError, match=r"ValueError: rows \d+\.\.\d+ unreadable"):
+        chunks_in_two(work, 100, 1, lambda: os.read(read_end, 1))  # the child fails first

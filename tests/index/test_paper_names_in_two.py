@@ -12,7 +12,8 @@ import pytest
 
 from paperfind.index.builder import build_text_files, index_docs
 from paperfind.index.forked import ForkedError
-from paperfind.index.paper_names import JUDGED_BY_CHILD, fold_paper_name, mine_names
+import paperfind.index.paper_names as paper_names
+from paperfind.index.paper_names import fold_paper_name, mine_names
 from paperfind.ingest.run import ingest_paths
 from paperfind.store import Store
 from tests.realdata import PAPERLISTS
@@ -29,7 +30,8 @@ def slices_docs(tmp_path_factory):
     return index_docs(store)
 
 
-def test_two_processes_write_the_name_files_one_process_writes(slices_docs, tmp_path: Path) -> None:
+def test_two_processes_write_the_name_files_one_process_writes(slices_docs, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(paper_names, "CHUNK_ROWS", 64)  # chunks for both processes in a small corpus
     written = {}
     for processes in (1, 2):
         root = tmp_path / str(processes)
@@ -46,48 +48,66 @@ def test_two_processes_write_the_name_files_one_process_writes(slices_docs, tmp_
 def _mine(papers: list[tuple[str, str, int]], processes: int, rows_with=None):
     """mine_names over (title, abstract, year) rows, each its own work, uncited, with postings
     of the rows' lower-case words (a plural's word too)."""
+    return mine_names([p[0] for p in papers], [p[1] for p in papers], np.asarray([p[2] for p in papers]),
+                      np.arange(len(papers)), np.full(len(papers), -1), rows_with or _postings(papers),
+                      processes=processes)
+
+
+# a name spelt in words first ("Deep Sets") and later as one ("DeepSets") folds to one name,
+# whose uses are looked up by its first spelling: as a phrase, which earlier papers wrote
+SPELT_TWICE = ("Deep Sets", "Graph Nets", "Flow Nets", "Tree Sets", "Capsule Nets", "Mixer Sets")
+FIRST = [(f"{name}: models of things", f"We study {name.lower()} of points.", 2018) for name in SPELT_TWICE]
+EARLIER = [(f"Point clouds {i}", f"Earlier work trains {name.lower()} on point clouds.", 2015)
+           for name in SPELT_TWICE for i in range(4)]
+THEN = [(f"{name.replace(' ', '')}: a new family of models", f"We propose {name.replace(' ', '')}, a family.", 2019)
+        for name in SPELT_TWICE]
+
+
+def _child_joins(postings, fails: bool = False):
+    """`postings` as the mining's `rows_with`, where this process's first look-up waits for the
+    child's first (so the child judges rows, however fast this process's other part is); the
+    child's fails with ValueError if `fails`."""
+    parent, (read_end, write_end) = os.getpid(), os.pipe()
+    met = [False]
+
+    def rows_with(name: str) -> np.ndarray:
+        if os.getpid() != parent:
+            if not met[0]:
+                met[0] = True
+                os.write(write_end, b".")
+            if fails:
+                raise ValueError(f"no postings for {name!r}")
+        elif not met[0]:
+            os.read(read_end, 1)
+            met[0] = True
+        return postings(name)
+    return rows_with
+
+
+def _postings(papers: list[tuple[str, str, int]]):
     words = [set(re.findall(r"[a-z0-9]+", f"{t} {a}".lower())) for t, a, _ in papers]
 
     def postings(name: str) -> np.ndarray:
         wanted = re.findall(r"[a-z0-9]+", name.lower())
         return np.asarray([r for r, ws in enumerate(words)
                            if all(w in ws or w[:-1] in ws for w in wanted)], dtype=np.int64)
-    return mine_names([p[0] for p in papers], [p[1] for p in papers], np.asarray([p[2] for p in papers]),
-                      np.arange(len(papers)), np.full(len(papers), -1), rows_with or postings,
-                      processes=processes)
+    return postings
 
 
-# a name spelt in words first ("Deep Sets") and later as one ("DeepSets") folds to one name,
-# whose uses are looked up by its first spelling: as a phrase, which earlier papers wrote
-DEEP_SETS = [("Deep Sets: permutation invariant models", "We study deep sets of points.", 2018)]
-DEEP_SETS += [(f"Point clouds {i}", "Earlier work trains deep sets on point clouds.", 2015) for i in range(4)]
-DEEP_SETS += [(f"Filler paper {i}", "An unrelated abstract about bandits.", 2016) for i in range(5)]
-DEEP_SETS += [("DeepSets: a new family of models", "We propose DeepSets, a family of models.", 2019)]
-
-
-def test_a_name_is_looked_up_by_its_first_spelling_in_either_process() -> None:
-    assert fold_paper_name("Deep Sets") == fold_paper_name("DeepSets")
-    # the second spelling is in the child's rows (it judges the last JUDGED_BY_CHILD of them)
-    assert len(DEEP_SETS) - 1 >= len(DEEP_SETS) - int(len(DEEP_SETS) * JUDGED_BY_CHILD)
-    one, two = _mine(DEEP_SETS, 1), _mine(DEEP_SETS, 2)
+def test_a_name_is_looked_up_by_its_first_spelling_in_either_process(monkeypatch) -> None:
+    assert all(fold_paper_name(name) == fold_paper_name(name.replace(" ", "")) for name in SPELT_TWICE)
+    monkeypatch.setattr(paper_names, "CHUNK_ROWS", 1)  # rows handed out one by one to either process
+    papers = FIRST + EARLIER + THEN
+    one, two = _mine(papers, 1), _mine(papers, 2, _child_joins(_postings(papers)))
     # one process: "DeepSets" is the phrase "deep sets", which four papers wrote in 2015
-    assert "DeepSets" not in one.names[-1]
+    assert one.names[-len(THEN):] == [[]] * len(THEN)
     assert two.names == one.names
     assert two.mentions.tolist() == one.mentions.tolist() and two.standing.tolist() == one.standing.tolist()
     assert two.table == one.table
 
 
-def test_a_failure_in_the_childs_rows_fails_the_mining_with_its_message() -> None:
-    papers = [("mixup: Beyond Empirical Risk Minimization", "We propose mixup, a learning principle.", 2018)]
-    papers += [(f"Filler paper {i}", "An unrelated abstract about bandits.", 2016) for i in range(8)]
-    papers += [("BigGAN: Large Scale GAN Training", "We train BigGAN at scale.", 2019)]
-
-    def rows_with(name: str) -> np.ndarray:
-        if name == "BigGAN":
-            raise ValueError("no postings for 'BigGAN'")
-        return np.zeros(0, dtype=np.int64)
-
-    with pytest.raises(ForkedError, match=r"ValueError: no postings for 'BigGAN'"):
-        _mine(papers, 2, rows_with)
-    with pytest.raises(ValueError, match="no postings for 'BigGAN'"):  # as in one process
-        _mine(papers, 1, rows_with)
+def test_a_failure_in_the_child_fails_the_mining_with_its_message(monkeypatch) -> None:
+    monkeypatch.setattr(paper_names, "CHUNK_ROWS", 1)
+    papers = FIRST + EARLIER + THEN
+    with pytest.raises(ForkedError, match=r"ValueError: no postings for '"):
+        _mine(papers, 2, _child_joins(_postings(papers), fails=True))
