@@ -442,10 +442,13 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
                                       fold_paper_name)
         return cited, _acronym_claims(titles, abstracts, years, works, citations)
 
-    if split:
-        found = [row for part in chunks_in_two(found_in, n, CHUNK_ROWS)[0] for row in part]
-    else:
-        found = found_in(0, n)
+    def each(work: Callable[[int, int], list], count: int) -> list:
+        """work(0, count) as one list, by both processes in chunks where the mining is split."""
+        if not split:
+            return work(0, count)
+        return [item for part in chunks_in_two(work, count, CHUNK_ROWS)[0] for item in part]
+
+    found = each(found_in, n)
     for own, tail in found:
         for name in (*own, *tail):
             spelt_as.setdefault(fold_paper_name(name), name)
@@ -465,26 +468,53 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
             introduced[fold_paper_name(name)].append(row)
     for (row, key), (name, _) in cited.items():
         introduced[key].append(row)
-    for row, acronym, papers, form in _acronyms_given_by_others(claims, years, works, introduced, plain):
-        used = used_by(acronym)
-        if not used.more_than(0):
-            continue
-        if new_with(row, used):
+
+    def owners_in(lo: int, hi: int) -> list[int]:
+        return _introduced_owners(claims[lo:hi], years, works, introduced, plain)
+
+    acronyms = _acronyms_given_by_others(claims, each(owners_in, len(claims)))
+    del claims
+    # "CLIP (Radford et al., 2021)": the citation names the paper, new word or not
+    citing = sorted(cited.items())
+    for _, acronym, _, _ in acronyms:  # looked up as met in this order, in either process
+        spelt_as.setdefault(fold_paper_name(acronym), acronym)
+    for _, (name, _) in citing:
+        if _clean(name):
+            spelt_as.setdefault(fold_paper_name(name), name)
+
+    def verdicts(lo: int, hi: int) -> list[bool]:
+        """Of the acronyms then the citations, lo..hi-1: whether each names its row."""
+        out = []
+        for i in range(lo, hi):
+            if i < len(acronyms):
+                row, acronym = acronyms[i][:2]
+                used = used_by(acronym)
+                out.append(used.more_than(0) and new_with(row, used))
+            else:
+                name = citing[i - len(acronyms)][1][0]
+                out.append(bool(_clean(name)) and used_by(name).more_than(0))
+        return out
+
+    said = each(verdicts, len(acronyms) + len(citing))
+    for (row, acronym, papers, form), names_it in zip(acronyms, said):
+        if names_it:
             given[(row, fold_paper_name(acronym))] = papers
             if all(fold_paper_name(a) != fold_paper_name(acronym) for a in names[row]):
                 names[row].append(acronym)
                 grown.add(row)
-    if cited:
-        # "CLIP (Radford et al., 2021)": the citation names the paper, new word or not
-        for (row, key), (name, writers) in sorted(cited.items()):
-            if not _clean(name) or not used_by(name).more_than(0):
-                continue
+    for ((row, key), (name, writers)), names_it in zip(citing, said[len(acronyms):]):
+        if names_it:
             given[(row, key)] = given.get((row, key), 0) + len(writers)
             if all(fold_paper_name(a) != key for a in names[row]):
                 names[row].append(name)
                 grown.add(row)
-    for row in sorted(grown):
-        mentions[row] = mentioned(row, names[row])
+    recount = sorted(grown)
+
+    def counted(lo: int, hi: int) -> list[int]:
+        return [mentioned(row, names[row]) for row in recount[lo:hi]]
+
+    for row, count in zip(recount, each(counted, len(recount))):
+        mentions[row] = count
     table: dict[str, list[int]] = defaultdict(list)
     for row, own in enumerate(names):
         for name in own:
@@ -705,23 +735,27 @@ def _acronym_claims(titles: Sequence[str], abstracts: Sequence[str], years: np.n
     return claims
 
 
-def _acronyms_given_by_others(claims: list[tuple[int, str, list[str], int]], years: np.ndarray,
-                              works: np.ndarray, introduced: dict[str, list[int]] | None = None,
-                              plain: Callable[[int], str] | None = None) -> list[tuple[int, str, int, str]]:
+def _introduced_owners(claims: list[tuple[int, str, list[str], int]], years: np.ndarray, works: np.ndarray,
+                       introduced: dict[str, list[int]], plain: Callable[[int], str] | None) -> list[int]:
+    """Each claim's owner once the papers that introduced a name have it first (`_introducer`)."""
+    if not introduced:
+        return [owner for _, _, _, owner in claims]
+    return [_introducer(owner, words, acronym, introduced, years, works, writer, plain)
+            for writer, acronym, words, owner in claims]
+
+
+def _acronyms_given_by_others(claims: list[tuple[int, str, list[str], int]],
+                              owners: list[int]) -> list[tuple[int, str, int, str]]:
     """(row, acronym, papers, long form) where at least `MIN_NAMED_BY` papers of the same or later
     years, of other works, write words of the row's title followed by the acronym ("denoising
     diffusion probabilistic models (DDPM)", "Adam with decoupled weight decay (AdamW)"): the
-    owners of `_acronym_claims`, or the paper that introduced the long form or the acronym as
-    its name (`introduced`, `_introducer`)."""
+    claims of `_acronym_claims` by their `owners` (`_introduced_owners`)."""
     said: dict[tuple[int, str], set[int]] = defaultdict(set)
     spelling: dict[tuple[int, str], str] = {}
     forms: dict[tuple[int, str], str] = {}
-    for writer, acronym, words, owner in claims:
-        folded = fold_paper_name(acronym)
-        if introduced:
-            owner = _introducer(owner, words, acronym, introduced, years, works, writer, plain)
+    for (writer, acronym, words, _), owner in zip(claims, owners):
         if owner >= 0:
-            named = (owner, folded)
+            named = (owner, fold_paper_name(acronym))
             said[named].add(writer)
             spelling.setdefault(named, acronym[:-1] if acronym.endswith("s") and acronym[:-1].isupper() else acronym)
             forms.setdefault(named, " ".join(words))
