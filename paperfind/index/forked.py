@@ -84,8 +84,9 @@ def chunks_in_two(work: Callable[[int, int], R], n: int, chunk: int,
     free, this process after `first` (the part of the computation only it does).
 
     Taking chunks as they come balances the two whatever a row costs and however long `first`
-    takes (at 156k papers the name mining's part before its mentions was a third of it, at a
-    million a fifth). `work` must give the same answer for a chunk in either process.
+    takes (a fixed split of the name mining's rows at 156k papers left the parent, which found
+    the citations and acronyms first, 21 s at work against the child's 9). `work` must give the
+    same answer for a chunk in either process.
     """
     chunks = -(-n // chunk) if n > 0 else 0
     if not can_fork():
