@@ -82,9 +82,10 @@ def index_docs(source: IndexSource) -> list[IndexDoc]:
 
 
 def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | None = None,
-                     names: bool = True) -> int:
+                     names: bool = True, mining_processes: int | None = None) -> int:
     """The files of the papers' words: vocabulary, keys, BM25 matrices, term sequences,
     spelling and (with `names`) the papers' names and standing; returns the vocabulary's size.
+    `mining_processes`: of the names' mining (`paper_names.mine_names`; None: its default).
 
     They need the papers' texts, authors' names and venues only, not who the people are, so a
     first start builds them in a second process while this one resolves people (`TextsAhead`)."""
@@ -146,7 +147,7 @@ def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | Non
         del text, own, added, field_rows, fields, spell, spell_counts
         written = WordPapers.of(words, word_list)
         del words  # a row per paper; the mining reads the words' papers
-        build_paper_name_files(docs, root, an, text_matrix, term_ids, written)
+        build_paper_name_files(docs, root, an, text_matrix, term_ids, written, mining_processes)
     return len(vocab)
 
 
@@ -178,7 +179,8 @@ class WordPapers:
 
 
 def build_paper_name_files(docs: list[IndexDoc], root: Path, an: Analyzer, text: FieldMatrix,
-                           term_ids: dict[str, int], written: WordPapers | None = None) -> None:
+                           term_ids: dict[str, int], written: WordPapers | None = None,
+                           processes: int | None = None) -> None:
     """The papers' names and standing (`paper_names`), their uses counted in postings: the rows
     whose title, abstract or keywords have every word of a name. A word is matched as written
     where the papers' distinct words are given (`written`, from the spelling rows: "Performers"
@@ -205,7 +207,7 @@ def build_paper_name_files(docs: list[IndexDoc], root: Path, an: Analyzer, text:
     found = mine_names([d.title for d in docs], [d.abstract for d in docs],
                        np.asarray([d.year for d in docs], dtype=np.int64), work_groups([d.work_id for d in docs]),
                        np.asarray([d.citations if d.citations is not None else -1 for d in docs]), rows_with,
-                       [d.authors for d in docs])
+                       [d.authors for d in docs], processes)
     save_paper_names(found, root)
 
 

@@ -38,6 +38,7 @@ a percentile in [0, 1] over the corpus. It orders close matches; it never makes 
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -45,6 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from paperfind.index.forked import can_fork, chunks_in_two
 from paperfind.index.name_citations import named_by_citation
 NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*"
 _TITLE_LEAD = re.compile(r"^\s*([^:]{2,40}?)\s*:\s+\S")
@@ -307,20 +309,46 @@ def rows_with_all(columns: list[np.ndarray]) -> np.ndarray:
     return rows
 
 
+# the name mining in two processes (`forked.chunks_in_two`) from this many rows: below it the
+# fork and the names sent back cost more than the second core saves (16.5k papers mine in seconds)
+PARALLEL_FROM = 50_000
+# rows a process takes at a time: ~1 s of judging at a million papers, so neither waits long
+# for the other's last chunk, and few enough chunks that taking one costs nothing
+CHUNK_ROWS = 4096
+
+
+def mining_processes(n: int) -> int:
+    """Processes the mining of `n` rows uses by default: two on two cores or more, from
+    `PARALLEL_FROM` rows."""
+    return 2 if n >= PARALLEL_FROM and (os.cpu_count() or 1) >= 2 and can_fork() else 1
+
+
 def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarray, works: np.ndarray,
                citations: np.ndarray, rows_with: Callable[[str], np.ndarray],
-               authors: Sequence[Sequence[str]] | None = None) -> PaperNames:
+               authors: Sequence[Sequence[str]] | None = None, processes: int | None = None) -> PaperNames:
     """Names and standing of every row. `rows_with(name)` gives the rows whose title or abstract
     has the name's words (the index's postings), in row order; `citations` is -1 where unknown;
-    `authors` (each row's, in order) let later papers' author-year citations name a paper."""
+    `authors` (each row's, in order) let later papers' author-year citations name a paper.
+
+    With `processes` 2 (default: `mining_processes`) the rows' own names, their judging and the
+    mentions are split by row between this process and a forked child: every answer about a row
+    depends on the corpus alone, not on which rows were judged before it, so the result is the
+    same as in one process (the caches of uses only save reads; the one thing they fixed by
+    order, which spelling of a folded name looks its uses up, is fixed beforehand)."""
     n = len(titles)
     years = np.asarray(years, dtype=np.int64)
     works = np.asarray(works, dtype=np.int64)
+    split = (mining_processes(n) if processes is None else processes) > 1 and n > 1
     uses: dict[str, _Uses] = {}
+    # per folded name, the spelling whose words and phrase its uses are looked up by: the first
+    # met in row order (own names, then the title's tail), as one process judging every row in
+    # order meets them; a name first met later (an acronym) is looked up as met
+    spelt_as: dict[str, str] = {}
 
     def used_by(name: str) -> _Uses:
         key = fold_paper_name(name)
         if key not in uses:
+            name = spelt_as.get(key, name)
             uses[key] = _Uses(rows_with(name), _phrase_of(name) if " " in name.strip() else None, plain)
         return uses[key]
 
@@ -360,66 +388,138 @@ def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarra
             uses += int(marks[at])
         return uses <= MAX_PRIOR_USES
 
-    names: list[list[str]] = [[] for _ in range(n)]
-    for row in range(n):
-        for name in own_names(titles[row], abstracts[row]):
-            used = used_by(name)
-            if not used.more_than(0):  # the words are not in the index (stop words only): no judging them
-                continue
-            if used.more_than(max(COMMON_FLOOR, (COMMON_SHARE_NAME if _spelt_like_a_name(name) else COMMON_SHARE) * n)):
-                continue
-            if new_with(row, used, name):
-                names[row].append(name)
-        for name in _title_tail(titles[row]):  # "... using Deep Ensembles": a name the field took up
-            used = used_by(name)
-            others = works[used.candidates] != works[row]
-            # a method of others the title says it uses ("... with Stable Diffusion") is in use
-            # in the paper's own year already; a name it introduces is not
-            if used.more_than(MIN_ADOPTED - 1, others & (years[used.candidates] > years[row])) \
-                    and not used.more_than(MAX_PRIOR_USES, others & (years[used.candidates] <= years[row])) \
-                    and all(fold_paper_name(a) != fold_paper_name(name) for a in names[row]):
-                names[row].append(name)
+    def found_in(lo: int, hi: int) -> list[tuple[list[str], list[str]]]:
+        """Rows lo..hi-1: the names each gives itself and its title's closing name."""
+        return [(own_names(titles[row], abstracts[row]), _title_tail(titles[row])) for row in range(lo, hi)]
+
+    def mentioned(row: int, own: list[str]) -> int:
+        """How many later papers of other works use any of the names `own` of `row`."""
+        later: set[int] = set()
+        for name in own:
+            rows = used_by(name).rows()
+            naming = rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist()
+            if _capitalised_word(name):  # "Intention" is named by who writes it so, not by "intention"
+                naming = [r for r in naming if _writes_capitalised(abstracts[r], name)]
+            later.update(naming)
+        return len(later)
+
+    def judged(lo: int, hi: int) -> tuple[list[list[str]], np.ndarray]:
+        """Rows lo..hi-1: the names of `found` that are new with the row and not common words,
+        and the mentions they give it (counted here, where their uses were just looked up)."""
+        out: list[list[str]] = []
+        mentions = np.zeros(hi - lo, dtype=np.int32)
+        for row in range(lo, hi):
+            own, tail = found[row]
+            kept: list[str] = []
+            for name in own:
+                used = used_by(name)
+                if not used.more_than(0):  # the words are not in the index (stop words only): no judging them
+                    continue
+                if used.more_than(max(COMMON_FLOOR, (COMMON_SHARE_NAME if _spelt_like_a_name(name) else COMMON_SHARE) * n)):
+                    continue
+                if new_with(row, used, name):
+                    kept.append(name)
+            for name in tail:  # "... using Deep Ensembles": a name the field took up
+                used = used_by(name)
+                others = works[used.candidates] != works[row]
+                # a method of others the title says it uses ("... with Stable Diffusion") is in use
+                # in the paper's own year already; a name it introduces is not
+                if used.more_than(MIN_ADOPTED - 1, others & (years[used.candidates] > years[row])) \
+                        and not used.more_than(MAX_PRIOR_USES, others & (years[used.candidates] <= years[row])) \
+                        and all(fold_paper_name(a) != fold_paper_name(name) for a in kept):
+                    kept.append(name)
+            out.append(kept)
+            if kept:
+                mentions[row - lo] = mentioned(row, kept)
+        return out, mentions
+
+    def named_by_others() -> tuple[dict, list[tuple[int, str, list[str], int]]]:
+        """What later papers name rows by, before the rows' own names are known: author-year
+        citations, and the acronyms they spell with an owner by the titles."""
+        cited = {}
+        if authors is not None:
+            cited = named_by_citation(titles, abstracts, years, works, np.asarray(citations), authors, plain,
+                                      fold_paper_name)
+        return cited, _acronym_claims(titles, abstracts, years, works, citations)
+
+    def each(work: Callable[[int, int], list], count: int) -> list:
+        """work(0, count) as one list, by both processes in chunks where the mining is split."""
+        if not split:
+            return work(0, count)
+        return [item for part in chunks_in_two(work, count, CHUNK_ROWS)[0] for item in part]
+
+    found = each(found_in, n)
+    for own, tail in found:
+        for name in (*own, *tail):
+            spelt_as.setdefault(fold_paper_name(name), name)
+    if split:  # the parent first finds what others name the rows by, then judges rows too
+        parts, (cited, claims) = chunks_in_two(judged, n, CHUNK_ROWS, named_by_others)
+    else:
+        parts = [judged(0, n)]
+        cited, claims = named_by_others()
+    names = [row for part, _ in parts for row in part]
+    mentions = np.concatenate([np.zeros(0, dtype=np.int32), *(counts for _, counts in parts)])
+    del found, parts
+    grown: set[int] = set()  # rows named by others too: their mentions counted again below
     given: dict[tuple[int, str], int] = {}  # (row, name): later papers spelling it with the row's title
-    cited = {}
-    if authors is not None:
-        cited = named_by_citation(titles, abstracts, years, works, np.asarray(citations), authors, plain,
-                                  fold_paper_name)
     introduced: dict[str, list[int]] = defaultdict(list)  # folded name: the rows that introduced it
     for row, own in enumerate(names):
         for name in own:
             introduced[fold_paper_name(name)].append(row)
     for (row, key), (name, _) in cited.items():
         introduced[key].append(row)
-    for row, acronym, papers, form in _acronyms_given_by_others(titles, abstracts, years, works, citations,
-                                                                introduced, plain):
-        used = used_by(acronym)
-        if not used.more_than(0):
-            continue
-        if new_with(row, used):
+
+    def owners_in(lo: int, hi: int) -> list[int]:
+        return _introduced_owners(claims[lo:hi], years, works, introduced, plain)
+
+    acronyms = _acronyms_given_by_others(claims, each(owners_in, len(claims)))
+    del claims
+    # "CLIP (Radford et al., 2021)": the citation names the paper, new word or not
+    citing = sorted(cited.items())
+    for _, acronym, _, _ in acronyms:  # looked up as met in this order, in either process
+        spelt_as.setdefault(fold_paper_name(acronym), acronym)
+    for _, (name, _) in citing:
+        if _clean(name):
+            spelt_as.setdefault(fold_paper_name(name), name)
+
+    def verdicts(lo: int, hi: int) -> list[bool]:
+        """Of the acronyms then the citations, lo..hi-1: whether each names its row."""
+        out = []
+        for i in range(lo, hi):
+            if i < len(acronyms):
+                row, acronym = acronyms[i][:2]
+                used = used_by(acronym)
+                out.append(used.more_than(0) and new_with(row, used))
+            else:
+                name = citing[i - len(acronyms)][1][0]
+                out.append(bool(_clean(name)) and used_by(name).more_than(0))
+        return out
+
+    said = each(verdicts, len(acronyms) + len(citing))
+    for (row, acronym, papers, form), names_it in zip(acronyms, said):
+        if names_it:
             given[(row, fold_paper_name(acronym))] = papers
             if all(fold_paper_name(a) != fold_paper_name(acronym) for a in names[row]):
                 names[row].append(acronym)
-    if cited:
-        # "CLIP (Radford et al., 2021)": the citation names the paper, new word or not
-        for (row, key), (name, writers) in sorted(cited.items()):
-            if not _clean(name) or not used_by(name).more_than(0):
-                continue
+                grown.add(row)
+    for ((row, key), (name, writers)), names_it in zip(citing, said[len(acronyms):]):
+        if names_it:
             given[(row, key)] = given.get((row, key), 0) + len(writers)
             if all(fold_paper_name(a) != key for a in names[row]):
                 names[row].append(name)
-    mentions = np.zeros(n, dtype=np.int32)
+                grown.add(row)
+    recount = sorted(grown)
+
+    def counted(lo: int, hi: int) -> list[int]:
+        return [mentioned(row, names[row]) for row in recount[lo:hi]]
+
+    for row, count in zip(recount, each(counted, len(recount))):
+        mentions[row] = count
     table: dict[str, list[int]] = defaultdict(list)
     for row, own in enumerate(names):
-        later: set[int] = set()
         for name in own:
             for key in sorted(lookup_keys(name)):  # a set's order follows the hash seed
                 table[key].append(row)
-            rows = used_by(name).rows()
-            naming = rows[(years[rows] >= years[row]) & (works[rows] != works[row])].tolist()
-            if _capitalised_word(name):  # "Intention" is named by who writes it so, not by "intention"
-                naming = [r for r in naming if _writes_capitalised(abstracts[r], name)]
-            later.update(naming)
-        mentions[row] = len(later)
     standing = _standing(mentions, citations, years)
     # a work's versions share its standing (the card shown may be another version than the one found)
     best = np.zeros(int(works.max(initial=-1)) + 1, dtype=np.float32)
@@ -571,18 +671,17 @@ class _TitleStems:
         return self._found[key]
 
 
-def _acronyms_given_by_others(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarray,
-                              works: np.ndarray, citations: np.ndarray | None = None,
-                              introduced: dict[str, list[int]] | None = None,
-                              plain: Callable[[int], str] | None = None) -> list[tuple[int, str, int, str]]:
-    """(row, acronym, papers, long form) where at least `MIN_NAMED_BY` papers of the same or later
-    years, of other works, write words of the row's title followed by the acronym ("denoising
-    diffusion probabilistic models (DDPM)", "Adam with decoupled weight decay (AdamW)"). The row is
-    the one paper of the earliest year whose title opens with those words: with two works of that
-    year, nobody owns it. A paper no later than that one whose title holds the long form's words
-    in another order and is cited `OUTCITED` times as much per year owns it instead (the field's
-    "variational autoencoders (VAE)" are "Auto-Encoding Variational Bayes", not a later title
-    that opens with the words)."""
+def _acronym_claims(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarray, works: np.ndarray,
+                    citations: np.ndarray | None = None) -> list[tuple[int, str, list[str], int]]:
+    """(writer, acronym, the long form's words, owner) for every acronym an abstract spells with
+    a long form ("denoising diffusion probabilistic models (DDPM)"), in the writers' order: the
+    owner by the titles alone (-1 for none), before any paper's own names are known. The
+    owner is the one paper of the earliest year whose title opens with those words: with two
+    works of that year, nobody owns it. A paper no later than that one whose title holds the
+    long form's words in another order and is cited `OUTCITED` times as much per year owns it
+    instead (the field's "variational autoencoders (VAE)" are "Auto-Encoding Variational Bayes",
+    not a later title that opens with the words). `_acronyms_given_by_others` then lets the
+    papers that introduced a name have it first."""
     spelt: list[tuple[int, str, list[str]]] = []  # (writer, acronym, the long form's words)
     for writer, abstract in enumerate(abstracts):
         if "(" not in abstract:
@@ -606,11 +705,9 @@ def _acronyms_given_by_others(titles: Sequence[str], abstracts: Sequence[str], y
             lead_names[row] = fold_paper_name(lead.group(1))
     rate = _per_year(citations, years) if citations is not None else None
     stems = _TitleStems(titles) if rate is not None else None
-    said: dict[tuple[int, str], set[int]] = defaultdict(set)
-    spelling: dict[tuple[int, str], str] = {}
-    forms: dict[tuple[int, str], str] = {}
     by_year: dict[tuple[str, str], list[tuple[int, list[int], set[int]]]] = {}
     best_of: dict[tuple[int, str], _BestByYear] = {}
+    claims: list[tuple[int, str, list[str], int]] = []
     for writer, acronym, words in spelt:
         folded = fold_paper_name(acronym)
         # the longest ending that is words of a title: "Adam with Decoupled Weight Decay
@@ -634,10 +731,31 @@ def _acronyms_given_by_others(titles: Sequence[str], abstracts: Sequence[str], y
                     holding = holding[[lead_names.get(int(r), folded) == folded for r in holding.tolist()]]
                 best_of[key] = _BestByYear(holding, rate, years, works)
             owner = _outcited(owner, best_of[key], rate, years, works, writer)
-        if introduced:
-            owner = _introducer(owner, words, acronym, introduced, years, works, writer, plain)
+        claims.append((writer, acronym, words, owner))
+    return claims
+
+
+def _introduced_owners(claims: list[tuple[int, str, list[str], int]], years: np.ndarray, works: np.ndarray,
+                       introduced: dict[str, list[int]], plain: Callable[[int], str] | None) -> list[int]:
+    """Each claim's owner once the papers that introduced a name have it first (`_introducer`)."""
+    if not introduced:
+        return [owner for _, _, _, owner in claims]
+    return [_introducer(owner, words, acronym, introduced, years, works, writer, plain)
+            for writer, acronym, words, owner in claims]
+
+
+def _acronyms_given_by_others(claims: list[tuple[int, str, list[str], int]],
+                              owners: list[int]) -> list[tuple[int, str, int, str]]:
+    """(row, acronym, papers, long form) where at least `MIN_NAMED_BY` papers of the same or later
+    years, of other works, write words of the row's title followed by the acronym ("denoising
+    diffusion probabilistic models (DDPM)", "Adam with decoupled weight decay (AdamW)"): the
+    claims of `_acronym_claims` by their `owners` (`_introduced_owners`)."""
+    said: dict[tuple[int, str], set[int]] = defaultdict(set)
+    spelling: dict[tuple[int, str], str] = {}
+    forms: dict[tuple[int, str], str] = {}
+    for (writer, acronym, words, _), owner in zip(claims, owners):
         if owner >= 0:
-            named = (owner, folded)
+            named = (owner, fold_paper_name(acronym))
             said[named].add(writer)
             spelling.setdefault(named, acronym[:-1] if acronym.endswith("s") and acronym[:-1].isupper() else acronym)
             forms.setdefault(named, " ".join(words))
