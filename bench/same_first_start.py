@@ -84,7 +84,7 @@ def first_start(ref: str | None, where: Path) -> dict:
         for query in QUERIES:
             for mode in ("lexical", "hybrid"):
                 url = (f"http://127.0.0.1:{port}/api/search?"
-                       + urllib.parse.urlencode({"q": query, "mode": mode, "limit": 20}))
+                       + urllib.parse.urlencode({"q": query, "mode": mode, "size": 20}))
                 with urllib.request.urlopen(url, timeout=120) as response:
                     answer = json.loads(response.read())
                 answer.pop("took_ms", None)
