@@ -63,11 +63,14 @@ GROUPS: tuple[tuple[str, tuple[Bench, ...]], ...] = (
               "hybrid <= 40 ms, RSS <= 8 GB, index build <= 20 min)",
               "~15 min at 250k; 1M ~1 h (est.)", "[--sizes 250k,500k,1m] [--tree PATH] [--reuse]"),
         Bench("index_build", "issue 33: the index build of one database by base and tree, alternating: "
-              "seconds, peak RSS, and every index file byte-identical to the base's; with --people, the "
+              "seconds, CPU seconds, peak memory (the process tree's PSS) and peak RSS, and every index "
+              "file byte-identical to the base's; with --jobs 1,default, the tree once per "
+              "PAPERFIND_INDEX_JOBS; with --people, the "
               "ingest's people step the same way (its tables the same row for row); with --bm25, the BM25F "
               "text matrix alone from an index's term sequences (the memory it adds, the same bytes)",
               "~1 min at 16.5k, ~6-12 min at 156k (RESULTS); --people, --bm25 ~1-2 min at 156k (est.)",
-              "--db DB --base-tree BASE [--rounds N] | --people DB | --bm25 INDEX_DIR (with --base-tree BASE)",
+              "--db DB --base-tree BASE [--rounds N] [--jobs 1,default] | --people DB | --bm25 INDEX_DIR "
+              "(with --base-tree BASE)",
               "heavy"),
     )),
     ("the lexical engine (issue 33)", (

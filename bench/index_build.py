@@ -1,6 +1,6 @@
 """The index build of one database by two trees: seconds, peak memory, and whether the files agree.
 
-    .venv/bin/python -m bench.index_build --db DB --base-tree BASE [--tree .] [--rounds 1]
+    .venv/bin/python -m bench.index_build --db DB --base-tree BASE [--tree .] [--rounds 1] [--jobs 1,default]
     .venv/bin/python -m bench.index_build --ann VECTOR_DIR [--ann-rows 40000] [--rounds 1]
     .venv/bin/python -m bench.index_build --people DB --base-tree BASE [--rounds 1]
     .venv/bin/python -m bench.index_build --bm25 INDEX_DIR --base-tree BASE [--rounds 1]
@@ -10,9 +10,17 @@ grows with the papers, so a change that cuts it must leave the index as it was. 
 paperfind (its own PYTHONPATH, a process of its own) builds the index of the same database
 (opened read-only) into a temporary directory as `paperfind index` does (`build_index`); the
 rounds alternate base and tree so the machine's load falls on both alike. Reported per tree:
-the build's seconds (median over rounds), its peak resident memory (the process's maxrss, whole
-process: interpreter, the papers read, the build) and, per file of the index, whether the
-tree's bytes are the base's (both with one string hash seed: see `build_with`).
+the build's seconds (median over rounds), its CPU seconds (the process's and its children's),
+its peak memory (the PSS of its process tree summed, sampled every 0.5 s or more:
+`scale_worker.MemorySampler`, `tree_pss_mb`, which counts the pages a forked child shares with its parent once),
+the building process's own peak RSS (maxrss: interpreter, the papers read, the build) and, per
+file of the index, whether the tree's bytes are the base's (both with one string hash seed: see
+`build_with`).
+
+`--jobs 1,default`: the tree builds once per value of PAPERFIND_INDEX_JOBS listed ("default":
+unset), after base, each round in the order of the one before reversed (base, 1, default |
+default, 1, base): what a user's choice of processes costs and saves, and that every choice
+writes base's files.
 
 `--ann`: the HNSW graph of the first `--ann-rows` stored vectors of a vector directory, built
 by this tree's `build_ann` on one OpenMP thread (what base did) and on two
@@ -37,6 +45,7 @@ import argparse
 import filecmp
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -48,14 +57,21 @@ from bench.results import append_results
 
 # run in the child: the tree's own paperfind builds the index; one JSON line of what it cost
 CHILD = """
-import json, resource, sys, time
+import inspect, json, resource, sys, time
 from pathlib import Path
 from paperfind.index.manager import build_index
 from paperfind.store import Store
+given = {}
+if "jobs" in inspect.signature(build_index).parameters:  # a tree with PAPERFIND_INDEX_JOBS
+    from paperfind.settings import Settings
+    given["jobs"] = Settings.from_env().index_jobs
 started = time.perf_counter()
 with Store(Path(sys.argv[1]), readonly=True) as store:
-    target = build_index(store, Path(sys.argv[2]))
-print(json.dumps({"seconds": time.perf_counter() - started, "target": str(target),
+    target = build_index(store, Path(sys.argv[2]), **given)
+seconds = time.perf_counter() - started
+cpu = sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+          for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+print(json.dumps({"seconds": seconds, "target": str(target), "cpu_s": cpu, **given,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -182,16 +198,26 @@ def people_table(db: Path, base: Path, tree: Path, rounds: int) -> str:
         "|---|---|---:|---:|---:|---|", *rows])
 
 
-def build_with(tree: Path, db: Path, out: Path) -> dict:
-    """One index build of `db` into `out` by the paperfind of `tree`."""
+def build_with(tree: Path, db: Path, out: Path, jobs: str | None = None) -> dict:
+    """One index build of `db` into `out` by the paperfind of `tree` (with `jobs`, its
+    PAPERFIND_INDEX_JOBS; else unset), and the PSS peak of its process tree."""
+    from bench.scale_worker import MemorySampler
+
     # one string hash seed for both: the papers' names table (paper_names.json) lists its keys
     # in an order that follows string hashes (a set per name), the same for the same seed
-    env = {**os.environ, "PYTHONPATH": str(tree.resolve()), "PYTHONHASHSEED": "0"}
-    done = subprocess.run([sys.executable, "-P", "-c", CHILD, str(db), str(out)], env=env,
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"the build by {tree} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    env = {k: v for k, v in os.environ.items() if k != "PAPERFIND_INDEX_JOBS"}
+    env.update({"PYTHONPATH": str(tree.resolve()), "PYTHONHASHSEED": "0"})
+    if jobs is not None:
+        env["PAPERFIND_INDEX_JOBS"] = jobs
+    proc = subprocess.Popen([sys.executable, "-P", "-c", CHILD, str(db), str(out)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    sampler = MemorySampler(proc.pid)
+    stdout, stderr = proc.communicate()
+    peaks = sampler.stop()
+    if proc.returncode != 0:
+        raise SystemExit(f"the build by {tree} failed:\n{stderr[-3000:]}")
+    return {**json.loads(stdout.strip().splitlines()[-1]), "pss_peak_mb": max(peaks.values(), default=0.0),
+            "rss_sum_peak_mb": max(sampler.rss_peaks.values(), default=0.0)}
 
 
 def differing_files(base: Path, head: Path) -> list[str]:
@@ -261,6 +287,8 @@ def main() -> None:
     ap.add_argument("--bm25", type=Path, help="an index directory: its BM25F text matrix by base and tree")
     ap.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent)
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--jobs", help="with --db: the tree builds once per PAPERFIND_INDEX_JOBS listed "
+                    "(1,default: unset) after base, every round")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     if args.rounds < 1:
@@ -289,39 +317,77 @@ def main() -> None:
         raise SystemExit("--db and --base-tree (or --ann, --people)")
     if not args.db.is_file():
         raise SystemExit(f"no database at {args.db}")
-    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    load = os.getloadavg()[0]
-    runs: dict[str, list[dict]] = {"base": [], "tree": []}
-    with tempfile.TemporaryDirectory(prefix="index-build-") as tmp:
-        targets: dict[str, Path] = {}
-        for r in range(args.rounds):
-            for side, tree in (("base", args.base_tree), ("tree", args.tree)):
-                out = Path(tmp) / f"{side}-{r}"
-                result = build_with(tree, args.db, out)
-                runs[side].append(result)
-                targets.setdefault(side, Path(result["target"]))
-                print(f"round {r + 1} {side}: {result['seconds']:.1f} s, peak {result['peak_mb']:.0f} MB",
-                      file=sys.stderr)
-        differ = differing_files(targets["base"], targets["tree"])
-        files = sum(1 for p in targets["base"].rglob("*") if p.is_file())
-    base_s = statistics.median(r["seconds"] for r in runs["base"])
-    rows = []
-    for side, tree in (("base", args.base_tree), ("tree", args.tree)):
-        seconds = statistics.median(r["seconds"] for r in runs[side])
-        peak = max(r["peak_mb"] for r in runs[side])
-        same = "-" if side == "base" else (f"all {files}" if not differ else
-                                            f"{files - len(differ)} of {files}; differ: {', '.join(differ[:8])}")
-        rows.append(f"| {side} | {git_head(tree)} | {seconds:.1f} ({seconds / base_s:.2f}) | "
-                    f"{peak / 1024:.2f} | {same} |")
-    table = "\n".join([
-        f"Database {args.db} ({args.rounds} round(s), base and tree alternating), run started "
-        f"{started}, load average (1 min) at the start {load:.1f}.",
-        "",
-        "| side | code | build seconds, median (ratio to base) | peak RSS GB | files byte-identical to base |",
-        "|---|---|---:|---:|---|",
-        *rows])
+    jobs = [j.strip() for j in args.jobs.split(",")] if args.jobs else [None]
+    for j in jobs:
+        if j is not None and j != "default" and not (j.isdigit() and int(j) >= 1):
+            raise SystemExit(f"--jobs takes numbers of processes (1 or more) or default, not {j!r}")
+    sides = [("base", args.base_tree, None)] + [
+        ("tree" if j is None else f"tree, jobs {j}", args.tree, None if j in (None, "default") else j)
+        for j in jobs]
+    table, differ = build_table(args.db, sides, args.rounds)
     _report(args, f"Index build: time, peak memory, same files ({args.db.name}, issue 33)", table,
             f"the tree's index differs from the base's in {len(differ)} file(s)" if differ else "")
+
+
+def build_table(db: Path, sides: list[tuple[str, Path, str | None]], rounds: int) -> tuple[str, list[str]]:
+    """Each side (label, tree, PAPERFIND_INDEX_JOBS or None) builds `db`'s index `rounds` times,
+    each round in the order of the one before reversed; the table, and the files of the index in
+    which any side differs from the first."""
+    from bench.results import load_average
+
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = load_average()
+    runs: dict[str, list[dict]] = {label: [] for label, _, _ in sides}
+    differ: set[str] = set()
+    with tempfile.TemporaryDirectory(prefix="index-build-") as tmp:
+        targets: dict[str, Path] = {}
+        for r in range(rounds):
+            for label, tree, jobs in (sides if r % 2 == 0 else sides[::-1]):
+                out = Path(tmp) / f"{label.replace(' ', '').replace(',', '-')}-{r}"
+                result = build_with(tree, db, out, jobs)
+                result["at"] = time.strftime("%H:%M:%S", time.gmtime())
+                result["load"] = load_average()
+                runs[label].append(result)
+                print(f"round {r + 1} {label}: {result['seconds']:.1f} s, CPU {result['cpu_s']:.1f} s, "
+                      f"PSS peak {result['pss_peak_mb']:.0f} MB (RSS added {result['rss_sum_peak_mb']:.0f}), "
+                      f"RSS peak {result['peak_mb']:.0f} MB "
+                      f"(ended {result['at']} UTC, load {result['load']})", file=sys.stderr, flush=True)
+                if label not in targets:
+                    targets[label] = Path(result["target"])
+                else:  # a later round's files, kept only while compared
+                    differ.update(differing_files(targets[label], Path(result["target"])))
+                    shutil.rmtree(out)
+        first = sides[0][0]
+        same = {label: differing_files(targets[first], targets[label]) for label, _, _ in sides[1:]}
+        differ.update(n for d in same.values() for n in d)
+        files = sum(1 for p in targets[first].rglob("*") if p.is_file())
+    first_s = statistics.median(r["seconds"] for r in runs[first])
+    rows = []
+    for label, tree, jobs in sides:
+        seconds = statistics.median(r["seconds"] for r in runs[label])
+        cpu = statistics.median(r["cpu_s"] for r in runs[label])
+        pss = max(r["pss_peak_mb"] for r in runs[label])
+        peak = max(r["peak_mb"] for r in runs[label])
+        rss_sum = max(r["rss_sum_peak_mb"] for r in runs[label])
+        d = same.get(label)
+        shown = "-" if d is None else (f"all {files}" if not d else
+                                       f"{files - len(d)} of {files}; differ: {', '.join(d[:8])}")
+        given = runs[label][0].get("jobs")  # the Settings.index_jobs the build was given
+        shown_jobs = (jobs or "unset") + (f" (index_jobs {given})" if jobs is None and given else "")
+        rows.append(f"| {label} | {git_head(tree)} | {shown_jobs} | {seconds:.1f} ({seconds / first_s:.2f}) | "
+                    f"{cpu:.1f} | {pss / 1024:.2f} | {rss_sum / 1024:.2f} | {peak / 1024:.2f} | {shown} |")
+    runs_line = "; ".join(label + " " + ", ".join(f"{r['seconds']:.1f} s ended {r['at']} (load {r['load']})"
+                                                  for r in runs[label]) for label, _, _ in sides)
+    table = "\n".join([
+        f"Database {db} ({rounds} round(s), the sides alternating), run started {started}, load "
+        f"average (1 / 5 / 15 min) at the start {load}; each build: {runs_line} (UTC).",
+        "",
+        f"| side | code | PAPERFIND_INDEX_JOBS | build seconds, median (ratio to {first}) | CPU s, median "
+        f"(with children) | peak memory GB (PSS of the process tree) | peak of the tree's RSS added, GB "
+        f"(the old sampler's) | peak RSS GB (building process) | files byte-identical to {first} (every round) |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|",
+        *rows])
+    return table, sorted(differ)
 
 
 def _report(args, heading: str, table: str, differs: str = "") -> None:

@@ -42,6 +42,7 @@ from bench.corpus import BUNDLED, BUNDLED_VECTORS, CACHE, REPO, load_set
 from bench.metrics import p50_p95
 from bench.results import append_results
 from bench.scale_corpus import ensure_corpus, parse_size, read_records, size_label
+from bench.scale_worker import OLD_SAMPLED_PEAKS, SAMPLED_PEAKS
 
 KINDS = ("title with typos", "author name", "TL;DR question", "Chinese", "short name")
 MODES = ("lexical", "hybrid")
@@ -87,9 +88,11 @@ def heavy_prefix() -> list[str]:
     return ["nice"] if HOLDING_HEAVY else ["flock", HEAVY, "nice"]
 
 
-def run_build(tree: Path, corpus: Path, build_dir: Path, seed: int, vectors: bool = True) -> dict:
+def run_build(tree: Path, corpus: Path, build_dir: Path, seed: int, vectors: bool = True,
+              index_jobs: int | None = None) -> dict:
     """The worker's build of `corpus` into `build_dir`, under the heavy lock; its result
-    (without `vectors`: the database and index alone)."""
+    (without `vectors`: the database and index alone; `index_jobs`: the build's
+    `Settings.index_jobs`, else the tree's default)."""
     result_file = build_dir / "build.json"
     shutil.rmtree(build_dir, ignore_errors=True)
     build_dir.mkdir(parents=True)
@@ -98,6 +101,8 @@ def run_build(tree: Path, corpus: Path, build_dir: Path, seed: int, vectors: boo
            "--origins", str(corpus / "origins.tsv"), "--seed", str(seed)]
     if vectors:
         cmd += ["--bundled-vectors", str(BUNDLED_VECTORS)]
+    if index_jobs:
+        cmd += ["--index-jobs", str(index_jobs)]
     started = time.perf_counter()
     with open(build_dir / "build.log", "w") as log:
         done = subprocess.run(cmd, cwd=tree, env=tree_env(tree), stdout=subprocess.PIPE, stderr=log, text=True)
@@ -191,17 +196,18 @@ class TimingLock:
 
 
 def measure(tree: Path, size: int, label: str, seed: int, cache: Path, reuse: bool, qs,
-            rate: bool = False, serve: bool = True) -> dict:
+            rate: bool = False, serve: bool = True, index_jobs: int | None = None) -> dict:
     """Build (or reuse) and serve one size (without `serve`: build only); with `rate`, the
-    model's documents a second too."""
+    model's documents a second too; `index_jobs` as `run_build` takes it."""
     corpus, made = ensure_corpus(BUNDLED, size, seed, cache / f"corpus-{label}-seed{seed}")
     print(f"{label}: corpus {'generated' if made else 'reused'} at {corpus}", file=sys.stderr, flush=True)
-    build_dir = cache / f"build-{label}-seed{seed}-{tree_id(tree)}{'' if serve else '-index'}"
+    build_dir = cache / (f"build-{label}-seed{seed}-{tree_id(tree)}{'' if serve else '-index'}"
+                         + (f"-jobs{index_jobs}" if index_jobs else ""))
     if reuse and (build_dir / "build.json").exists():
         build = json.loads((build_dir / "build.json").read_text("utf-8"))
         print(f"{label}: build reused from {build_dir}", file=sys.stderr, flush=True)
     else:
-        build = run_build(tree, corpus, build_dir, seed, vectors=serve)
+        build = run_build(tree, corpus, build_dir, seed, vectors=serve, index_jobs=index_jobs)
         print(f"{label}: built in {build['wall_s']:.0f} s", file=sys.stderr, flush=True)
     served = None
     if serve:
@@ -244,9 +250,12 @@ def tables(results: list[dict], rate: dict | None, tree: Path) -> str:
     def papers(r: dict) -> str:
         return f"{r['build']['papers']:,}" if r["build"] else f"{r['label']} (served from a built copy)"
 
-    lines = ["Build (seconds per step; peak RSS of the building process and its reader) and disk:", "",
+    lines = ["Build (seconds per step; peak memory of the building process tree: its PSS summed, shared "
+             "pages once, `scale_worker.tree_pss_mb`; a figure marked * is from a build recorded before "
+             "that sampler, the RSS of the process and its children added, which counts pages a child "
+             "shares with its parent twice) and disk:", "",
              "| papers | tree | ingest: read + store writes | people | index | of which: docs / people files / text "
-             "files / name mining | vectors + ANN graph | ingest + index (ratio) | peak build RSS GB (step) | "
+             "files / name mining | vectors + ANN graph | ingest + index (ratio) | peak build memory GB (step) | "
              "database GB | index GB | vectors GB |",
              "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
     for r in results:
@@ -257,14 +266,15 @@ def tables(results: list[dict], rate: dict | None, tree: Path) -> str:
         steps = " / ".join(f"{v:.0f}" for v in (  # the text files' own time: without the names in them
             t.get("index: index_docs", 0), t.get("index: build_people_files", 0),
             t.get("index: build_text_files", 0) - names, names))
-        steps_peak = b["peak_mb"].get("per step (sampled, with children)", {})
+        old = SAMPLED_PEAKS not in b["peak_mb"]
+        steps_peak = b["peak_mb"].get(SAMPLED_PEAKS, b["peak_mb"].get(OLD_SAMPLED_PEAKS, {}))
         peak = max([m["self"] for m in b["peak_mb"].values() if "self" in m] + list(steps_peak.values())) / 1024
         where = max(steps_peak, key=steps_peak.get).removeprefix("index: ") if steps_peak else "?"
         lines.append(
             f"| {b['papers']:,} | {r.get('tree_id', '')} | {t.get('corpus read', 0) + t.get('store writes', 0):.0f} | {t.get('people', 0):.0f} "
             f"| {t.get('index', 0):.0f} | {steps} | {t.get('vectors: update + ANN graph', 0):.0f} "
             f"| {b['ingest_and_index_s']:.0f} ({ratio(b['ingest_and_index_s'], base['build']['ingest_and_index_s']) if r['tree_id'] in first and base['build'] else '-'}) "
-            f"| {peak:.1f} ({where}) | {b['disk']['database'] / 2**30:.2f} | {b['disk']['index'] / 2**30:.2f} "
+            f"| {peak:.1f}{'*' if old and steps_peak else ''} ({where}) | {b['disk']['database'] / 2**30:.2f} | {b['disk']['index'] / 2**30:.2f} "
             f"| {b['disk']['vectors'] / 2**30:.2f} |")
     lines += ["", "Serving: a fresh `paperfind serve` (1 worker), its resident memory after the timed "
               "queries, and per kind the server's time p50 / p95 and the HTTP p95 (ms), lexical | "
@@ -302,6 +312,8 @@ def main() -> None:
     ap.add_argument("--base-tree", type=Path, help="also build each size with this checkout (a base "
                     "ref's worktree), in the same run: the build's before and after (served: --tree only)")
     ap.add_argument("--seed", type=int, default=33)
+    ap.add_argument("--index-jobs", type=int, help="the --tree's builds with this PAPERFIND_INDEX_JOBS "
+                    "(1: the name mining in one process; default: the tree's own, 2 on 2+ cores)")
     ap.add_argument("--cache", type=Path, default=Path(os.environ.get("PAPERFIND_BENCH_CACHE") or CACHE) / "scale")
     ap.add_argument("--reuse", action="store_true", help="keep and reuse built databases (per tree and size)")
     ap.add_argument("--no-baseline", action="store_true", help="skip the bundled corpus's row")
@@ -331,7 +343,8 @@ def main() -> None:
         # the base tree builds every size but the baseline's: the build's before and after
         results = [serve_built(tree, args.baseline_db.resolve(), qs, args.cache)] if args.baseline_db else []
         results += [measure(t, size, label, args.seed, args.cache, args.reuse, qs, rate=i == 0 and t == tree,
-                            serve=t == tree) for i, (size, label) in enumerate(sizes) for t in trees
+                            serve=t == tree, index_jobs=args.index_jobs if t == tree else None)
+                    for i, (size, label) in enumerate(sizes) for t in trees
                     if t == tree or label != "bundled"]
     table = tables(results, next((r["embed_rate"] for r in results if r.get("embed_rate")), None), tree)
     (args.cache / "last-run.json").write_text(json.dumps(results, indent=1) + "\n", "utf-8")

@@ -292,7 +292,8 @@ class Paperfind:
                         report.timings["search parts"] = time.perf_counter() - loading
                     with gc_paused():  # as `build_index`
                         build_into(self.store(), target, text_files_written=ahead.text_files,
-                                   people_files_written=people.result)
+                                   people_files_written=people.result,
+                                   jobs=self.settings.index_jobs)
                 finally:
                     people.close()
                 report.timings["index waited"] = ahead.waited + people.waited
@@ -432,7 +433,8 @@ class Paperfind:
         if index_is_current(self.settings.index_dir, store.data_version()):
             return False
         build_index(store, self.settings.index_dir,
-                    texts_ahead.result() if texts_ahead is not None else None)
+                    texts_ahead.result() if texts_ahead is not None else None,
+                    jobs=self.settings.index_jobs)
         store.store_coverage()  # what venue pages and /stats say the data holds, counted once
         return True
 

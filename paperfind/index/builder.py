@@ -24,7 +24,7 @@ from paperfind.index.lexical import (FIELD_PARAMS, TEXT_FIELD_PARAMS, TEXT_K1, F
                                      LexicalIndex, build_bm25f_matrix, build_field_matrix)
 from paperfind.index.names import NameIndex
 from paperfind.index.paper_name_table import save_paper_names
-from paperfind.index.paper_names import mine_names, rows_with_all
+from paperfind.index.paper_names import mine_names, mining_processes, rows_with_all
 from paperfind.index.spelling import SpellIndex
 from paperfind.index.strings import JsonRecords, StringTable, save_csr
 from paperfind.model import IndexDoc
@@ -48,7 +48,8 @@ def _codes(values: list[str]) -> tuple[list[str], dict[str, int]]:
 
 def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = None,
                text_files_written: Callable[[], int | None] | None = None,
-               people_files_written: Callable[[], dict | None] | None = None) -> dict:
+               people_files_written: Callable[[], dict | None] | None = None,
+               jobs: int | None = None) -> dict:
     """Build every index file of `source` into the (existing, empty) directory `root`.
 
     `prepared` may hold the analysed texts of some or all papers, made beforehand (another
@@ -57,7 +58,8 @@ def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = Non
     for another process that writes the text files (`build_text_files`) into `root` meanwhile
     and returns their vocabulary size, or None if it failed: they are then written here.
     `people_files_written` likewise for the files that name people (`build_people_files`),
-    returning their params."""
+    returning their params. `jobs`: the most processes the build may use (`Settings.index_jobs`;
+    None: as the cores allow), as `build_text_files` takes it."""
     docs: list[IndexDoc] | None = None
     params = people_files_written() if people_files_written is not None else None
     if params is None:
@@ -65,7 +67,8 @@ def build_into(source: IndexSource, root: Path, prepared: TextTerms | None = Non
         params = build_people_files(source, docs, root)
     n_terms = text_files_written() if text_files_written is not None else None
     if n_terms is None:
-        n_terms = build_text_files(docs if docs is not None else index_docs(source), root, prepared)
+        n_terms = build_text_files(docs if docs is not None else index_docs(source), root, prepared,
+                                   jobs=jobs)
     params["n_terms"] = n_terms
     save_params(root, params)
     return params
@@ -82,10 +85,12 @@ def index_docs(source: IndexSource) -> list[IndexDoc]:
 
 
 def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | None = None,
-                     names: bool = True, mining_processes: int | None = None) -> int:
+                     names: bool = True, jobs: int | None = None) -> int:
     """The files of the papers' words: vocabulary, keys, BM25 matrices, term sequences,
     spelling and (with `names`) the papers' names and standing; returns the vocabulary's size.
-    `mining_processes`: of the names' mining (`paper_names.mine_names`; None: its default).
+    `jobs`: the most processes the names' mining may use (`Settings.index_jobs`, which a user
+    sets to 1 where a second process's memory or core is not to be had; None: as the cores
+    allow): it uses `paper_names.mining_processes`, two only from `PARALLEL_FROM` papers.
 
     They need the papers' texts, authors' names and venues only, not who the people are, so a
     first start builds them in a second process while this one resolves people (`TextsAhead`)."""
@@ -147,7 +152,7 @@ def build_text_files(docs: list[IndexDoc], root: Path, prepared: TextTerms | Non
         del text, own, added, field_rows, fields, spell, spell_counts
         written = WordPapers.of(words, word_list)
         del words  # a row per paper; the mining reads the words' papers
-        build_paper_name_files(docs, root, an, text_matrix, term_ids, written, mining_processes)
+        build_paper_name_files(docs, root, an, text_matrix, term_ids, written, jobs)
     return len(vocab)
 
 
@@ -180,11 +185,12 @@ class WordPapers:
 
 def build_paper_name_files(docs: list[IndexDoc], root: Path, an: Analyzer, text: FieldMatrix,
                            term_ids: dict[str, int], written: WordPapers | None = None,
-                           processes: int | None = None) -> None:
+                           jobs: int | None = None) -> None:
     """The papers' names and standing (`paper_names`), their uses counted in postings: the rows
     whose title, abstract or keywords have every word of a name. A word is matched as written
     where the papers' distinct words are given (`written`, from the spelling rows: "Performers"
-    is not every paper that performs), else by its stem in the text field."""
+    is not every paper that performs), else by its stem in the text field. `jobs`: the most
+    processes of the mining (`paper_names.mining_processes`)."""
     exact = written.ids if written is not None else {}
 
     def rows_with(name: str) -> np.ndarray:
@@ -207,7 +213,7 @@ def build_paper_name_files(docs: list[IndexDoc], root: Path, an: Analyzer, text:
     found = mine_names([d.title for d in docs], [d.abstract for d in docs],
                        np.asarray([d.year for d in docs], dtype=np.int64), work_groups([d.work_id for d in docs]),
                        np.asarray([d.citations if d.citations is not None else -1 for d in docs]), rows_with,
-                       [d.authors for d in docs], processes)
+                       [d.authors for d in docs], mining_processes(len(docs), jobs))
     save_paper_names(found, root)
 
 

@@ -51,13 +51,15 @@ def current_name(root: Path) -> str | None:
     return current.name if current is not None else None
 
 
-def build_index(store: IndexSource, root: Path, prepared: TextTerms | None = None) -> Path:
+def build_index(store: IndexSource, root: Path, prepared: TextTerms | None = None,
+                jobs: int | None = None) -> Path:
     """Build a new index version of `store` under `root` and make it current; returns its path.
 
-    `prepared`: texts analysed beforehand (see `build_into`)."""
+    `prepared`: texts analysed beforehand (see `build_into`); `jobs`: the most processes the
+    build may use (`Settings.index_jobs`; None: as the cores allow)."""
     with generations(root).write() as target:
         with gc_paused():  # a build allocates millions of lists and makes no cycles
-            build_into(store, target, prepared)
+            build_into(store, target, prepared, jobs=jobs)
     return target
 
 

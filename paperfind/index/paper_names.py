@@ -317,10 +317,12 @@ PARALLEL_FROM = 50_000
 CHUNK_ROWS = 4096
 
 
-def mining_processes(n: int) -> int:
-    """Processes the mining of `n` rows uses by default: two on two cores or more, from
-    `PARALLEL_FROM` rows."""
-    return 2 if n >= PARALLEL_FROM and (os.cpu_count() or 1) >= 2 and can_fork() else 1
+def mining_processes(n: int, jobs: int | None = None) -> int:
+    """Processes the mining of `n` rows uses: two from `PARALLEL_FROM` rows where `jobs` (the
+    most the user allows the build, `Settings.index_jobs`; None: the cores) is two or more and
+    the system can fork, else one. Never more than two: the mining is split in two parts."""
+    most = (os.cpu_count() or 1) if jobs is None else jobs
+    return 2 if n >= PARALLEL_FROM and most >= 2 and can_fork() else 1
 
 
 def mine_names(titles: Sequence[str], abstracts: Sequence[str], years: np.ndarray, works: np.ndarray,

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.realdata import load_paperlist, write_slice
 
 
@@ -250,3 +252,55 @@ def test_experts_lists_people_with_three_works_unless_told(tmp_path):
     for bad in ("-1", "three"):
         proc = run("experts", "online learning", "--min-works", bad, "--db", str(db), env=env)
         assert proc.returncode == 2 and "--min-works" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# `paperfind ARGS` in a process that counts its forks (printed last on stderr), with the name
+# mining's threshold at 2 papers and two cores whatever the machine has: a build that mines in
+# two processes forks, one that mines in one does not
+COUNTING_FORKS = """
+import os, sys
+import paperfind.index.paper_names as paper_names
+paper_names.PARALLEL_FROM = 2
+os.cpu_count = lambda: 2
+made = []
+fork = os.fork
+def counting():
+    made.append(os.getpid())
+    return fork()
+os.fork = counting
+from paperfind.cli import main
+try:
+    main(sys.argv[1:], prog_name="paperfind")
+finally:
+    print(f"forks: {len(made)}", file=sys.stderr)
+"""
+
+
+def run_counting_forks(*args: str, env: dict | None = None) -> tuple[subprocess.CompletedProcess, int]:
+    environ = {k: v for k, v in os.environ.items() if k != "PAPERFIND_INDEX_JOBS"}
+    proc = subprocess.run([sys.executable, "-c", COUNTING_FORKS, *args], capture_output=True, text=True,
+                          env={**environ, **(env or {})}, timeout=300)
+    return proc, int(proc.stderr.strip().splitlines()[-1].removeprefix("forks: "))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here: one process mines")
+def test_index_jobs_reach_the_name_mining_of_index_and_ingest(tmp_path):
+    for venue, year in [("colt", 2019), ("corl", 2022), ("uai", 2019)]:
+        write_slice(tmp_path / "data", venue, year, load_paperlist(venue, year)[:10])
+    db = str(tmp_path / "p.db")
+    # ingest reads in this process (--jobs 1): its forks are the index build's
+    proc, forks = run_counting_forks("ingest", "--jobs", "1", "--index-jobs", "1", "--db", db, str(tmp_path / "data"))
+    assert proc.returncode == 0 and "30 added" in proc.stdout and forks == 0, proc.stderr
+    proc, forks = run_counting_forks("ingest", "--jobs", "1", "--db", str(tmp_path / "q.db"), str(tmp_path / "data"))
+    assert proc.returncode == 0 and forks > 0, proc.stderr  # the default: two processes
+    for args, env, forked in [(["--jobs", "1"], {}, False), ([], {"PAPERFIND_INDEX_JOBS": "1"}, False),
+                              ([], {}, True), (["--jobs", "2"], {"PAPERFIND_INDEX_JOBS": "1"}, True)]:
+        proc, forks = run_counting_forks("index", "--db", db, *args, env=env)
+        assert proc.returncode == 0 and "index written" in proc.stdout, proc.stderr
+        assert (forks > 0) is forked, (args, env, forks)
+    for bad in ("0", "-1", "two"):
+        proc = run("index", "--db", db, env={"PAPERFIND_INDEX_JOBS": bad})
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        assert f"PAPERFIND_INDEX_JOBS must be a number of processes, 1 or more, not '{bad}'" in proc.stderr
+    proc = run("index", "--db", db, "--jobs", "0")
+    assert proc.returncode == 2 and "--jobs" in proc.stderr

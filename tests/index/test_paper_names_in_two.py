@@ -32,11 +32,12 @@ def slices_docs(tmp_path_factory):
 
 def test_two_processes_write_the_name_files_one_process_writes(slices_docs, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(paper_names, "CHUNK_ROWS", 64)  # chunks for both processes in a small corpus
+    monkeypatch.setattr(paper_names, "PARALLEL_FROM", 100)  # two processes at the slices' size
     written = {}
     for processes in (1, 2):
         root = tmp_path / str(processes)
         root.mkdir()
-        build_text_files(slices_docs, root, mining_processes=processes)
+        build_text_files(slices_docs, root, jobs=processes)
         written[processes] = {name: (root / name).read_bytes() for name in NAME_FILES}
     assert written[2] == written[1]
     mentions = np.load(tmp_path / "1" / "meta.mentions.npy")
