@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from paperfind.search.trend import WorkCounts
 
 _HEADER = struct.Struct("<I")  # a message's length, then its pickle
+ROW_TYPE = np.int32  # an index's rows (fewer than 2**31 papers)
 _SHARED_DIR = "/dev/shm"  # the rows' file in memory where the system has it
 # the child's program: `serve` imported (run as __main__, its answers would pickle as __main__'s)
 _CHILD = "import sys; from paperfind.search.counting import serve; serve(sys.argv[1], sys.argv[2])"
@@ -174,11 +175,12 @@ class CountingProcess:
         shared = _SHARED_DIR if os.path.isdir(_SHARED_DIR) and os.access(_SHARED_DIR, os.W_OK) else None
         fd, self._rows_path = tempfile.mkstemp(prefix="paperfind-rows-", dir=shared)
         try:
-            os.ftruncate(fd, max(8, 8 * n_docs))
-            self._map = mmap.mmap(fd, max(8, 8 * n_docs))
+            os.ftruncate(fd, max(4, 4 * n_docs))
+            self._map = mmap.mmap(fd, max(4, 4 * n_docs))
         finally:
             os.close(fd)
-        self._rows = np.frombuffer(self._map, dtype=np.int64, count=n_docs)
+        # rows as int32: half the bytes the search copies (0.1-0.4 ms of a broad one's at int64)
+        self._rows = np.frombuffer(self._map, dtype=ROW_TYPE, count=n_docs)
         package_root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
@@ -304,7 +306,7 @@ def serve(index_path: str, rows_path: str) -> None:
     corpus = backend.corpus_stats().works
     with open(rows_path, "rb") as f:
         shared = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    rows = np.frombuffer(shared, dtype=np.int64, count=backend.n_docs)
+    rows = np.frombuffer(shared, dtype=ROW_TYPE, count=backend.n_docs)
     _send(out, "ready")
     fd = sys.stdin.fileno()
     while True:
