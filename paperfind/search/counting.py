@@ -20,6 +20,7 @@ The child exits when its parent does (its input pipe closes): no orphan outlives
 from __future__ import annotations
 
 import atexit
+import ctypes
 import mmap
 import os
 import pickle
@@ -79,6 +80,37 @@ def counted_parts(counts: "Facets", corpus: "WorkCounts", span: TrendSpan, facet
         shown = {f: in_works[f] if f in in_works else counts.papers[f] for f in facet_names}
     line = trend(counts.works, corpus, span.year_from, span.year_to, span.venues) if drawn else None
     return CountedParts(shown, line, counts.total_works, counts.exact)
+
+
+def _libc_current_cpu():
+    """libc's `sched_getcpu` (this Python's `os` has none), or None where it is missing."""
+    try:
+        function = ctypes.CDLL(None, use_errno=True).sched_getcpu
+    except (OSError, AttributeError):
+        return None
+    function.restype, function.argtypes = ctypes.c_int, []
+    return function
+
+
+_SCHED_GETCPU = _libc_current_cpu()
+
+
+def current_cpu() -> int | None:
+    """The CPU the calling thread runs on now (None: not known on this system)."""
+    if _SCHED_GETCPU is None:
+        return None
+    cpu = _SCHED_GETCPU()
+    return cpu if cpu >= 0 else None
+
+
+def cpus_beside(allowed: frozenset[int], busy: int | None) -> frozenset[int] | None:
+    """The CPUs the child may run on while the search runs on `busy`: every allowed one but
+    it, so that the woken child starts beside the search instead of waiting for it on its core
+    (Linux's wake-affine placement put it there: bench/RESULTS.md, lat39/lat40). None: leave its
+    affinity alone (one CPU, the search's CPU unknown or outside the server's set)."""
+    if busy is None or busy not in allowed or len(allowed) < 2:
+        return None
+    return allowed - {busy}
 
 
 def _send(pipe: BinaryIO, message: object) -> None:
@@ -186,6 +218,9 @@ class CountingProcess:
         # "sync" one, which the scheduler served by running the child on the search's own core
         # (the hand-off took as long as the count: 0.9-1.4 ms in a served server at 156k)
         self._wake = os.eventfd(0)
+        # the CPUs the server may use (the child's set is these but the searching thread's)
+        self._cpus = frozenset(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else frozenset()
+        self._kept_off: int | None = None  # the CPU the child's affinity now excludes
         package_root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
@@ -220,12 +255,24 @@ class CountingProcess:
             self._rows[:len(rows)] = rows
             request = pickle.dumps((len(rows), papers, span, facets, drawn), protocol=pickle.HIGHEST_PROTOCOL)
             self._map[:_HEADER.size + len(request)] = _HEADER.pack(len(request)) + request
+            self._keep_child_off(current_cpu())
             os.eventfd_write(self._wake, 1)
         except Exception as exc:  # noqa: BLE001 - any failure: this search counts in process
             self._fail(f"handing it a match set failed: {exc!r}")
             self._busy.release()
             return None
         return CountsAhead(self, key, rows)
+
+    def _keep_child_off(self, busy: int | None) -> None:
+        """Let the child run on every CPU but the searching thread's (`cpus_beside`): one
+        system call when the search's CPU changed since the last hand-off, none otherwise."""
+        if busy == self._kept_off:
+            return
+        beside = cpus_beside(self._cpus, busy)
+        if beside is None:
+            return
+        os.sched_setaffinity(self.proc.pid, beside)
+        self._kept_off = busy
 
     def _became_ready(self) -> bool:
         """Whether the child has said it is ready (without waiting); its rows' file is then
