@@ -46,7 +46,7 @@ _HEADER = struct.Struct("<I")  # a message's length, then its pickle
 ROW_TYPE = np.int32  # an index's rows (fewer than 2**31 papers)
 _SHARED_DIR = "/dev/shm"  # the rows' file in memory where the system has it
 # the child's program: `serve` imported (run as __main__, its answers would pickle as __main__'s)
-_CHILD = "import sys; from paperfind.search.counting import serve; serve(sys.argv[1], sys.argv[2], int(sys.argv[3]))"
+_CHILD = "import sys; from paperfind.search.counting import serve; serve(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))"
 _REQUEST_BYTES = 4096  # the shared file's head: a request's parameters, pickled (the rows follow)
 
 
@@ -206,12 +206,16 @@ class CountingProcess:
         self._failed = False
         self.answers = 0  # match sets it counted for a search
         shared = _SHARED_DIR if os.path.isdir(_SHARED_DIR) and os.access(_SHARED_DIR, os.W_OK) else None
+        # the rows' file is unlinked at once, the child inheriting its descriptor: a server killed
+        # at any time leaves nothing behind in /dev/shm (lat39's flaw: a name kept until "ready")
         fd, self._rows_path = tempfile.mkstemp(prefix="paperfind-rows-", dir=shared)
         try:
+            os.unlink(self._rows_path)
             os.ftruncate(fd, _REQUEST_BYTES + 4 * max(1, n_docs))
             self._map = mmap.mmap(fd, _REQUEST_BYTES + 4 * max(1, n_docs))
-        finally:
+        except BaseException:
             os.close(fd)
+            raise
         # rows as int32: half the bytes the search copies (0.1-0.4 ms of a broad one's at int64)
         self._rows = np.frombuffer(self._map, dtype=ROW_TYPE, count=n_docs, offset=_REQUEST_BYTES)
         # the child is woken by an eventfd, not by a write to its pipe: a pipe's wake-up is a
@@ -224,9 +228,12 @@ class CountingProcess:
         package_root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _CHILD, str(self.index_path), self._rows_path, str(self._wake)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, close_fds=True, pass_fds=(self._wake,))
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", _CHILD, str(self.index_path), str(fd), str(self._wake)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, close_fds=True, pass_fds=(self._wake, fd))
+        finally:
+            os.close(fd)
         atexit.register(self.close)
 
     @property
@@ -275,8 +282,7 @@ class CountingProcess:
         self._kept_off = busy
 
     def _became_ready(self) -> bool:
-        """Whether the child has said it is ready (without waiting); its rows' file is then
-        unlinked (both sides hold it open: nothing is left behind whatever happens next)."""
+        """Whether the child has said it is ready (without waiting)."""
         fd = self.proc.stdout.fileno()
         if not select.select([fd], [], [], 0)[0]:
             if self.proc.poll() is not None:
@@ -286,7 +292,6 @@ class CountingProcess:
             self._fail("it did not start as expected")
             return False
         self._ready = True
-        self._unlink_rows()
         return True
 
     def _collect(self) -> CountedParts | None:
@@ -315,12 +320,6 @@ class CountingProcess:
                   "in process", file=sys.stderr, flush=True)
         self._stop()
 
-    def _unlink_rows(self) -> None:
-        try:
-            os.unlink(self._rows_path)
-        except FileNotFoundError:
-            pass
-
     def _stop(self) -> None:
         try:
             os.close(self._wake)
@@ -336,7 +335,6 @@ class CountingProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-        self._unlink_rows()
 
     def close(self) -> None:
         """Stop the child (an index's next generation, the server's end); a search that has
@@ -348,7 +346,7 @@ class CountingProcess:
         atexit.unregister(self.close)
 
 
-def serve(index_path: str, rows_path: str, wake: int) -> None:
+def serve(index_path: str, rows_fd: int, wake: int) -> None:
     """The child's loop: match sets in, their counted parts out, until its input closes."""
     from paperfind.index.manager import open_version
     from paperfind.search.backend import PAPER_FACETS, IndexBackend
@@ -362,8 +360,8 @@ def serve(index_path: str, rows_path: str, wake: int) -> None:
     index.docs.load_kernel()
     backend = IndexBackend(index)
     corpus = backend.corpus_stats().works
-    with open(rows_path, "rb") as f:
-        shared = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    shared = mmap.mmap(rows_fd, 0, access=mmap.ACCESS_READ)
+    os.close(rows_fd)
     rows = np.frombuffer(shared, dtype=ROW_TYPE, count=backend.n_docs, offset=_REQUEST_BYTES)
     _send(out, "ready")
     ended = sys.stdin.fileno()  # nothing is written to it: readable once the parent closes it or dies

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from paperfind.index.manager import build_index
-from paperfind.search.counting import CountsOrder, TrendSpan
+from paperfind.search.counting import CountingProcess, CountsOrder, TrendSpan, cpus_beside
 from paperfind.search.engine import PAPERS_COUNTED, open_searcher
 from paperfind.search.filters import Filters
 from paperfind.search.response import SearchRequest
@@ -121,3 +122,39 @@ def test_a_new_index_generation_is_counted_by_a_child_of_its_own(index_copy, in_
     finally:
         served.live.close()
     assert backend.counting is None
+
+
+def test_the_child_is_let_run_on_every_cpu_but_the_searchs():
+    assert cpus_beside(frozenset({0, 1}), 0) == frozenset({1})
+    assert cpus_beside(frozenset({0, 1, 2, 3}), 2) == frozenset({0, 1, 3})
+    assert cpus_beside(frozenset({0}), 0) is None  # one CPU: nothing is pinned
+    assert cpus_beside(frozenset({0, 1}), None) is None  # the search's CPU unknown
+    assert cpus_beside(frozenset({2, 3}), 0) is None  # a CPU outside the server's set
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: the child keeps it")
+def test_after_a_hand_off_the_childs_cpus_are_the_servers_but_the_searchs(served):
+    process = served.backend().counting
+    allowed = os.sched_getaffinity(0)
+    assert os.sched_getaffinity(process.proc.pid) == allowed
+    served.search(SearchRequest(q="reinforcement learning", limit=20, mode="lexical"))
+    assert process.answers == 1
+    handing = process._kept_off  # the CPU the search handed its match set from
+    assert handing in allowed
+    assert os.sched_getaffinity(process.proc.pid) == allowed - {handing}
+
+
+def test_the_rows_file_has_no_name_once_the_child_is_started(index_copy):
+    store, root = index_copy
+    searcher = open_searcher(root, store, SearchSettings(result_cache=0))
+    backend = searcher.backend()
+    process = CountingProcess(backend.index.path, backend.n_docs, min_rows=1)
+    try:
+        assert not os.path.exists(process._rows_path)  # a server killed now leaves nothing behind
+        assert process.wait_ready(60)  # the child counts from the file it inherited
+        order = CountsOrder(PAPERS_COUNTED, TrendSpan(None, None, 6), True, True)
+        rows = np.arange(backend.n_docs, dtype=np.int64)
+        ahead = process.ahead(rows, order.key(("all",)), order.papers, order.span, True, True)
+        assert ahead is not None and ahead.take(order.key(("all",)), rows[:0]) is not None
+    finally:
+        process.close()
