@@ -358,7 +358,7 @@ PHASES = (  # (module, owner, function, label); nested phases are inside their c
     ("paperfind.search.backend", "IndexBackend", "work_versions", "versions of the page's works"),
     ("paperfind.search.drafts", None, "unscored_hit", "cards and highlights"),
     ("paperfind.search.engine", "Searcher", "_name_cards", "names of the page's papers"),
-    ("paperfind.search.counting", None, "trend", "trend drawn"),
+    ("paperfind.search.engine", None, "trend", "trend drawn"),
 )
 
 

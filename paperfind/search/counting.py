@@ -32,20 +32,21 @@ import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
 from paperfind.search.trend import trend, work_facets
 
 if TYPE_CHECKING:
+    from paperfind.search.backend import Facets
     from paperfind.search.trend import WorkCounts
 
 _HEADER = struct.Struct("<I")  # a message's length, then its pickle
 ROW_TYPE = np.int32  # an index's rows (fewer than 2**31 papers)
 _SHARED_DIR = "/dev/shm"  # the rows' file in memory where the system has it
 # the child's program: `serve` imported (run as __main__, its answers would pickle as __main__'s)
-_CHILD = "import sys; from paperfind.search.counting_child import serve; serve(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))"
+_CHILD = "import sys; from paperfind.search.counting import serve; serve(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))"
 _REQUEST_BYTES = 4096  # the shared file's head: a request's parameters, pickled (the rows follow)
 
 
@@ -69,7 +70,7 @@ class CountedParts:
     exact: bool
 
 
-def counted_parts(counts: Any, corpus: "WorkCounts", span: TrendSpan, facets: bool,
+def counted_parts(counts: "Facets", corpus: "WorkCounts", span: TrendSpan, facets: bool,
                   drawn: bool, facet_names: tuple[str, ...]) -> CountedParts:
     """The response's parts from a match set's `Facets` (the searcher's and the child's one
     function: the same counts give the same JSON whichever process counted them)."""
@@ -110,20 +111,6 @@ def cpus_beside(allowed: frozenset[int], busy: int | None) -> frozenset[int] | N
     if busy is None or busy not in allowed or len(allowed) < 2:
         return None
     return allowed - {busy}
-
-
-def _all_among(rows: np.ndarray, matched: np.ndarray) -> bool:
-    """Whether every one of `rows` is among `matched` (ascending, distinct): the search's
-    `backend.beyond(rows, matched)` is then empty (that module imports this one, so the test is
-    made here, by the same binary search)."""
-    rows = np.asarray(rows, dtype=np.int64)
-    if not len(rows):
-        return True
-    if not len(matched):
-        return False
-    at = np.searchsorted(matched, rows)
-    at[at == len(matched)] = 0
-    return bool((matched[at] == rows).all())
 
 
 def _send(pipe: BinaryIO, message: object) -> None:
@@ -191,11 +178,13 @@ class CountsAhead:
         request's cache key, papers and parts asked) and counts no row beyond it (`extra`: the
         pool's, among the matches in the lexical mode); None otherwise or on the child's failure
         (the search then counts in process)."""
+        from paperfind.search.backend import beyond
+
         if not self._open:
             return None
         self._open = False
         parts = self.process._collect()
-        if parts is None or key != self.key or not _all_among(extra, self.rows):
+        if parts is None or key != self.key or len(beyond(extra, self.rows)):
             return None
         return parts
 
@@ -355,3 +344,37 @@ class CountingProcess:
         if self.proc.stdout and not self.proc.stdout.closed:
             self.proc.stdout.close()
         atexit.unregister(self.close)
+
+
+def serve(index_path: str, rows_fd: int, wake: int) -> None:
+    """The child's loop: match sets in, their counted parts out, until its input closes."""
+    from paperfind.index.manager import open_version
+    from paperfind.search.backend import PAPER_FACETS, IndexBackend
+
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print must not corrupt the pipe
+    index = open_version(Path(index_path))
+    if index is None:
+        _send(out, f"no index version at {index_path}")
+        return
+    index.docs.load_kernel()
+    backend = IndexBackend(index)
+    corpus = backend.corpus_stats().works
+    shared = mmap.mmap(rows_fd, 0, access=mmap.ACCESS_READ)
+    os.close(rows_fd)
+    rows = np.frombuffer(shared, dtype=ROW_TYPE, count=backend.n_docs, offset=_REQUEST_BYTES)
+    _send(out, "ready")
+    ended = sys.stdin.fileno()  # nothing is written to it: readable once the parent closes it or dies
+    while True:
+        if ended in select.select([wake, ended], [], [])[0]:
+            return
+        os.eventfd_read(wake)
+        (size,) = _HEADER.unpack(shared[:_HEADER.size])
+        n, papers, span, facets, drawn = pickle.loads(shared[_HEADER.size:_HEADER.size + size])
+        try:
+            counts = backend.facets(None, rows[:n], papers)
+            answer: object = counted_parts(counts, corpus, span, facets, drawn, PAPER_FACETS)
+        except Exception as exc:  # noqa: BLE001 - reported: the parent counts in process
+            answer = f"{type(exc).__name__}: {exc}"
+        _send(out, answer)
+
