@@ -480,13 +480,6 @@ class Paperfind:
         thread.start()
         return thread
 
-    def stop_serving(self) -> None:
-        """Stop what serving started beside this process (the index's counting process:
-        paperfind.search.counting); a server's end. Its searcher still answers, counting in process."""
-        searcher = self._searcher
-        if searcher is not None:
-            searcher.live.close()
-
     def warm_state(self) -> dict[str, bool]:
         """Which parts the first queries need are loaded (see `Searcher.warm_state`)."""
         searcher = self._searcher

@@ -265,9 +265,6 @@ ENV: tuple[EnvSetting, ...] = (
     EnvSetting("PAPERFIND_RESIDENT_INDEX_MB", "search.resident_index_mb", _number,
                "megabytes of the index's files a server maps into memory at its start, so its "
                "first searches fault no pages in (default 2048; 0: none, pages mapped on first use)"),
-    EnvSetting("PAPERFIND_COUNTING_PROCESS", "search.counting_process", _switch,
-               "0 counts every search's facets and trend in the server's own process (default 1: "
-               "a broad query's in a child process, while the search ranks)"),
     EnvSetting("PAPERFIND_PAPER_NAMES", "search.paper_names", _switch,
                "0 ignores the papers' names and standing in ranking (default 1)"),
     EnvSetting("PAPERFIND_UNDERSTAND_INSTITUTIONS", "search.understand_institutions", _switch,

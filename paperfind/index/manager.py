@@ -81,14 +81,7 @@ def open_index(root: Path) -> IndexVersion | None:
     name = current_name(root)
     if name is None:
         return None
-    return open_version(root / name)
-
-
-def open_version(path: Path) -> IndexVersion | None:
-    """Open the index version at `path` (a directory under an index root); None when it is
-    gone or of another format. A second process opens the version its parent serves by path
-    (paperfind.search.counting), not whichever CURRENT names by then."""
-    path = Path(path)
+    path = root / name
     try:
         params = load_params(path)
         if params.get("format") != FORMAT_VERSION:

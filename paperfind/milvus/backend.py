@@ -415,9 +415,6 @@ class MilvusBackend:
     def count_ahead(self, request: CandidateRequest, papers: tuple[str, ...] = PAPER_FACETS) -> None:
         """Nothing: Milvus counts in `facets`' own queries."""
 
-    def counts_ahead(self, request: CandidateRequest, order: object) -> None:
-        """Nothing: Milvus counts in `facets`' own queries."""
-
     def prefetch_nearest(self, text: str, restriction: Restriction, k: int) -> None:
         """Nothing: the search is a round trip to Milvus, made when `nearest` asks."""
 

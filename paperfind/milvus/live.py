@@ -85,13 +85,9 @@ class MilvusLive:
         """The local index's lookups score with the compiled kernel (`LiveIndex.load_kernel`)."""
         self.local.load_kernel()
 
-    def close(self) -> None:
-        """Stop what the local lookups' index runs beside the process (`LiveIndex.close`)."""
-        self.local.close()
-
     def load_for_serving(self) -> None:
         """The local index's lookups, loaded as a server's are (`LiveIndex.load_for_serving`)."""
-        self.local.load_for_serving(counting=False)  # Milvus counts: no counting process
+        self.local.load_for_serving()
 
     def load_experts(self) -> None:
         """The expert finder reads the local index's people and pairs (`LiveIndex.load_experts`)."""

@@ -15,7 +15,7 @@ analysed by paperfind (stems for the text fields, folded words for the name fiel
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Literal, Protocol
 
 import numpy as np
 
@@ -33,9 +33,6 @@ from paperfind.search.filters import Filters
 from paperfind.search.rank import top_set
 from paperfind.search.term_codes import TermCodes
 from paperfind.search.trend import WorkCounter, WorkCounts, WorkTally
-
-if TYPE_CHECKING:
-    from paperfind.search.counting import CountingProcess, CountsOrder
 
 # One query word with its alternatives: (field, analysed term, boost). Fields: "text" (BM25F
 # over title + abstract + keywords), "title", "abstract", "keywords", "authors", "venue".
@@ -223,10 +220,6 @@ class SearchBackend(Protocol):
         works always (the total, the year and venue facets in works), the papers per facet
         value of the facets in `papers` (none: `()`)."""
         ...
-    def counts_ahead(self, request: CandidateRequest, order: "CountsOrder") -> None:
-        """Hand `request`'s match set to a counting process for `order`'s counts, when the
-        backend has one (paperfind.search.counting); the search then takes them from `order`."""
-
     def count_ahead(self, request: CandidateRequest, papers: tuple[str, ...] = PAPER_FACETS) -> None:
         """A hint: `facets(request, ..., papers)` comes next; count `request`'s matches now (a
         fused query does while its vector is made), the candidates added to them then."""
@@ -355,7 +348,6 @@ class IndexBackend:
         self._people_works: dict[tuple, np.ndarray] = {}  # per restriction (`people_works`)
         self._rare_pairs: RarePairs | None = None
         self._code_links: CodeLinks | None = None
-        self.counting: CountingProcess | None = None  # a server's (`start_counting`)
 
     # -- memo ---------------------------------------------------------------------------------
     def _remember(self, key: tuple, make):
@@ -594,29 +586,6 @@ class IndexBackend:
 
     def count_ahead(self, request: CandidateRequest, papers: tuple[str, ...] = PAPER_FACETS) -> None:
         self._matched_tally(request, papers)
-
-    def start_counting(self, min_rows: int) -> None:
-        """Count match sets of at least `min_rows` in a child process from now on (a server's
-        warm-up: paperfind.search.counting)."""
-        if self.counting is None:
-            from paperfind.search.counting import CountingProcess
-
-            self.counting = CountingProcess(self.index.path, self.n_docs, min_rows)
-
-    def stop_counting(self) -> None:
-        """Stop the child (this index is no longer served, or the server ends)."""
-        process, self.counting = self.counting, None
-        if process is not None:
-            process.close()
-
-    def counts_ahead(self, request: CandidateRequest, order: "CountsOrder") -> None:
-        process = self.counting
-        if process is None:
-            return
-        ahead = process.ahead(self._matches(request)[0], order.key(request.cache_key()), order.papers,
-                              order.span, order.facets, order.drawn)
-        if ahead is not None:
-            order.handed.append(ahead)
 
     def _matched_tally(self, request: CandidateRequest, papers: tuple[str, ...]) -> "_MatchTally":
         """The counts of `request`'s match set, kept for the next `facets` of the same request."""

@@ -48,7 +48,7 @@ from paperfind.search.response import (MODES, SORTS, SearchRequest, SearchRespon
 from paperfind.search.second_stage import (certain_title, phrase_share, query_terms,
                                            weighted, with_phrases)
 from paperfind.search.settings import SearchSettings, SenseSettings
-from paperfind.search.counting import CountedParts, CountsOrder, TrendSpan, counted_parts
+from paperfind.search.trend import trend, work_facets
 from paperfind.search.understand import Understanding, find_institutions, typed_without, without_names
 
 if TYPE_CHECKING:
@@ -277,14 +277,12 @@ class Searcher:
 
     def _ranked(self, backend: SearchBackend, query: Query, offset: int, limit: int, sort: str,
                 mode: str, explain: bool, drafts: CardDrafts | None = None,
-                counted: tuple[str, ...] | None = None,
-                order: CountsOrder | None = None) -> tuple[Ranking, np.ndarray, dict[int, list]]:
+                counted: tuple[str, ...] | None = None) -> tuple[Ranking, np.ndarray, dict[int, list]]:
         """The ranking, the page (positions into its pool) and what decided the learned
         model's order (with `explain`). From the engine's best candidates: every candidate
         below those ranks below them too, so the page is the same unless it reaches down
         there (a deep page), and then it is made from every match. `drafts`: the page's cards,
-        which a fused query drafts for its lexical leaders while it waits for its vector.
-        `order`: the counts the search asks, its match set handed to the counting process."""
+        which a fused query drafts for its lexical leaders while it waits for its vector."""
         needed = offset + limit
         if sort != "relevance" or offset:  # the lexical leaders are a first page's likely results
             drafts = None
@@ -293,7 +291,7 @@ class Searcher:
             k = max(self.settings.phrase_check_depth, FUSION_DEPTH + self.settings.rerank_depth,
                     2 * needed)
         while True:
-            ranking = self._rank(backend, query, needed, mode, k, drafts, counted, order)
+            ranking = self._rank(backend, query, needed, mode, k, drafts, counted)
             explained: dict[int, list] = {}
             if ranking.stage is not None and sort == "relevance" \
                     and ranking.stage.kind in self.settings.learned_kinds:
@@ -372,38 +370,9 @@ class Searcher:
         drafts = CardDrafts(backend, restriction, Marker(stems, self.analyzer, {g.word for g in plan.groups}))
         # the facets counted in papers; the total, years and venues (in works) always are
         shown = "facets" in request.include
-        filters = restriction.filters
-        kept: list = [query, drafts]  # the search's working objects, freed once it has answered
-        order = CountsOrder(PAPERS_COUNTED if shown else (),
-                            TrendSpan(filters.year_from, filters.year_to, self.settings.trend_venues),
-                            shown, "trend" in request.include)
-        try:
-            ranking, counted, results, cards, parts = self._answered(
-                backend, query, offset, limit, sort, mode, request.explain, drafts, order, kept)
-        finally:
-            order.drop()  # a match set handed ahead is collected whatever happened
-        response = SearchResponse(q.raw, parts.total_works, 0.0, results, cards,
-                                  parts.facets, _as_stored_name(backend, suggestion_text(q.raw, plan.corrections)),
-                                  ranking.mode, parts.trend,
-                                  "exact" if parts.exact else "approximate",
-                                  understood.to_json() if understood else None,
-                                  None if ranking.truncated else counted.with_citations())
-        self.cache.put(key, replace(response, results=[dict(r) for r in results]))
-        if leftovers is not None:  # freed by the caller, once it has answered
-            leftovers.append(kept)
-        # timed last: the suggestion's spelling, the citations' count and the cache's copy are
-        # the search's work too (~0.13 ms at p50, up to a few ms, otherwise counted as the web's)
-        response.took_ms = (time.perf_counter() - started) * 1000
-        return response
-
-    def _answered(self, backend: SearchBackend, query: Query, offset: int, limit: int, sort: str,
-                  mode: str, explain: bool, drafts: CardDrafts,
-                  order: CountsOrder, kept: list) -> tuple[Ranking, Pool, list[dict], list[dict], CountedParts]:
-        """The ranking, the pool its counts read, the results' and people's cards, and the
-        counted parts; its working objects put in `kept` (`search`'s leftovers)."""
-        q, plan, restriction = query.q, query.plan, query.restriction
         ranking, page, explained = self._ranked(backend, query, offset, limit, sort, mode,
-                                                explain, drafts, order.papers, order)
+                                                request.explain, drafts,
+                                                PAPERS_COUNTED if shown else ())
         pool = ranking.pool
         results, works = drafts.results(pool.handles[page].tolist(), pool.relevance[page].tolist())
         self._name_cards(backend, results, {v.doc["key"]: v.handle for vs in works for v in vs})
@@ -419,16 +388,28 @@ class Searcher:
         # one pass over the matches counts the total, the facets and the trend's works; the
         # years and venues are shown in works, like the total and the trend: not counted in papers
         counted = ranking.counted()
-        shown = order.facets and bool(len(counted.handles) or not restriction.empty())
-        parts = order.take(ranking.request.cache_key() if ranking.request is not None and shown == order.facets
-                           else None, counted.handles)
-        if parts is None:  # counted here: nothing handed ahead, or not these counts
-            counts = backend.facets(ranking.request, counted.handles, papers=order.papers)
-            parts = counted_parts(counts, backend.corpus_stats().works, order.span, shown, order.drawn,
-                                  PAPER_FACETS)
-            kept.append(counts)
-        kept.extend((ranking, works))
-        return ranking, counted, results, cards, parts
+        counts = backend.facets(ranking.request, counted.handles, papers=PAPERS_COUNTED if shown else ())
+        facets = {}
+        if shown and (len(counted.handles) or not restriction.empty()):
+            in_works = work_facets(counts.works)
+            facets = {f: in_works[f] if f in in_works else counts.papers[f] for f in PAPER_FACETS}
+        filters = restriction.filters
+        drawn = trend(counts.works, backend.corpus_stats().works, filters.year_from,
+                      filters.year_to, self.settings.trend_venues) \
+            if "trend" in request.include else None
+        response = SearchResponse(q.raw, counts.total_works, 0.0, results, cards,
+                                  facets, _as_stored_name(backend, suggestion_text(q.raw, plan.corrections)),
+                                  ranking.mode, drawn,
+                                  "exact" if counts.exact else "approximate",
+                                  understood.to_json() if understood else None,
+                                  None if ranking.truncated else counted.with_citations())
+        self.cache.put(key, replace(response, results=[dict(r) for r in results]))
+        if leftovers is not None:  # freed by the caller, once it has answered
+            leftovers.append((query, drafts, ranking, works, counts))
+        # timed last: the suggestion's spelling, the citations' count and the cache's copy are
+        # the search's work too (~0.13 ms at p50, up to a few ms, otherwise counted as the web's)
+        response.took_ms = (time.perf_counter() - started) * 1000
+        return response
 
     def _understand(self, backend: SearchBackend, q: ParsedQuery,
                     filters: Filters) -> tuple[ParsedQuery, Understanding | None]:
@@ -529,7 +510,7 @@ class Searcher:
 
     def _rank(self, backend: SearchBackend, query: Query, needed: int, mode: str,
               k: int | None, drafts: CardDrafts | None = None,
-              counted: tuple[str, ...] | None = None, order: CountsOrder | None = None) -> Ranking:
+              counted: tuple[str, ...] | None = None) -> Ranking:
         """The matching candidates and their relevance (not yet ordered), the mode used, and
         what retrieval computed (for the learned ranker) when the query was fused (hybrid);
         with `drafts`, the cards of the lexical leaders drafted while the vector is made, and
@@ -551,10 +532,6 @@ class Searcher:
         request = CandidateRequest(plan.lexical(), restriction, msm, relax, people, k,
                                    tuple(int(h) for h in named), relax_most)
         found = backend.candidates(request)
-        if order is not None and (mode == "lexical" or _ranks_lexically(q, plan)):
-            # its counts depend on the match set alone: counted by the counting process while
-            # this one ranks and makes the cards (a fused query's vector candidates may add rows)
-            backend.counts_ahead(request, order)
         truncated = found.total > len(found)
         # quotes in a sentence-like description are scare quotes ('a "simple" fix that works'),
         # not an operator: there they raise the papers with the phrase instead of dropping

@@ -50,7 +50,6 @@ class LiveIndex:
         self._lock = threading.Lock()
         self._kernel = False  # `load_kernel` ran: every index opened scores with the compiled kernel
         self._serving = False  # `load_for_serving` ran: every index opened has its lazy tables read
-        self._counting = False  # ... and counts broad match sets in a child process
 
     def backend(self, vectors: bool = True) -> SearchBackend | None:
         """The backend of the current index version, reopened when CURRENT has moved.
@@ -81,8 +80,6 @@ class LiveIndex:
             if index is not None:
                 if self._kernel:
                     _load_kernels(index)
-                if self._backend is not None:  # its counting process reads the old files
-                    self._backend.stop_counting()
                 self._backend = IndexBackend(index)
                 if self._serving:
                     self._serve(self._backend)
@@ -125,15 +122,13 @@ class LiveIndex:
         if backend is not None:
             _load_kernels(backend.index)
 
-    def load_for_serving(self, counting: bool = True) -> None:
+    def load_for_serving(self) -> None:
         """What a process that answers many queries (a server) loads once, at its start, rather
         than during some early request: the compiled kernel and the tables an index reads
         lazily for a short-lived CLI search (every row's paper names, the works' counter and
-        groups), in this index and every one opened later; with `counting` (and the setting),
-        the child process that counts broad match sets (paperfind.search.counting)."""
+        groups), in this index and every one opened later."""
         self.load_kernel()
         self._serving = True
-        self._counting = counting and self.settings.counting_process
         backend = self._backend
         if backend is not None:
             self._serve(backend)
@@ -142,16 +137,6 @@ class LiveIndex:
         """`backend`'s lazy tables read, and its index's files made resident up to the budget."""
         backend.load_for_serving()
         make_resident(backend.index.path, self.settings.resident_index_mb * 2**20)
-        if self._counting:
-            backend.start_counting(self.settings.counting_min_rows)
-
-    def close(self) -> None:
-        """Stop what the served index runs beside the process (its counting process), for it
-        and every index opened later."""
-        self._counting = False
-        backend = self._backend
-        if backend is not None:
-            backend.stop_counting()
 
     def load_experts(self) -> None:
         """Make the expert finder's people, rare word pairs and code links now (3-5 s at the

@@ -200,9 +200,4 @@ class SearchSettings:
     # ~4x faster than numpy's indexing and equal bit for bit (paperfind.index.kernels); a
     # one-shot CLI search skips its import (~0.3-1 s); False keeps numpy's
     compiled_kernel: bool = True
-    # a server counts a match set of at least counting_min_rows papers (its facets, trend and
-    # total) in a child process while it ranks and makes the cards (paperfind.search.counting;
-    # a broad query's ~1 ms at the bundled corpus); False counts every one in process
-    counting_process: bool = True
-    counting_min_rows: int = 1000
     certain_title_share: float = 0.8  # "nearly whole": each holds this share of the other's words

@@ -113,7 +113,6 @@ def create_app(paperfind: Paperfind, on_ready: Callable[[float], None] | None = 
         if on_ready is not None:
             on_ready(time.perf_counter() - started)
         yield
-        paperfind.stop_serving()  # no child process outlives the server
 
     telemetry = paperfind.settings.telemetry
     app = PortalApp(title="paperfind", version=__version__, description=DESCRIPTION,
