@@ -73,19 +73,14 @@ def tree_pss_mb(root: int) -> float:
     total = 0.0
     for pid in process_tree(root):
         try:
-            text = Path(f"/proc/{pid}/smaps_rollup").read_text()
-            key = "Pss:"
+            total += _proc_mb(Path(f"/proc/{pid}/smaps_rollup"), "Pss:")
         except FileNotFoundError:
             try:
-                text, key = Path(f"/proc/{pid}/status").read_text(), "VmRSS:"
+                total += _proc_mb(Path(f"/proc/{pid}/status"), "VmRSS:")
             except OSError:
                 continue
         except OSError:  # ended meanwhile
             continue
-        for line in text.splitlines():
-            if line.startswith(key):
-                total += int(line.split()[1]) / 1024
-                break
     return total
 
 
@@ -95,13 +90,18 @@ def tree_rss_mb(root: int) -> float:
     total = 0.0
     for pid in process_tree(root):
         try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) / 1024
-                    break
+            total += _proc_mb(Path(f"/proc/{pid}/status"), "VmRSS:")
         except OSError:
             pass
     return total
+
+
+def _proc_mb(path: Path, key: str) -> float:
+    """The first `key` line's kB of a /proc file, in MB (0 without one); OSError if unreadable."""
+    for line in path.read_text().splitlines():
+        if line.startswith(key):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 class MemorySampler:
